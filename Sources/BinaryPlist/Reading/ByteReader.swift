@@ -1,0 +1,185 @@
+// Sources/BinaryPlist/Reading/ByteReader.swift - THE read-side unsafe fence: bounds-checked big-endian loads.
+//
+// Every byte the reader looks at goes through this file. Each load either checks its bounds itself
+// (the `checked` family returns nil when out of range) or is an `unchecked` twin whose caller has
+// proven the range; each unchecked use states its proof next to the call. No pointer escapes:
+// a `ByteReader` lives only inside the `withUnsafeBytes` closure that created it.
+
+/// A borrowed, read-only view of the input bytes with big-endian loads.
+@safe struct ByteReader {
+    /// The borrowed bytes. Never stored beyond the closure that lends them.
+    let buffer: UnsafeRawBufferPointer
+
+    /// Number of readable bytes.
+    var count: Int { unsafe buffer.count }
+
+    init(_ buffer: UnsafeRawBufferPointer) { unsafe self.buffer = buffer }
+
+    /// The byte at `offset`, or nil when `offset` is outside `0 ..< count`.
+    @inline(__always)
+    func byte(at offset: Int) -> UInt8? {
+        guard offset >= 0, offset < count else { return nil }
+        // In bounds: 0 <= offset < count (guard above).
+        return unsafe buffer.load(fromByteOffset: offset, as: UInt8.self)
+    }
+
+    /// The byte at `offset`; the caller has proven `0 <= offset < count`.
+    @inline(__always)
+    func byte(unchecked offset: Int) -> UInt8 {
+        assert(offset >= 0 && offset < count)
+        return unsafe buffer.load(fromByteOffset: offset, as: UInt8.self)
+    }
+
+    /// A big-endian unsigned integer of `width` (1...8) bytes at `offset`, or nil when any of its bytes
+    /// is outside the buffer.
+    @inline(__always)
+    func uint(at offset: Int, width: Int) -> UInt64? {
+        guard width >= 1, width <= 8, offset >= 0, offset <= count &- width else { return nil }
+        // In bounds: offset ..< offset + width ⊂ 0 ..< count (guard above; count - width cannot overflow
+        // because count >= 0 and width <= 8).
+        return uint(unchecked: offset, width: width)
+    }
+
+    /// A big-endian unsigned integer of `width` (1...8) bytes; the caller has proven
+    /// `offset ..< offset + width` lies inside `0 ..< count`.
+    @inline(__always)
+    func uint(unchecked offset: Int, width: Int) -> UInt64 {
+        assert(width >= 1 && width <= 8 && offset >= 0 && offset + width <= count)
+        switch width {
+        case 1:
+            return UInt64(unsafe buffer.load(fromByteOffset: offset, as: UInt8.self))
+        case 2:
+            return UInt64(UInt16(bigEndian: unsafe buffer.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+        case 4:
+            return UInt64(UInt32(bigEndian: unsafe buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        case 8:
+            return UInt64(bigEndian: unsafe buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        default:
+            var v: UInt64 = 0
+            for i in offset..<offset + width {
+                v = v << 8 | UInt64(unsafe buffer.load(fromByteOffset: i, as: UInt8.self))
+            }
+            return v
+        }
+    }
+
+    /// True when `offset ..< offset + length` lies inside `0 ..< limit` and `limit <= count`,
+    /// computed without overflow.
+    @inline(__always)
+    func contains(offset: Int, length: Int, limit: Int) -> Bool {
+        offset >= 0 && length >= 0 && limit <= count && offset <= limit && length <= limit &- offset
+    }
+
+    /// The bytes `offset ..< offset + length` as a buffer slice, or nil when out of range.
+    func slice(offset: Int, length: Int) -> UnsafeRawBufferPointer? {
+        guard contains(offset: offset, length: length, limit: count) else { return nil }
+        // In bounds: checked by `contains` above.
+        return unsafe UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length])
+    }
+
+    /// True when every byte of `offset ..< offset + length` is below 0x80; the caller has proven the range.
+    func isASCII(unchecked offset: Int, length: Int) -> Bool {
+        assert(contains(offset: offset, length: length, limit: count))
+        var i = offset
+        let end = offset + length
+        // Eight bytes at a time while eight remain: i + 8 <= end <= count.
+        while i + 8 <= end {
+            let word = unsafe buffer.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if word & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < end {
+            if unsafe buffer.load(fromByteOffset: i, as: UInt8.self) >= 0x80 { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// A `String` from bytes already proven to be in range and valid UTF-8 (ASCII is UTF-8).
+    func string(utf8Unchecked offset: Int, length: Int) -> String {
+        assert(contains(offset: offset, length: length, limit: count))
+        return unsafe String(
+            decoding: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length]),
+            as: UTF8.self)
+    }
+
+    /// Validated UTF-8 bytes decoded as a `String`, or nil when they are not valid UTF-8; range proven.
+    func string(validatingUTF8Unchecked offset: Int, length: Int) -> String? {
+        assert(contains(offset: offset, length: length, limit: count))
+        let bytes = unsafe UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length])
+        return unsafe String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+    }
+
+    /// A copy of the bytes `offset ..< offset + length` as `[UInt8]`; range proven by the caller.
+    func bytes(unchecked offset: Int, length: Int) -> [UInt8] {
+        assert(contains(offset: offset, length: length, limit: count))
+        return unsafe [UInt8](UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length]))
+    }
+
+    /// Decodes `units` UTF-16BE code units at `offset` into a `String`, or returns the index of the first
+    /// unpaired surrogate. The caller has proven `offset ..< offset + 2 * units` is in range.
+    func string(utf16BEUnchecked offset: Int, units: Int) -> Result<String, UTF16Failure> {
+        assert(units >= 0 && contains(offset: offset, length: units * 2, limit: count))
+        // Worst case 3 UTF-8 bytes per unit (a pair: 4 bytes for 2 units).
+        var failure: Int? = nil
+        let s = unsafe String(unsafeUninitializedCapacity: units * 3) { out in
+            var o = 0
+            var i = 0
+            while i < units {
+                // Unit i is at offset + 2i, inside the proven range because i < units.
+                let u = UInt32(
+                    UInt16(
+                        bigEndian: unsafe buffer.loadUnaligned(
+                            fromByteOffset: offset + 2 * i, as: UInt16.self)))
+                var scalar = u
+                if u >= 0xD800 && u <= 0xDFFF {
+                    // A high surrogate must be followed by a low one (i + 1 < units keeps it in range).
+                    guard u <= 0xDBFF, i + 1 < units else {
+                        failure = i
+                        return 0
+                    }
+                    let low = UInt32(
+                        UInt16(
+                            bigEndian: unsafe buffer.loadUnaligned(
+                                fromByteOffset: offset + 2 * (i + 1), as: UInt16.self)))
+                    guard low >= 0xDC00 && low <= 0xDFFF else {
+                        failure = i
+                        return 0
+                    }
+                    scalar = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00)
+                    i += 1
+                }
+                i += 1
+                // Output bounds: each consumed unit writes at most 3 bytes, a consumed pair 4 bytes,
+                // so o never exceeds 3 * units = out.count.
+                if scalar < 0x80 {
+                    unsafe out[o] = UInt8(scalar)
+                    o += 1
+                } else if scalar < 0x800 {
+                    unsafe out[o] = UInt8(0xC0 | (scalar >> 6))
+                    unsafe out[o + 1] = UInt8(0x80 | (scalar & 0x3F))
+                    o += 2
+                } else if scalar < 0x10000 {
+                    unsafe out[o] = UInt8(0xE0 | (scalar >> 12))
+                    unsafe out[o + 1] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+                    unsafe out[o + 2] = UInt8(0x80 | (scalar & 0x3F))
+                    o += 3
+                } else {
+                    unsafe out[o] = UInt8(0xF0 | (scalar >> 18))
+                    unsafe out[o + 1] = UInt8(0x80 | ((scalar >> 12) & 0x3F))
+                    unsafe out[o + 2] = UInt8(0x80 | ((scalar >> 6) & 0x3F))
+                    unsafe out[o + 3] = UInt8(0x80 | (scalar & 0x3F))
+                    o += 4
+                }
+            }
+            return o
+        }
+        if let failure { return .failure(UTF16Failure(unit: failure)) }
+        return .success(s)
+    }
+}
+
+/// An unpaired surrogate at code unit `unit` of a UTF-16 string.
+struct UTF16Failure: Error {
+    var unit: Int
+}

@@ -1,0 +1,189 @@
+// Sources/BinaryPlist/Reading/ObjectScanner.swift - Decodes one object's marker and proves its extent.
+//
+// Marker table (CFBinaryPList.c comment; high nibble = type, low nibble = size or count):
+//   0000 0000 null      0000 1000 false     0000 1001 true      0000 1111 fill
+//   0001 0nnn int, 2^nnn bytes (1, 2, 4 unsigned; 8 signed; 16 signed 128-bit)
+//   0010 0nnn real, 2^nnn bytes (4 or 8)
+//   0011 0011 date, float64 seconds since 2001-01-01
+//   0100 nnnn data, nnnn bytes        0101 nnnn ASCII string, nnnn bytes
+//   0110 nnnn UTF-16BE string, nnnn code units (2 × nnnn bytes)
+//   1000 nnnn UID, nnnn + 1 bytes
+//   1010 nnnn array, nnnn refs        1100 nnnn set, nnnn refs
+//   1101 nnnn dict, nnnn key refs then nnnn value refs
+// A count nibble of 1111 means the count follows as a complete int object.
+// Markers only defined for "bplist1?" (0x0C-0x0E, 0x7n, 0xBn) and the unused ones are rejected.
+
+/// One object's marker decoded, with its payload located but not read.
+struct RawObject {
+    enum Kind: UInt8 {
+        case null, fill, bool, integer, real, date, data, ascii, utf16, uid, array, set, dictionary
+    }
+    var kind: Kind
+    /// bool: 0/1; integer: the low 64 bits (see `int128`); real/date: the Double's bit pattern; uid: value.
+    var scalar: UInt64 = 0
+    /// The high 64 bits of a 16-byte integer (sign-extended for narrower ones).
+    var high: Int64 = 0
+    /// Offset of the payload (bytes, code units or references).
+    var payload: Int = 0
+    /// Element count: bytes for data/ascii, code units for utf16, refs for containers (pairs for dicts).
+    var count: Int = 0
+
+    var int128: Int128 { Int128(high) << 64 | Int128(scalar) }
+    var isContainer: Bool { kind == .array || kind == .set || kind == .dictionary }
+}
+
+extension BinaryPlistDocument {
+    /// The file offset of object `index`; `index < objectCount` is the caller's proof.
+    @inline(__always)
+    func objectOffset(_ r: ByteReader, _ index: Int) -> Int {
+        // In bounds: the offset table (table ..< table + count × w) was proven inside the buffer at
+        // open, and index < objectCount. Each entry was proven to be in 8 ..< table.
+        Int(
+            truncatingIfNeeded: r.uint(
+                unchecked: trailer.offsetTableOffset + index * trailer.offsetIntSize,
+                width: trailer.offsetIntSize))
+    }
+
+    /// Reads the reference at position `i` of a list starting at `start`; the list's extent is proven.
+    @inline(__always)
+    func reference(_ r: ByteReader, listStart start: Int, _ i: Int) -> UInt64 {
+        // In bounds: scan() proved start + count × refSize <= objectRegionEnd <= r.count and i < count.
+        r.uint(unchecked: start + i * trailer.objectRefSize, width: trailer.objectRefSize)
+    }
+
+    /// Decodes the marker of object `index` and proves that its whole payload lies in the object region.
+    func scan(_ r: ByteReader, _ index: Int) throws(BinaryPlistError) -> RawObject {
+        let off = objectOffset(r, index)
+        let end = trailer.offsetTableOffset
+        // off < end was proven at open, so the marker byte is readable.
+        let marker = r.byte(unchecked: off)
+        let low = Int(marker & 0x0F)
+        func fail(_ code: BinaryPlistError.Code, _ detail: String) -> BinaryPlistError {
+            BinaryPlistError(code, offset: off, object: index, detail)
+        }
+        func fixed(_ width: Int) throws(BinaryPlistError) -> Int {
+            guard r.contains(offset: off + 1, length: width, limit: end) else {
+                throw fail(
+                    .truncatedObject,
+                    "\(width)-byte payload of marker 0x\(hex(marker)) runs past the object region end \(end)")
+            }
+            return off + 1
+        }
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x00: return RawObject(kind: .null)
+            case 0x08: return RawObject(kind: .bool, scalar: 0)
+            case 0x09: return RawObject(kind: .bool, scalar: 1)
+            case 0x0F: return RawObject(kind: .fill)
+            default: throw fail(.unknownMarker, "marker 0x\(hex(marker)) is not defined in bplist00")
+            }
+        case 0x1:
+            guard low <= 4 else { throw fail(.invalidObject, "integer of 2^\(low) bytes (at most 16 allowed)") }
+            let width = 1 << low
+            let p = try fixed(width)
+            return try integer(r, at: p, width: width, index: index)
+        case 0x2:
+            guard low == 2 || low == 3 else { throw fail(.invalidObject, "real of 2^\(low) bytes (4 or 8 allowed)") }
+            let p = try fixed(1 << low)
+            if low == 2 {
+                let bits = UInt32(truncatingIfNeeded: r.uint(unchecked: p, width: 4))
+                return RawObject(kind: .real, scalar: Double(Float(bitPattern: bits)).bitPattern)
+            }
+            return RawObject(kind: .real, scalar: r.uint(unchecked: p, width: 8))
+        case 0x3:
+            guard marker == 0x33 else { throw fail(.invalidObject, "date marker must be 0x33, found 0x\(hex(marker))") }
+            let p = try fixed(8)
+            return RawObject(kind: .date, scalar: r.uint(unchecked: p, width: 8))
+        case 0x4, 0x5, 0x6:
+            let (count, p) = try countAndPayload(r, off, low, index)
+            var bytes = count
+            if marker >> 4 == 0x6 {
+                let (doubled, overflow) = count.multipliedReportingOverflow(by: 2)
+                guard !overflow else { throw fail(.truncatedObject, "UTF-16 string of \(count) units overflows") }
+                bytes = doubled
+            }
+            guard r.contains(offset: p, length: bytes, limit: end) else {
+                throw fail(.truncatedObject, "\(bytes) payload bytes from \(p) run past the object region end \(end)")
+            }
+            let kind: RawObject.Kind = marker >> 4 == 0x4 ? .data : marker >> 4 == 0x5 ? .ascii : .utf16
+            return RawObject(kind: kind, payload: p, count: count)
+        case 0x8:
+            let width = low + 1
+            let p = try fixed(width)
+            // UIDs wider than 8 bytes (CoreFoundation reads up to 16) must have zero high bytes.
+            var value: UInt64 = 0
+            for i in 0..<width {
+                let b = r.byte(unchecked: p + i)  // p ..< p + width proven by fixed().
+                guard value >> 56 == 0 else { throw fail(.limitExceeded, "UID does not fit in 64 bits") }
+                value = value << 8 | UInt64(b)
+            }
+            guard value <= limits.maxUID else {
+                throw fail(.limitExceeded, "UID \(value) exceeds the limit of \(limits.maxUID)")
+            }
+            return RawObject(kind: .uid, scalar: value)
+        case 0xA, 0xC, 0xD:
+            let (count, p) = try countAndPayload(r, off, low, index)
+            let perEntry = marker >> 4 == 0xD ? 2 * trailer.objectRefSize : trailer.objectRefSize
+            let (bytes, overflow) = count.multipliedReportingOverflow(by: perEntry)
+            guard !overflow, r.contains(offset: p, length: bytes, limit: end) else {
+                throw fail(
+                    .truncatedObject,
+                    "\(count) entries × \(perEntry) bytes from \(p) run past the object region end \(end)")
+            }
+            let kind: RawObject.Kind = marker >> 4 == 0xA ? .array : marker >> 4 == 0xC ? .set : .dictionary
+            return RawObject(kind: kind, payload: p, count: count)
+        default:
+            throw fail(.unknownMarker, "marker 0x\(hex(marker)) is not defined in bplist00")
+        }
+    }
+
+    /// Reads an integer payload of 1, 2, 4, 8 or 16 bytes at a proven position.
+    private func integer(_ r: ByteReader, at p: Int, width: Int, index: Int) throws(BinaryPlistError) -> RawObject {
+        switch width {
+        case 1, 2, 4:
+            return RawObject(kind: .integer, scalar: r.uint(unchecked: p, width: width), high: 0)
+        case 8:
+            let v = r.uint(unchecked: p, width: 8)
+            return RawObject(kind: .integer, scalar: v, high: Int64(bitPattern: v) < 0 ? -1 : 0)
+        default:
+            let hi = r.uint(unchecked: p, width: 8)
+            let lo = r.uint(unchecked: p + 8, width: 8)
+            return RawObject(kind: .integer, scalar: lo, high: Int64(bitPattern: hi))
+        }
+    }
+
+    /// The element count of a data, string or container marker, and where its payload starts.
+    private func countAndPayload(_ r: ByteReader, _ off: Int, _ low: Int, _ index: Int)
+        throws(BinaryPlistError) -> (count: Int, payload: Int)
+    {
+        if low != 0x0F { return (low, off + 1) }
+        let end = trailer.offsetTableOffset
+        guard let m = r.byte(at: off + 1), off + 1 < end else {
+            throw BinaryPlistError(
+                .truncatedObject, offset: off, object: index, "extended count runs past the object region")
+        }
+        guard m >> 4 == 0x1, m & 0x0F <= 4 else {
+            throw BinaryPlistError(
+                .invalidObject, offset: off + 1, object: index,
+                "extended count must be an int object, found marker 0x\(hex(m))")
+        }
+        let width = 1 << Int(m & 0x0F)
+        guard r.contains(offset: off + 2, length: width, limit: end) else {
+            throw BinaryPlistError(
+                .truncatedObject, offset: off + 1, object: index, "extended count runs past the object region")
+        }
+        let raw = try integer(r, at: off + 2, width: width, index: index).int128
+        guard raw >= 0, raw <= Int128(Int.max) else {
+            throw BinaryPlistError(
+                .invalidObject, offset: off + 1, object: index, "count \(raw) is negative or too large")
+        }
+        return (Int(raw), off + 2 + width)
+    }
+}
+
+@inline(__always)
+func hex(_ b: UInt8) -> String {
+    let s = String(b, radix: 16)
+    return s.count == 1 ? "0" + s : s
+}

@@ -1,0 +1,2 @@
+// Placeholder until the keyed coder lands.
+import BinaryPlist
