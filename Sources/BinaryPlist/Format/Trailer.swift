@@ -64,11 +64,6 @@ public struct BinaryPlistTrailer: Sendable, Hashable {
             throw fail(8, "object count \(rawCount) is not 1...Int.max")
         }
         let count = Int(rawCount)
-        guard count <= limits.maxObjects else {
-            throw BinaryPlistError(
-                .limitExceeded, offset: start + 8,
-                "object count \(count) exceeds the limit of \(limits.maxObjects)")
-        }
         // The root must be one of the objects.
         guard rawTop < rawCount else {
             throw BinaryPlistError(
@@ -87,6 +82,12 @@ public struct BinaryPlistTrailer: Sendable, Hashable {
                 8,
                 "\(count) offsets × \(offsetIntSize) bytes do not fill the \(start - table) bytes "
                     + "between the offset table at \(table) and the trailer at \(start)")
+        }
+        // Within the caller's limit (checked after the table size, which proves the count is real).
+        guard count <= limits.maxObjects else {
+            throw BinaryPlistError(
+                .limitExceeded, offset: start + 8,
+                "object count \(count) exceeds the limit of \(limits.maxObjects)")
         }
         // References must be wide enough to name every object (CoreFoundation's rule).
         if objectRefSize < 8, UInt64(count) >= (1 as UInt64) << (8 * UInt64(objectRefSize)) {

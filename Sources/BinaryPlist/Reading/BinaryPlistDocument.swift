@@ -217,6 +217,11 @@ public struct ByteRange: Hashable, Sendable {
     public let offset: Int
     /// Number of bytes.
     public let count: Int
+
+    public init(offset: Int, count: Int) {
+        self.offset = offset
+        self.count = count
+    }
 }
 
 /// The references of an array, set, or one half of a dictionary, read straight from the buffer.
@@ -377,7 +382,7 @@ extension BinaryPlistDocument {
                     return true
                 }
             case .utf16:
-                return try makeString(r, raw, ref.index) == key
+                return try makeString(r, raw, ref.index).utf8.elementsEqual(key.utf8)
             default:
                 return false
             }

@@ -113,7 +113,8 @@ extension PlistValue: Hashable {
         case (.date(let a), .date(let b)):
             a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
         case (.data(let a), .data(let b)): a == b
-        case (.string(let a), .string(let b)): a == b
+        // Exact text: canonically equivalent strings ("é" vs "e\u{301}") are different values.
+        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
         case (.uid(let a), .uid(let b)): a == b
         case (.array(let a), .array(let b)): a == b
         case (.set(let a), .set(let b)): PlistValue.sameMultiset(a, b)

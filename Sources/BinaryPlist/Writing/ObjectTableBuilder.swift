@@ -44,13 +44,23 @@ public struct ObjectTableBuilder: Sendable {
 
     // Dedup tables, by kind.
     var deduplicate: Bool
-    var stringIDs: [String: Int32] = [:]
+    var stringIDs: [ExactString: Int32] = [:]
     var integerIDs: [Int128: Int32] = [:]
     var bitIDs: [BitsKey: Int32] = [:]
     var dataIDs: [Data: Int32] = [:]
     var containerIDs: [ContainerKey: Int32] = [:]
     var boolIDs: (Int32?, Int32?) = (nil, nil)
     var nullID: Int32?
+
+    /// A string compared by its exact UTF-8 bytes, not by Swift's canonical equivalence: "é" and
+    /// "e\u{301}" are different property-list strings. (Hashing through `String` stays consistent:
+    /// byte-equal strings are canonically equal, so they hash alike.)
+    struct ExactString: Hashable {
+        var value: String
+        init(_ value: String) { self.value = value }
+        static func == (a: ExactString, b: ExactString) -> Bool { a.value.utf8.elementsEqual(b.value.utf8) }
+        func hash(into h: inout Hasher) { h.combine(value) }
+    }
 
     struct BitsKey: Hashable {
         var kind: UInt8
@@ -144,12 +154,12 @@ public struct ObjectTableBuilder: Sendable {
 
     /// Adds a string: ASCII (`0x5n`) when every character is ASCII, otherwise UTF-16BE (`0x6n`).
     public mutating func addString(_ value: String) -> BuilderRef {
-        if deduplicate, let id = stringIDs[value] { return BuilderRef(id: id) }
+        if deduplicate, let id = stringIDs[ExactString(value)] { return BuilderRef(id: id) }
         let ascii = BinaryPlistWriter.isASCII(value)
         strings.append(value)
         utf16Counts.append(ascii ? value.utf8.count : value.utf16.count)
         let r = append(ascii ? .ascii : .utf16, strings.count - 1)
-        if deduplicate { stringIDs[value] = r.id }
+        if deduplicate { stringIDs[ExactString(value)] = r.id }
         return r
     }
 
