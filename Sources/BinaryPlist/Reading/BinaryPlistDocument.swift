@@ -192,11 +192,7 @@ public struct BinaryPlistDocument: Sendable {
 
     @inline(__always)
     static func withReader<R, E: Error>(_ data: Data, _ body: (ByteReader) throws(E) -> R) throws(E) -> R {
-        // The pointer lives only for this call; `ByteReader` never escapes `body`.
-        let result: Result<R, E> = unsafe data.withUnsafeBytes { raw in
-            Result { () throws(E) in try body(unsafe ByteReader(raw)) }
-        }
-        return try result.get()
+        try ByteReader.read(data, body)
     }
 }
 
@@ -357,8 +353,7 @@ extension BinaryPlistDocument {
     /// A copy of a byte range of the input.
     public func bytes(_ range: ByteRange) -> Data {
         withReader { r in
-            guard let s = unsafe r.slice(offset: range.offset, length: range.count) else { return Data() }
-            return unsafe Data(s)
+            r.data(offset: range.offset, length: range.count) ?? Data()
         }
     }
 
@@ -373,14 +368,8 @@ extension BinaryPlistDocument {
             let raw = try scan(r, ref.index)
             switch raw.kind {
             case .ascii:
-                var key = key
-                return key.withUTF8 { k in
-                    guard k.count == raw.count else { return false }
-                    for i in 0..<raw.count where unsafe k[i] != r.byte(unchecked: raw.payload + i) {
-                        return false
-                    }
-                    return true
-                }
+                // Range proven by scan(): payload ..< payload + count is inside the object region.
+                return r.bytes(unchecked: raw.payload, length: raw.count, equal: key)
             case .utf16:
                 return try makeString(r, raw, ref.index).utf8.elementsEqual(key.utf8)
             default:

@@ -5,6 +5,8 @@
 // proven the range; each unchecked use states its proof next to the call. No pointer escapes:
 // a `ByteReader` lives only inside the `withUnsafeBytes` closure that created it.
 
+import FoundationEssentials
+
 /// A borrowed, read-only view of the input bytes with big-endian loads.
 @safe struct ByteReader {
     /// The borrowed bytes. Never stored beyond the closure that lends them.
@@ -14,6 +16,36 @@
     var count: Int { unsafe buffer.count }
 
     init(_ buffer: UnsafeRawBufferPointer) { unsafe self.buffer = buffer }
+
+    /// Runs `body` with a reader over `data`'s bytes. The pointer lives only for this call and the
+    /// reader never escapes `body` (it is not stored by any caller).
+    @inline(__always)
+    static func read<R, E: Error>(_ data: Data, _ body: (ByteReader) throws(E) -> R) throws(E) -> R {
+        let result: Result<R, E> = unsafe data.withUnsafeBytes { raw in
+            Result { () throws(E) in try body(unsafe ByteReader(raw)) }
+        }
+        return try result.get()
+    }
+
+    /// A copy of the bytes `offset ..< offset + length` as `Data`, or nil when out of range.
+    func data(offset: Int, length: Int) -> Data? {
+        guard contains(offset: offset, length: length, limit: count) else { return nil }
+        // In bounds: checked by `contains` above.
+        return unsafe Data(UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + length]))
+    }
+
+    /// True when the bytes `offset ..< offset + length` are exactly `key`'s UTF-8; range proven by the caller.
+    func bytes(unchecked offset: Int, length: Int, equal key: String) -> Bool {
+        assert(contains(offset: offset, length: length, limit: count))
+        guard key.utf8.count == length else { return false }
+        var i = offset
+        for k in key.utf8 {
+            // i < offset + length because key has exactly `length` UTF-8 bytes.
+            if unsafe buffer.load(fromByteOffset: i, as: UInt8.self) != k { return false }
+            i += 1
+        }
+        return true
+    }
 
     /// The byte at `offset`, or nil when `offset` is outside `0 ..< count`.
     @inline(__always)

@@ -197,10 +197,7 @@ struct Materializer {
                 "a fill byte (0x0F) is padding, not a value")
         case .data:
             // Range proven by scan().
-            v = .data(
-                unsafe Data(
-                    reader.slice(offset: raw.payload, length: raw.count) ?? UnsafeRawBufferPointer(start: nil, count: 0)
-                ))
+            v = .data(reader.data(offset: raw.payload, length: raw.count) ?? Data())
         case .ascii, .utf16:
             v = .string(try document.makeString(reader, raw, index))
         case .array, .set, .dictionary:

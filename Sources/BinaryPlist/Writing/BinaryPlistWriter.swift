@@ -236,7 +236,7 @@ extension ObjectTableBuilder {
     }
 }
 
-/// Big-endian appends into a byte array sized in advance (checked subscripts; no unsafe code).
+/// Big-endian appends into a byte array sized in advance (plain, bounds-checked appends).
 struct ByteWriter {
     var bytes: [UInt8]
 
