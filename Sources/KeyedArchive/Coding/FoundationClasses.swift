@@ -1,0 +1,458 @@
+// Sources/KeyedArchive/Coding/FoundationClasses.swift - Swift values in the shapes Foundation archives.
+//
+//   Bool, integers, Float, Double   inline in the owning object (encodeBool/Integer/Float/Double)
+//   String                          plain string in $objects (NSString)
+//   Data                            plain data in $objects (NSData)
+//   Date                            {NS.time: real}                              NSDate
+//   URL                             {NS.base: UID or $null, NS.relative: UID}   NSURL
+//   UUID                            {NS.uuidbytes: 16 bytes}                     NSUUID
+//   Array                           {NS.objects: [UID]}                          NSArray
+//   Set                             {NS.objects: [UID]}                          NSSet
+//   Dictionary                      {NS.keys: [UID], NS.objects: [UID]}          NSDictionary
+// (Foundation's per-class keys: swift-corelibs-foundation NSDate/NSURL/NSUUID/NSArray/… .swift.)
+// On reading, numbers stored as objects, NSMutableString {NS.string} and NSMutableData {NS.data}
+// are accepted too, as are the mutable collection classes.
+
+import BinaryPlist
+public import FoundationEssentials
+
+enum FoundationClass {
+    static let array = ["NSArray", "NSMutableArray"]
+    static let set = ["NSSet", "NSMutableSet"]
+    static let dictionary = ["NSDictionary", "NSMutableDictionary"]
+    static let date = ["NSDate"]
+    static let url = ["NSURL"]
+    static let uuid = ["NSUUID"]
+    static let string = ["NSString", "NSMutableString"]
+    static let data = ["NSData", "NSMutableData"]
+}
+
+// MARK: - Reading helpers
+
+extension KeyedUnarchiver {
+    /// A stored value after following its UID: the object, its reference and its UID (0 = `$null`).
+    func resolveRef(_ value: UnarchivedValue) throws(KeyedArchiveError) -> (
+        object: PlistObject, ref: ObjectRef, uid: Int?
+    ) {
+        let o = try object(value.ref)
+        guard case .uid(let u) = o else { return (o, value.ref, nil) }
+        guard u < UInt64(objects.count) else {
+            throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
+        }
+        let uid = Int(u)
+        if uid == 0 { return (.null, objects[0], 0) }
+        let ref = objects[uid]
+        return (try object(ref), ref, uid)
+    }
+
+    func mismatch(_ expected: String, found o: PlistObject, uid: Int?) -> KeyedArchiveError {
+        if case .null = o {
+            return error(.typeMismatch, uid: uid, "expected \(expected), found $null")
+        }
+        return error(.typeMismatch, uid: uid, "expected \(expected), found \(o.kind.rawValue)")
+    }
+
+    /// A Foundation-class object of one of `classNames`: its fields. `nil` for `$null`.
+    func foundationObject(_ value: UnarchivedValue, classNames: [String], expected: String)
+        throws(KeyedArchiveError) -> (keys: ReferenceList, values: ReferenceList, uid: Int)?
+    {
+        let (o, _, uid) = try resolveRef(value)
+        if uid == 0 { return nil }
+        guard let uid else {
+            throw error(.typeMismatch, "expected a reference to \(expected), found an inline \(o.kind.rawValue)")
+        }
+        guard case .dictionary(let keys, let values) = o else { throw mismatch(expected, found: o, uid: uid) }
+        let info = try classInfo(keys: keys, values: values, uid: uid)
+        guard classNames.contains(info.name) else {
+            throw error(.classNotAllowed, uid: uid, className: info.name, "expected \(expected), found \(info.name)")
+        }
+        return (keys, values, uid)
+    }
+
+    func requireFoundationObject(_ value: UnarchivedValue, classNames: [String], expected: String)
+        throws(KeyedArchiveError) -> (keys: ReferenceList, values: ReferenceList, uid: Int)
+    {
+        guard let f = try foundationObject(value, classNames: classNames, expected: expected) else {
+            throw error(.typeMismatch, uid: 0, "expected \(expected), found $null")
+        }
+        return f
+    }
+
+    func requiredField(_ name: String, _ f: (keys: ReferenceList, values: ReferenceList, uid: Int))
+        throws(KeyedArchiveError) -> ObjectRef
+    {
+        guard let r = try field(name, keys: f.keys, values: f.values) else {
+            throw error(.corrupted, uid: f.uid, "the object at UID \(f.uid) has no \(name)")
+        }
+        return r
+    }
+
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, _ value: UnarchivedValue) throws(KeyedArchiveError) -> T {
+        let (o, _, uid) = try resolveRef(value)
+        switch o {
+        case .integer(let i):
+            guard let v = T(exactly: i) else {
+                throw error(.typeMismatch, uid: uid, "integer \(i) does not fit \(T.self)")
+            }
+            return v
+        case .bool(let b): return b ? 1 : 0
+        default: throw mismatch("an integer", found: o, uid: uid)
+        }
+    }
+
+    func decodeDouble(_ value: UnarchivedValue) throws(KeyedArchiveError) -> Double {
+        let (o, _, uid) = try resolveRef(value)
+        switch o {
+        case .real(let d): return d
+        case .integer(let i): return Double(i)
+        default: throw mismatch("a real", found: o, uid: uid)
+        }
+    }
+
+    func decodeBool(_ value: UnarchivedValue) throws(KeyedArchiveError) -> Bool {
+        let (o, _, uid) = try resolveRef(value)
+        switch o {
+        case .bool(let b): return b
+        case .integer(let i) where i == 0 || i == 1: return i == 1
+        default: throw mismatch("a boolean", found: o, uid: uid)
+        }
+    }
+
+    func decodeString(_ value: UnarchivedValue) throws(KeyedArchiveError) -> String {
+        let (o, ref, uid) = try resolveRef(value)
+        switch o {
+        case .asciiString, .utf16String:
+            guard let s = try string(ref) else { throw mismatch("a string", found: o, uid: uid) }
+            return s
+        case .dictionary:
+            let f = try requireFoundationObject(value, classNames: FoundationClass.string, expected: "a string")
+            if let r = try field("NS.string", keys: f.keys, values: f.values) {
+                return try decodeString(UnarchivedValue(ref: r))
+            }
+            if let r = try field("NS.bytes", keys: f.keys, values: f.values), case .data(let range) = try object(r) {
+                return String(decoding: document.bytes(range), as: UTF8.self)
+            }
+            throw error(.corrupted, uid: f.uid, "the NSString at UID \(f.uid) has no NS.string")
+        default: throw mismatch("a string", found: o, uid: uid)
+        }
+    }
+
+    func decodeData(_ value: UnarchivedValue) throws(KeyedArchiveError) -> Data {
+        let (o, _, uid) = try resolveRef(value)
+        switch o {
+        case .data(let range): return document.bytes(range)
+        case .dictionary:
+            let f = try requireFoundationObject(value, classNames: FoundationClass.data, expected: "data")
+            var found = try field("NS.data", keys: f.keys, values: f.values)
+            if found == nil { found = try field("NS.bytes", keys: f.keys, values: f.values) }
+            guard let r = found else {
+                throw error(.corrupted, uid: f.uid, "the NSData at UID \(f.uid) has no NS.data")
+            }
+            return try decodeData(UnarchivedValue(ref: r))
+        default: throw mismatch("data", found: o, uid: uid)
+        }
+    }
+
+    func decodeDate(_ value: UnarchivedValue) throws(KeyedArchiveError) -> Date {
+        let (o, _, uid) = try resolveRef(value)
+        if case .date(let t) = o { return Date(timeIntervalSinceReferenceDate: t) }
+        let f = try requireFoundationObject(value, classNames: FoundationClass.date, expected: "a date")
+        _ = uid
+        let t = try decodeDouble(UnarchivedValue(ref: try requiredField("NS.time", f)))
+        return Date(timeIntervalSinceReferenceDate: t)
+    }
+
+    func decodeUUID(_ value: UnarchivedValue) throws(KeyedArchiveError) -> UUID {
+        let f = try requireFoundationObject(value, classNames: FoundationClass.uuid, expected: "a UUID")
+        let bytes = [UInt8](try decodeData(UnarchivedValue(ref: try requiredField("NS.uuidbytes", f))))
+        guard bytes.count == 16 else {
+            throw error(.corrupted, uid: f.uid, "NS.uuidbytes holds \(bytes.count) bytes, not 16")
+        }
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
+    }
+
+    func decodeURL(_ value: UnarchivedValue) throws -> URL {
+        let f = try requireFoundationObject(value, classNames: FoundationClass.url, expected: "a URL")
+        return try nestedCollection(uid: f.uid) { () throws -> URL in
+            var base: URL?
+            if let b = try field("NS.base", keys: f.keys, values: f.values),
+                try foundationObject(UnarchivedValue(ref: b), classNames: FoundationClass.url, expected: "a URL") != nil
+            {
+                base = try decodeURL(UnarchivedValue(ref: b))
+            }
+            let relative = try decodeString(UnarchivedValue(ref: try requiredField("NS.relative", f)))
+            guard let url = URL(string: relative, relativeTo: base) else {
+                throw error(.corrupted, uid: f.uid, "NS.relative \"\(relative)\" is not a URL")
+            }
+            return url
+        }
+    }
+
+    /// The element references of an NSArray/NSSet (`NS.objects`).
+    func elementList(_ f: (keys: ReferenceList, values: ReferenceList, uid: Int), key: String = "NS.objects")
+        throws(KeyedArchiveError) -> ReferenceList
+    {
+        let r = try requiredField(key, f)
+        guard case .array(let list) = try object(r) else {
+            throw error(.corrupted, uid: f.uid, "\(key) of the object at UID \(f.uid) is not an array")
+        }
+        return list
+    }
+
+    func decodeElements<E: KeyedArchiveValue>(_ list: ReferenceList, _ body: (E) -> Void) throws {
+        for i in 0..<list.count {
+            try countValue()
+            path.append(.index(i))
+            defer { path.removeLast() }
+            body(try E.decodeArchiveValue(UnarchivedValue(ref: list[i]), from: self))
+        }
+    }
+}
+
+// MARK: - Scalars (inline)
+
+extension KeyedArchiveValue where Self: FixedWidthInteger {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        ArchivedValue(ref: archiver.builder.addInt(self), isReference: false)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeInteger(Self.self, value)
+    }
+}
+
+extension Int: KeyedArchiveValue {}
+extension Int8: KeyedArchiveValue {}
+extension Int16: KeyedArchiveValue {}
+extension Int32: KeyedArchiveValue {}
+extension Int64: KeyedArchiveValue {}
+extension UInt: KeyedArchiveValue {}
+extension UInt8: KeyedArchiveValue {}
+extension UInt16: KeyedArchiveValue {}
+extension UInt32: KeyedArchiveValue {}
+extension UInt64: KeyedArchiveValue {}
+
+extension Bool: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        ArchivedValue(ref: archiver.builder.addBool(self), isReference: false)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Bool {
+        try unarchiver.decodeBool(value)
+    }
+}
+
+extension Double: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        ArchivedValue(ref: archiver.builder.addReal(self), isReference: false)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Double {
+        try unarchiver.decodeDouble(value)
+    }
+}
+
+extension Float: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        ArchivedValue(ref: archiver.builder.addFloat(self), isReference: false)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Float {
+        Float(try unarchiver.decodeDouble(value))
+    }
+}
+
+// MARK: - Plain objects
+
+extension String: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        ArchivedValue(ref: archiver.uid(forPlainObject: archiver.builder.addString(self)), isReference: true)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> String {
+        try unarchiver.decodeString(value)
+    }
+}
+
+extension Data: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        ArchivedValue(ref: archiver.uid(forPlainObject: archiver.builder.addData(self)), isReference: true)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Data {
+        try unarchiver.decodeData(value)
+    }
+}
+
+// MARK: - Foundation objects
+
+extension Date: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        let time = archiver.builder.addReal(timeIntervalSinceReferenceDate)
+        return ArchivedValue(
+            ref: try archiver.foundationObject("NSDate", keys: ["NS.time"], values: [time]), isReference: true)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Date {
+        try unarchiver.decodeDate(value)
+    }
+}
+
+extension UUID: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        let u = uuid
+        let bytes = Data([u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15])
+        let ref = try archiver.foundationObject(
+            "NSUUID", keys: ["NS.uuidbytes"], values: [archiver.builder.addData(bytes)])
+        return ArchivedValue(ref: ref, isReference: true)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> UUID {
+        try unarchiver.decodeUUID(value)
+    }
+}
+
+extension URL: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        let base = try archiver.nested { () throws -> BuilderRef in
+            if let baseURL { return try archiver.elementReference(baseURL) }
+            return archiver.nullUID
+        }
+        let relative = try archiver.elementReference(relativeString)
+        let ref = try archiver.foundationObject("NSURL", keys: ["NS.base", "NS.relative"], values: [base, relative])
+        return ArchivedValue(ref: ref, isReference: true)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> URL {
+        try unarchiver.decodeURL(value)
+    }
+}
+
+// MARK: - Collections
+
+extension Array: KeyedArchiveValue where Element: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        let refs = try archiver.nested { () throws -> [BuilderRef] in
+            var refs: [BuilderRef] = []
+            refs.reserveCapacity(count)
+            for e in self { refs.append(try archiver.elementReference(e)) }
+            return refs
+        }
+        let list = try archiver.builder.addArray(refs)
+        return ArchivedValue(
+            ref: try archiver.foundationObject("NSArray", keys: ["NS.objects"], values: [list]), isReference: true)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws
+        -> [Element]
+    {
+        let f = try unarchiver.requireFoundationObject(value, classNames: FoundationClass.array, expected: "an array")
+        return try unarchiver.nestedCollection(uid: f.uid) {
+            let list = try unarchiver.elementList(f)
+            var result: [Element] = []
+            result.reserveCapacity(list.count)
+            try unarchiver.decodeElements(list) { (e: Element) in result.append(e) }
+            return result
+        }
+    }
+}
+
+extension Set: KeyedArchiveValue where Element: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        let refs = try archiver.nested { () throws -> [BuilderRef] in
+            var refs: [BuilderRef] = []
+            refs.reserveCapacity(count)
+            for e in self { refs.append(try archiver.elementReference(e)) }
+            return refs
+        }
+        let list = try archiver.builder.addArray(refs)
+        return ArchivedValue(
+            ref: try archiver.foundationObject("NSSet", keys: ["NS.objects"], values: [list]), isReference: true)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Set<
+        Element
+    > {
+        let f = try unarchiver.requireFoundationObject(value, classNames: FoundationClass.set, expected: "a set")
+        return try unarchiver.nestedCollection(uid: f.uid) {
+            let list = try unarchiver.elementList(f)
+            var result = Set<Element>(minimumCapacity: list.count)
+            try unarchiver.decodeElements(list) { (e: Element) in result.insert(e) }
+            return result
+        }
+    }
+}
+
+extension Dictionary: KeyedArchiveValue where Key: KeyedArchiveValue, Value: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        let (keys, values) = try archiver.nested { () throws -> ([BuilderRef], [BuilderRef]) in
+            var keys: [BuilderRef] = []
+            var values: [BuilderRef] = []
+            keys.reserveCapacity(count)
+            values.reserveCapacity(count)
+            for (k, v) in self {
+                keys.append(try archiver.elementReference(k))
+                values.append(try archiver.elementReference(v))
+            }
+            return (keys, values)
+        }
+        let ref = try archiver.foundationObject(
+            "NSDictionary", keys: ["NS.keys", "NS.objects"],
+            values: [try archiver.builder.addArray(keys), try archiver.builder.addArray(values)])
+        return ArchivedValue(ref: ref, isReference: true)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> [Key:
+        Value]
+    {
+        let f = try unarchiver.requireFoundationObject(
+            value, classNames: FoundationClass.dictionary, expected: "a dictionary")
+        return try unarchiver.nestedCollection(uid: f.uid) {
+            let keys = try unarchiver.elementList(f, key: "NS.keys")
+            let values = try unarchiver.elementList(f, key: "NS.objects")
+            guard keys.count == values.count else {
+                throw unarchiver.error(
+                    .corrupted, uid: f.uid, "NS.keys has \(keys.count) entries but NS.objects \(values.count)")
+            }
+            var result: [Key: Value] = [:]
+            result.reserveCapacity(keys.count)
+            for i in 0..<keys.count {
+                try unarchiver.countValue()
+                unarchiver.path.append(.index(i))
+                defer { unarchiver.path.removeLast() }
+                let k = try Key.decodeArchiveValue(UnarchivedValue(ref: keys[i]), from: unarchiver)
+                result[k] = try Value.decodeArchiveValue(UnarchivedValue(ref: values[i]), from: unarchiver)
+            }
+            return result
+        }
+    }
+}
+
+// MARK: - Optional
+
+/// Lets a missing key decode as `nil` for optional types.
+protocol OptionalArchiveValue {
+    static var archiveNone: Self { get }
+}
+
+extension Optional: OptionalArchiveValue {
+    static var archiveNone: Wrapped? { nil }
+}
+
+extension Optional: KeyedArchiveValue where Wrapped: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        guard let self else { return ArchivedValue(ref: archiver.nullUID, isReference: true) }
+        return try self.encodeArchiveValue(to: archiver)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Wrapped?
+    {
+        if case .uid(0) = try unarchiver.object(value.ref) { return nil }
+        return try Wrapped.decodeArchiveValue(value, from: unarchiver)
+    }
+}
+
+// MARK: - Objects
+
+extension KeyedArchivable {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        ArchivedValue(ref: archiver.reference(to: self), isReference: true)
+    }
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        guard let object = try unarchiver.decodeObject(Self.self, from: value) else {
+            throw unarchiver.error(.typeMismatch, uid: 0, "expected a \(archiveClassName) object, found $null")
+        }
+        return object
+    }
+}

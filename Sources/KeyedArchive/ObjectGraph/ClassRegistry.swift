@@ -1,0 +1,28 @@
+// Sources/KeyedArchive/ObjectGraph/ClassRegistry.swift - Global class-name mappings, both directions.
+
+import Synchronization
+
+/// Process-wide class-name mappings, consulted after an archiver's or unarchiver's own mapping
+/// (instance mapping first, as Foundation does). Thread-safe.
+final class ClassRegistry: Sendable {
+    static let shared = ClassRegistry()
+
+    private let archiveNames = Mutex<[ObjectIdentifier: String]>([:])
+    private let unarchiveTypes = Mutex<[String: any KeyedArchivable.Type]>([:])
+
+    func setClassName(_ name: String?, for type: any KeyedArchivable.Type) {
+        archiveNames.withLock { $0[ObjectIdentifier(type)] = name }
+    }
+
+    func className(for type: any KeyedArchivable.Type) -> String? {
+        archiveNames.withLock { $0[ObjectIdentifier(type)] }
+    }
+
+    func setClass(_ type: (any KeyedArchivable.Type)?, forClassName name: String) {
+        unarchiveTypes.withLock { $0[name] = type }
+    }
+
+    func type(forClassName name: String) -> (any KeyedArchivable.Type)? {
+        unarchiveTypes.withLock { $0[name] }
+    }
+}
