@@ -31,7 +31,8 @@ import FoundationEssentials
     func data(offset: Int, length: Int) -> Data? {
         guard contains(offset: offset, length: length, limit: count) else { return nil }
         // In bounds: checked by `contains` above.
-        return unsafe Data(UnsafeRawBufferPointer(rebasing: buffer[offset ..< offset + length]))
+        guard length > 0, let base = unsafe buffer.baseAddress else { return Data() }
+        return unsafe Data(bytes: base + offset, count: length)
     }
 
     /// True when the bytes `offset ..< offset + length` are exactly `key`'s UTF-8; range proven by the caller.

@@ -36,21 +36,43 @@ extension BinaryPlistDocument {
 }
 
 /// One materialisation: memo, cycle marks, budget and the explicit stack.
+///
+/// The container being filled is kept in a local (`current`) and its ancestors wait in `parents`.
+/// Each container's storage is allocated once, at its final size (the count was proven against the
+/// file by `scan`), and children are moved into it as they are built.
 struct Materializer {
     let document: BinaryPlistDocument
     let reader: ByteReader
-    /// Built values by object index. Scalars that cost nothing to rebuild are not stored.
+    /// Built values by object index, for objects that allocate (strings, data, containers).
     var memo: [PlistValue?]
-    /// Objects whose container frame is on the stack (cycle detection).
+    /// Objects whose container is being built (cycle detection).
     var onStack: [Bool]
     var nodes = 0
+    let maxNodes: Int
+    /// Duplicate-key detection in O(1) per key. Each distinct key *value* gets a small id the first time
+    /// an object holding it is used as a key (`keyIDs` caches the id per object index, `internedKeys`
+    /// finds equal values held by different objects); `lastDictionary[id]` is the serial number of the
+    /// dictionary that last used the id, so a repeated key is one comparison away.
+    var keyIDs: [Int32] = []
+    var internedKeys: [PlistValue: Int32] = [:]
+    var lastDictionary: [Int] = [0]
+    var dictionarySerial = 0
 
     struct Frame {
         var index: Int
         var raw: RawObject
+        /// Next reference to read; for a dictionary, keys are positions 0 ..< count, values count ..< 2count.
         var position = 0
-        /// Children built so far; for a dictionary, all keys first, then all values.
+        /// Number of references to read.
+        var total: Int
+        /// Elements of an array or set.
         var children: [PlistValue] = []
+        /// Entries of a dictionary: keys first (with placeholder values), then the values are filled in.
+        var entries: [PlistDictionary.Element] = []
+        /// This dictionary's serial number (for duplicate detection).
+        var serial = 0
+        /// Whether a key repeats (rare: then the entries are merged when the dictionary is finished).
+        var hasDuplicateKeys = false
     }
 
     init(document: BinaryPlistDocument, reader: ByteReader) {
@@ -58,125 +80,146 @@ struct Materializer {
         self.reader = reader
         memo = Array(repeating: nil, count: document.objectCount)
         onStack = Array(repeating: false, count: document.objectCount)
+        maxNodes = document.limits.maxNodes
     }
 
     mutating func count(_ n: Int, at index: Int) throws(BinaryPlistError) {
-        nodes += n
-        guard nodes <= document.limits.maxNodes else {
+        nodes &+= n
+        guard nodes <= maxNodes else {
             throw BinaryPlistError(
                 .limitExceeded, offset: document.objectOffset(reader, index), object: index,
-                "materialising would produce more than \(document.limits.maxNodes) values")
+                "materialising would produce more than \(maxNodes) values")
         }
     }
 
     mutating func run(_ rootIndex: Int) throws(BinaryPlistError) -> PlistValue {
         let rootRaw = try document.scan(reader, rootIndex)
         if !rootRaw.isContainer { return try scalar(rootRaw, rootIndex) }
-        var stack: [Frame] = []
-        try push(&stack, rootIndex, rootRaw)
         let refSize = document.trailer.objectRefSize
         let objectCount = document.objectCount
+        let maxDepth = document.limits.maxDepth
+        var parents: [Frame] = []
+        var current = try frame(rootIndex, rootRaw)
         while true {
-            let top = stack.count - 1
-            let total = stack[top].raw.kind == .dictionary ? 2 * stack[top].raw.count : stack[top].raw.count
-            if stack[top].position < total {
-                let pos = stack[top].position
-                stack[top].position = pos + 1
+            if current.position < current.total {
+                let pos = current.position
+                current.position = pos &+ 1
+                let isKey = current.raw.kind == .dictionary && pos < current.raw.count
                 // The ref list was proven to lie in the object region by scan() (2 × count refs for a dict).
-                let ref = document.reference(reader, listStart: stack[top].raw.payload, pos)
-                let parent = stack[top].index
+                let ref = document.reference(reader, listStart: current.raw.payload, pos)
                 guard ref < UInt64(objectCount) else {
                     throw BinaryPlistError(
-                        .referenceOutOfRange, offset: stack[top].raw.payload + pos * refSize, object: parent,
+                        .referenceOutOfRange, offset: current.raw.payload + pos * refSize, object: current.index,
                         "reference \(ref) is not below the object count \(objectCount)")
                 }
                 let child = Int(ref)
-                if let v = memo[child] {
-                    if stack[top].raw.kind == .dictionary && pos < stack[top].raw.count {
-                        try checkKey(v, child, parent)
-                    }
-                    stack[top].children.append(v)
-                    continue
-                }
-                if onStack[child] {
-                    throw BinaryPlistError(
-                        .cycle, offset: document.objectOffset(reader, child), object: child,
-                        "object \(child) contains itself (reached again from object \(parent))")
-                }
-                let raw = try document.scan(reader, child)
-                if raw.isContainer {
-                    if stack[top].raw.kind == .dictionary && pos < stack[top].raw.count {
-                        throw BinaryPlistError(
-                            .invalidKey, offset: document.objectOffset(reader, child), object: parent,
-                            "dictionary key is a \(raw.kind) (object \(child)); keys must be scalars")
-                    }
-                    guard stack.count < document.limits.maxDepth else {
-                        throw BinaryPlistError(
-                            .limitExceeded, offset: document.objectOffset(reader, child), object: child,
-                            "nesting deeper than \(document.limits.maxDepth) containers")
-                    }
-                    try push(&stack, child, raw)
+                let v: PlistValue
+                if let memoised = memo[child] {
+                    v = memoised
                 } else {
-                    let v = try scalar(raw, child)
-                    if stack[top].raw.kind == .dictionary && pos < stack[top].raw.count {
-                        try checkKey(v, child, parent)
+                    if onStack[child] {
+                        throw BinaryPlistError(
+                            .cycle, offset: document.objectOffset(reader, child), object: child,
+                            "object \(child) contains itself (reached again from object \(current.index))")
                     }
-                    stack[top].children.append(v)
+                    let raw = try document.scan(reader, child)
+                    if raw.isContainer {
+                        if isKey {
+                            throw BinaryPlistError(
+                                .invalidKey, offset: document.objectOffset(reader, child), object: current.index,
+                                "dictionary key is a \(raw.kind) (object \(child)); keys must be scalars")
+                        }
+                        guard parents.count + 1 < maxDepth else {
+                            throw BinaryPlistError(
+                                .limitExceeded, offset: document.objectOffset(reader, child), object: child,
+                                "nesting deeper than \(maxDepth) containers")
+                        }
+                        parents.append(current)
+                        current = try frame(child, raw)
+                        continue
+                    }
+                    v = try scalar(raw, child)
+                }
+                if current.raw.kind != .dictionary {
+                    current.children.append(v)
+                } else if isKey {
+                    if try isRepeatedKey(v, child, &current) { current.hasDuplicateKeys = true }
+                    current.entries.append((v, .null))
+                } else {
+                    current.entries[pos &- current.raw.count].value = v
                 }
             } else {
-                let frame = stack.removeLast()
-                let v = try finish(frame)
-                memo[frame.index] = v
-                onStack[frame.index] = false
-                if stack.isEmpty { return v }
-                stack[stack.count - 1].children.append(v)
+                let v = finish(&current)
+                memo[current.index] = v
+                onStack[current.index] = false
+                guard let parent = parents.popLast() else { return v }
+                current = parent
+                // Re-deliver the finished child to its parent (always an array, set or dictionary value).
+                let pos = current.position &- 1
+                if current.raw.kind != .dictionary {
+                    current.children.append(v)
+                } else {
+                    current.entries[pos &- current.raw.count].value = v
+                }
             }
         }
     }
 
-    private mutating func push(_ stack: inout [Frame], _ index: Int, _ raw: RawObject) throws(BinaryPlistError) {
-        let slots = raw.kind == .dictionary ? 2 * raw.count : raw.count
-        try count(slots + 1, at: index)
-        var frame = Frame(index: index, raw: raw)
-        // slots refs were proven to be present in the file, so this allocation is bounded by the input.
-        frame.children.reserveCapacity(slots)
+    private mutating func frame(_ index: Int, _ raw: RawObject) throws(BinaryPlistError) -> Frame {
+        let total = raw.kind == .dictionary ? 2 &* raw.count : raw.count
+        try count(total &+ 1, at: index)
         onStack[index] = true
-        stack.append(frame)
+        var f = Frame(index: index, raw: raw, total: total)
+        // The count's references were proven present in the file, so these allocations are bounded by it.
+        if raw.kind == .dictionary {
+            f.entries.reserveCapacity(raw.count)
+            dictionarySerial &+= 1
+            f.serial = dictionarySerial
+        } else {
+            f.children.reserveCapacity(raw.count)
+        }
+        return f
     }
 
-    private func checkKey(_ v: PlistValue, _ child: Int, _ parent: Int) throws(BinaryPlistError) {
+    /// Checks that a key is a scalar and reports whether the dictionary already has an equal key.
+    private mutating func isRepeatedKey(_ v: PlistValue, _ child: Int, _ frame: inout Frame) throws(BinaryPlistError)
+        -> Bool
+    {
         switch v {
-        case .string, .integer, .real, .date, .data: return
+        case .string, .integer, .real, .date, .data: break
         default:
             throw BinaryPlistError(
-                .invalidKey, offset: document.objectOffset(reader, child), object: parent,
+                .invalidKey, offset: document.objectOffset(reader, child), object: frame.index,
                 "dictionary key is a \(v.kind) (object \(child)); keys must be strings, numbers, dates or data")
         }
+        if keyIDs.isEmpty { keyIDs = Array(repeating: 0, count: document.objectCount) }
+        var id = keyIDs[child]
+        if id == 0 {
+            // First use of this object as a key: find (or assign) the id of its value.
+            if let known = internedKeys[v] {
+                id = known
+            } else {
+                id = Int32(truncatingIfNeeded: lastDictionary.count)
+                internedKeys[v] = id
+                lastDictionary.append(0)
+            }
+            keyIDs[child] = id
+        }
+        let slot = Int(id)
+        if lastDictionary[slot] == frame.serial { return true }
+        lastDictionary[slot] = frame.serial
+        return false
     }
 
-    private mutating func finish(_ frame: Frame) throws(BinaryPlistError) -> PlistValue {
+    /// Turns a finished frame into its value.
+    private func finish(_ frame: inout Frame) -> PlistValue {
         switch frame.raw.kind {
         case .array: return .array(frame.children)
         case .set: return .set(frame.children)
         default:
-            let n = frame.raw.count
-            var entries: [PlistDictionary.Element] = []
-            entries.reserveCapacity(n)
-            let c = frame.children
-            for i in 0..<n {
-                let key = c[i]
-                // Duplicate keys: the last value wins, at the first position (see PlistDictionary).
-                var duplicate = false
-                if i > 0 {
-                    for j in 0..<entries.count where entries[j].key == key {
-                        entries[j].value = c[n + i]
-                        duplicate = true
-                        break
-                    }
-                }
-                if !duplicate { entries.append((key, c[n + i])) }
-            }
-            return .dictionary(PlistDictionary(uniqueEntries: entries))
+            if !frame.hasDuplicateKeys { return .dictionary(PlistDictionary(uniqueEntries: frame.entries)) }
+            // Rare: merge repeated keys; the last value wins, at the first position (see PlistDictionary).
+            return .dictionary(PlistDictionary(frame.entries.map { ($0.key, $0.value) }))
         }
     }
 
@@ -185,7 +228,7 @@ struct Materializer {
         try count(1, at: index)
         let v: PlistValue
         switch raw.kind {
-        case .null: v = .null
+        case .null: return .null
         case .bool: return .bool(raw.scalar != 0)
         case .integer: return .integer(raw.int128)
         case .real: return .real(Double(bitPattern: raw.scalar))

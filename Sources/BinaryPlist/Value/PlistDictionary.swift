@@ -56,7 +56,7 @@ public struct PlistDictionary: Sendable, Hashable, RandomAccessCollection {
     public subscript(key: String) -> PlistValue? {
         get {
             for e in entries {
-                if case .string(let s) = e.key, s.utf8.elementsEqual(key.utf8) { return e.value }
+                if case .string(let s) = e.key, PlistValue.exactlyEqual(s, key) { return e.value }
             }
             return nil
         }

@@ -114,7 +114,7 @@ extension PlistValue: Hashable {
             a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
         case (.data(let a), .data(let b)): a == b
         // Exact text: canonically equivalent strings ("é" vs "e\u{301}") are different values.
-        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.string(let a), .string(let b)): PlistValue.exactlyEqual(a, b)
         case (.uid(let a), .uid(let b)): a == b
         case (.array(let a), .array(let b)): a == b
         case (.set(let a), .set(let b)): PlistValue.sameMultiset(a, b)
@@ -138,6 +138,16 @@ extension PlistValue: Hashable {
         case .set(let a): hasher.combine(PlistValue.orderInsensitiveHash(a))
         case .dictionary(let d): hasher.combine(d)
         }
+    }
+
+    /// Equal by exact text (Unicode scalars), not by Swift's canonical equivalence.
+    @inline(__always)
+    static func exactlyEqual(_ a: String, _ b: String) -> Bool {
+        // Canonical equality is necessary, and cheap for the common (ASCII, NFC) strings; ASCII strings
+        // that are canonically equal are byte-equal.
+        guard a == b else { return false }
+        if a.utf8Span.isKnownASCII && b.utf8Span.isKnownASCII { return true }
+        return a.utf8.elementsEqual(b.utf8)
     }
 
     /// A hash that does not depend on element order (sum of the elements' own hashes).
