@@ -1,7 +1,22 @@
+// Sources/bplist/BPlistCommand.swift - The `bplist` tool: entry point and subcommand list.
+//
+// Exit codes are a contract that scripts rely on: 0 on success, 1 for any failure (with one
+// `error: ...` line on stderr, or one `FILE: error: CODE at byte N: detail` line per bad file for
+// `validate`). ArgumentParser's own usage errors keep its exit code 64.
+//
+// To add a command: write a `BPlistSubcommand` in its own file and list it in `subcommands` below.
+
 import ArgumentParser
-import BinaryPlist
 
 @main
 struct BPlistCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bplist", abstract: "Inspect binary property lists.")
+    static let configuration = CommandConfiguration(
+        commandName: "bplist",
+        abstract: "Read, write and check binary property lists (bplist00) and NSKeyedArchiver archives.",
+        discussion: """
+            Input FILE may be '-' for standard input. Plain, zlib- and gzip-compressed property lists \
+            are read alike. Exit status: 0 on success, 1 on any error, 64 for usage errors.
+            """,
+        subcommands: [ToJSON.self, FromJSON.self, Validate.self, Inspect.self]
+    )
 }

@@ -1,0 +1,60 @@
+// Sources/bplist/IO.swift - Reading inputs, writing outputs, and messages on stderr.
+
+import ArgumentParser
+import BinaryPlist
+import Foundation
+
+enum IO {
+    /// The bytes of `path`, or of standard input for `-`.
+    static func read(_ path: String) throws(ToolError) -> Data {
+        if path == "-" {
+            return FileHandle.standardInput.readDataToEndOfFile()
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ToolError("cannot read '\(path)': no such file")
+        }
+        guard !isDirectory.boolValue else { throw ToolError("cannot read '\(path)': it is a directory") }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ToolError("cannot read '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes `data` to `path` atomically (a temporary file renamed into place), or to stdout for `-`.
+    static func write(_ data: Data, to path: String) throws(ToolError) {
+        if path == "-" {
+            FileHandle.standardOutput.write(data)
+            return
+        }
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw ToolError("cannot write '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes text to standard output as is.
+    static func printOut(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes one line to standard error.
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Options shared by the commands that read property lists.
+struct ReadOptions: ParsableArguments {
+    @Flag(name: .long, help: "Accept bytes after the property list (they are reported, not read).")
+    var allowTrailing = false
+
+    @Flag(name: .long, help: "Decode ASCII-marked (0x5n) strings holding bytes above 0x7F as UTF-8.")
+    var lenientStrings = false
+
+    var documentOptions: BinaryPlistDocument.Options {
+        BinaryPlistDocument.Options(allowTrailingData: allowTrailing, asciiStringsMayBeUTF8: lenientStrings)
+    }
+}
