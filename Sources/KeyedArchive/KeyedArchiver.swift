@@ -59,6 +59,7 @@ public final class KeyedArchiver {
     var classNames: [ObjectIdentifier: String] = [:]
     var conditionalTargets: [AnyObject] = []
     var valueDepth = 0
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     var result: Data?
     var failed = false
 

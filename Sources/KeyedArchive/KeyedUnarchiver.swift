@@ -88,6 +88,8 @@ public final class KeyedUnarchiver {
     var pendingHead = 0
     var depth = 0
     var decodedValues = 0
+    var codableUserInfo: [CodingUserInfoKey: any Sendable] = [:]
+    var codableNames: [ObjectIdentifier: Set<String>] = [:]
 
     /// Opens an archive.
     ///
