@@ -1,0 +1,316 @@
+// Sources/KeyedArchive/Graph/KeyedArchiveGraph.swift - Any keyed archive as an inspectable object graph.
+//
+// No Swift types are instantiated: every `$objects` entry becomes a node (plain value, class
+// description, or object with class name, class chain and fields), UIDs stay references, so
+// cycles and sharing are represented as they are in the file. `resolve` then interprets the
+// Foundation classes (NSArray, NSDictionary, NSDate, …) into a tree for display, bounded in depth
+// and marking back-references instead of following cycles.
+
+public import BinaryPlist
+public import FoundationEssentials
+
+/// A keyed archive of unknown classes, decoded into nodes for tools (`bplist unarchive`).
+///
+/// ```swift
+/// let graph = try KeyedArchiveGraph(data)
+/// if case .object(let person) = graph.node(graph.root ?? 0) {
+///     print(person.className, person.classChain, person.fields.map(\.key))
+/// }
+/// ```
+public struct KeyedArchiveGraph: Sendable {
+    /// An archived object (a dictionary with `$class`).
+    public struct Object: Sendable, Hashable {
+        /// The UID (index in `$objects`).
+        public var uid: Int
+        /// `$classname` of its class description.
+        public var className: String
+        /// `$classes`: the class and its superclasses.
+        public var classChain: [String]
+        /// `$classhints`, when present.
+        public var classHints: [String]
+        /// The fields in file order, keys unescaped (`$class` omitted). References are `.uid`.
+        public var fields: [Field]
+
+        /// The value of a field.
+        public subscript(key: String) -> PlistValue? { fields.first { $0.key == key }?.value }
+
+        /// UIDs this object refers to, in field order (0 = `$null` omitted).
+        public var references: [Int] {
+            var out: [Int] = []
+            for f in fields { KeyedArchiveGraph.collectUIDs(f.value, into: &out) }
+            return out
+        }
+    }
+
+    /// One field of an object.
+    public struct Field: Sendable, Hashable {
+        public var key: String
+        public var value: PlistValue
+    }
+
+    /// One `$objects` entry.
+    public enum Node: Sendable, Hashable {
+        /// `$objects[0]`, the `$null` marker.
+        case null
+        /// A plain value stored directly (string, number, data…).
+        case value(PlistValue)
+        /// A class description (`$classname`, `$classes`).
+        case classDescription(name: String, chain: [String])
+        /// An object.
+        case object(Object)
+    }
+
+    /// A resolved, display-oriented value: Foundation classes interpreted.
+    public indirect enum Resolved: Sendable, Hashable {
+        case null
+        case value(PlistValue)
+        case array([Resolved])
+        case set([Resolved])
+        case dictionary([ResolvedEntry])
+        case date(Date)
+        case uuid(UUID)
+        case url(String)
+        case object(className: String, fields: [ResolvedField])
+        /// A UID already being expanded on the current path (a cycle).
+        case backReference(Int)
+        /// Nesting deeper than the limit given to ``resolve(_:maxDepth:)``.
+        case truncated(Int)
+    }
+
+    public struct ResolvedEntry: Sendable, Hashable {
+        public var key: Resolved
+        public var value: Resolved
+    }
+
+    public struct ResolvedField: Sendable, Hashable {
+        public var key: String
+        public var value: Resolved
+    }
+
+    /// `$top` entries in file order (values are usually `.uid`).
+    public let top: [Field]
+    /// `$objects`, by UID.
+    public let nodes: [Node]
+
+    /// The UID under `$top.root`, if it is a UID.
+    public var root: Int? {
+        guard let v = top.first(where: { $0.key == ArchiveFormat.rootKey })?.value, case .uid(let u) = v else {
+            return nil
+        }
+        return Int(u)
+    }
+
+    /// The node at a UID, or `nil` when out of range.
+    public func node(_ uid: Int) -> Node? { nodes.indices.contains(uid) ? nodes[uid] : nil }
+
+    /// Decodes the whole archive into nodes.
+    ///
+    /// - Parameters:
+    ///   - allowedClasses: When given, an object of any other class is `classNotAllowed`.
+    ///   - requiredTopKey: A `$top` key that must be present (default `"root"`; `nil` for none).
+    /// - Throws: ``KeyedArchiveError``: `plist`, `notAKeyedArchive`, `missingKey`, `badUID` (a UID
+    ///   outside `$objects` anywhere), `corrupted` (`$class` not pointing at a class description,
+    ///   a dictionary without `$class`), `classNotAllowed`.
+    public init(
+        _ data: Data, limits: KeyedUnarchiver.Limits = KeyedUnarchiver.Limits(), allowedClasses: Set<String>? = nil,
+        requiredTopKey: String? = "root"
+    ) throws {
+        let doc: BinaryPlistDocument
+        do {
+            doc = try BinaryPlistDocument(data, limits: limits.plist)
+        } catch {
+            throw KeyedArchiveError(plist: error)
+        }
+        let parts = try KeyedUnarchiver.topLevel(doc)
+        func value(_ ref: ObjectRef, uid: Int?) throws -> PlistValue {
+            do {
+                return try doc.value(of: ref)
+            } catch {
+                throw KeyedArchiveError(plist: error, uid: uid)
+            }
+        }
+        let count = parts.objects.count
+        func checkUIDs(_ v: PlistValue, key: [String], uid: Int?) throws {
+            var uids: [Int] = []
+            KeyedArchiveGraph.collectUIDs(v, into: &uids, limit: count)
+            if let bad = uids.first(where: { $0 >= count }) {
+                throw KeyedArchiveError(
+                    .badUID, keyPath: key, uid: bad, "UID \(bad) is outside $objects (\(count) entries)")
+            }
+        }
+        var top: [Field] = []
+        for i in 0..<parts.topKeys.count {
+            guard case .string(let k) = try value(parts.topKeys[i], uid: nil) else { continue }
+            let v = try value(parts.topValues[i], uid: nil)
+            try checkUIDs(v, key: [k], uid: nil)
+            top.append(Field(key: k, value: v))
+        }
+        if let requiredTopKey, !top.contains(where: { $0.key == requiredTopKey }) {
+            throw KeyedArchiveError(.missingKey, keyPath: [requiredTopKey], "$top has no \"\(requiredTopKey)\"")
+        }
+        var nodes: [Node] = []
+        nodes.reserveCapacity(count)
+        var raw: [PlistValue] = []
+        raw.reserveCapacity(count)
+        for uid in 0..<count { raw.append(try value(parts.objects[uid], uid: uid)) }
+        for uid in 0..<count {
+            if uid == 0 {
+                nodes.append(.null)
+                continue
+            }
+            guard case .dictionary(let dict) = raw[uid] else {
+                nodes.append(.value(raw[uid]))
+                continue
+            }
+            guard let cls = dict[ArchiveFormat.classKey] else {
+                if case .string(let name)? = dict[ArchiveFormat.classNameKey] {
+                    nodes.append(
+                        .classDescription(name: name, chain: KeyedArchiveGraph.strings(dict[ArchiveFormat.classesKey])))
+                    continue
+                }
+                throw KeyedArchiveError(.corrupted, uid: uid, "object \(uid) is a dictionary without $class")
+            }
+            guard case .uid(let cu) = cls, cu > 0, cu < UInt64(count) else {
+                throw KeyedArchiveError(.badUID, uid: uid, "$class of object \(uid) is not a UID inside $objects")
+            }
+            guard case .dictionary(let cd) = raw[Int(cu)], case .string(let name)? = cd[ArchiveFormat.classNameKey]
+            else {
+                throw KeyedArchiveError(
+                    .corrupted, uid: uid,
+                    "$class of object \(uid) points at UID \(cu), which is not a class description")
+            }
+            if let allowedClasses, !allowedClasses.contains(name) {
+                throw KeyedArchiveError(
+                    .classNotAllowed, className: name, uid: uid, "class \(name) is not in the allow-list")
+            }
+            var fields: [Field] = []
+            for (k, v) in dict.entries {
+                guard case .string(let stored) = k, let key = ArchiveFormat.unescape(stored) else { continue }
+                try checkUIDs(v, key: [key], uid: uid)
+                fields.append(Field(key: key, value: v))
+            }
+            let chain = KeyedArchiveGraph.strings(cd[ArchiveFormat.classesKey])
+            nodes.append(
+                .object(
+                    Object(
+                        uid: uid, className: name, classChain: chain.isEmpty ? [name] : chain,
+                        classHints: KeyedArchiveGraph.strings(cd["$classhints"]), fields: fields)))
+        }
+        self.top = top
+        self.nodes = nodes
+    }
+
+    static func strings(_ v: PlistValue?) -> [String] {
+        guard case .array(let a)? = v else { return [] }
+        return a.compactMap(\.stringValue)
+    }
+
+    /// Collects UIDs in a value (iteratively), stopping early once a bad one is seen.
+    static func collectUIDs(_ v: PlistValue, into out: inout [Int], limit: Int = .max) {
+        var stack = [v]
+        while let x = stack.popLast() {
+            switch x {
+            case .uid(let u):
+                let i = Int(clamping: u)
+                if i != 0 { out.append(i) }
+                if i >= limit { return }
+            case .array(let a), .set(let a): stack.append(contentsOf: a.reversed())
+            case .dictionary(let d): stack.append(contentsOf: d.values.reversed())
+            default: break
+            }
+        }
+    }
+
+    // MARK: - Resolving
+
+    /// Interprets a value (a field, a `$top` entry, or `.uid(n)`) with the Foundation classes
+    /// understood: NSArray/NSSet/NSDictionary (and mutable forms), NSDate, NSUUID, NSURL,
+    /// NSString/NSData wrappers. Other objects become `.object` with resolved fields.
+    public func resolve(_ value: PlistValue, maxDepth: Int = 64) -> Resolved {
+        var onPath = Set<Int>()
+        return resolve(value, depth: 0, maxDepth: maxDepth, onPath: &onPath)
+    }
+
+    /// Resolves the root object.
+    public func resolvedRoot(maxDepth: Int = 64) -> Resolved {
+        guard let root else { return .null }
+        return resolve(.uid(UInt64(root)), maxDepth: maxDepth)
+    }
+
+    private func resolve(_ value: PlistValue, depth: Int, maxDepth: Int, onPath: inout Set<Int>) -> Resolved {
+        guard depth <= maxDepth else {
+            if case .uid(let u) = value { return .truncated(Int(clamping: u)) }
+            return .truncated(-1)
+        }
+        switch value {
+        case .uid(let u):
+            let uid = Int(clamping: u)
+            guard uid != 0, let node = node(uid) else { return .null }
+            switch node {
+            case .null: return .null
+            case .value(let v): return resolve(v, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath)
+            case .classDescription(let name, _): return .value(.string(name))
+            case .object(let o):
+                guard onPath.insert(uid).inserted else { return .backReference(uid) }
+                defer { onPath.remove(uid) }
+                return resolveObject(o, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath)
+            }
+        case .array(let a):
+            return .array(a.map { resolve($0, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath) })
+        case .set(let a):
+            return .set(a.map { resolve($0, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath) })
+        case .dictionary(let d):
+            return .dictionary(
+                d.entries.map {
+                    ResolvedEntry(
+                        key: resolve($0.key, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath),
+                        value: resolve($0.value, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath))
+                })
+        case .string(let s) where s == ArchiveFormat.null: return .null
+        default: return .value(value)
+        }
+    }
+
+    private func resolveObject(_ o: Object, depth: Int, maxDepth: Int, onPath: inout Set<Int>) -> Resolved {
+        func r(_ v: PlistValue?) -> Resolved {
+            guard let v else { return .null }
+            return resolve(v, depth: depth, maxDepth: maxDepth, onPath: &onPath)
+        }
+        func list(_ v: PlistValue?) -> [Resolved]? {
+            guard case .array(let a)? = v else { return nil }
+            return a.map { resolve($0, depth: depth, maxDepth: maxDepth, onPath: &onPath) }
+        }
+        let chain = Set(o.classChain + [o.className])
+        if chain.contains("NSDictionary"), let ks = list(o["NS.keys"]), let vs = list(o["NS.objects"]),
+            ks.count == vs.count
+        {
+            return .dictionary(zip(ks, vs).map { ResolvedEntry(key: $0, value: $1) })
+        }
+        if chain.contains("NSArray") || chain.contains("NSOrderedSet"), let xs = list(o["NS.objects"]) {
+            return .array(xs)
+        }
+        if chain.contains("NSSet"), let xs = list(o["NS.objects"]) { return .set(xs) }
+        if o.className == "NSDate", case .real(let t)? = o["NS.time"] {
+            return .date(Date(timeIntervalSinceReferenceDate: t))
+        }
+        if o.className == "NSUUID", case .data(let d)? = o["NS.uuidbytes"], d.count == 16 {
+            let b = [UInt8](d)
+            return .uuid(
+                UUID(
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                        b[15]
+                    )))
+        }
+        if o.className == "NSURL", case .value(.string(let rel)) = r(o["NS.relative"]) {
+            if case .url(let base) = r(o["NS.base"]) {
+                return .url(URL(string: rel, relativeTo: URL(string: base))?.absoluteString ?? rel)
+            }
+            return .url(rel)
+        }
+        if chain.contains("NSString"), let s = o["NS.string"] { return r(s) }
+        if chain.contains("NSData"), let d = o["NS.data"] { return r(d) }
+        if o.className == "NSNull" { return .null }
+        return .object(className: o.className, fields: o.fields.map { ResolvedField(key: $0.key, value: r($0.value)) })
+    }
+}
