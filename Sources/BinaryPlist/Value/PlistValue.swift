@@ -143,11 +143,7 @@ extension PlistValue: Hashable {
     /// Equal by exact text (Unicode scalars), not by Swift's canonical equivalence.
     @inline(__always)
     static func exactlyEqual(_ a: String, _ b: String) -> Bool {
-        // Canonical equality is necessary, and cheap for the common (ASCII, NFC) strings; ASCII strings
-        // that are canonically equal are byte-equal.
-        guard a == b else { return false }
-        if a.utf8Span.isKnownASCII && b.utf8Span.isKnownASCII { return true }
-        return a.utf8.elementsEqual(b.utf8)
+        ByteHash.sameUTF8(a, b)
     }
 
     /// A hash that does not depend on element order (sum of the elements' own hashes).

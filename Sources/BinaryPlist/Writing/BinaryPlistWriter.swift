@@ -45,12 +45,8 @@ public struct BinaryPlistWriter: Sendable {
         }
     }
 
-    /// True when every scalar of `s` is ASCII (native strings know this without a scan).
-    static func isASCII(_ s: String) -> Bool {
-        let span = s.utf8Span
-        if span.isKnownASCII { return true }
-        return s.utf8.allSatisfy { $0 < 0x80 }
-    }
+    /// True when every scalar of `s` is ASCII.
+    static func isASCII(_ s: String) -> Bool { ByteHash.isASCII(s) }
 
     /// Bytes an integer payload takes (1, 2, 4, 8 or 16).
     static func integerWidth(_ v: Int128) -> Int {
@@ -109,8 +105,8 @@ public struct BinaryPlistWriter: Sendable {
             case .float: position += 5
             case .uid: position += 1 + unsignedWidth(b.bits[p])
             case .data: position += countHeader(b.datas[p].count) + b.datas[p].count
-            case .ascii: position += countHeader(b.utf16Counts[p]) + b.utf16Counts[p]
-            case .utf16: position += countHeader(b.utf16Counts[p]) + 2 * b.utf16Counts[p]
+            case .ascii: position += countHeader(b.stringLengths[p]) + b.stringLengths[p]
+            case .utf16: position += countHeader(b.stringLengths[p]) + 2 * b.stringLengths[p]
             case .array, .set: position += countHeader(b.ranges[p].count) + refSize * b.ranges[p].count
             case .dictionary: position += countHeader(b.ranges[p].count / 2) + refSize * b.ranges[p].count
             }
@@ -119,24 +115,18 @@ public struct BinaryPlistWriter: Sendable {
         let offsetSize = unsignedWidth(UInt64(tableOffset))
         let total = tableOffset + count * offsetSize + BinaryPlistTrailer.size
 
-        // 3. Emit.
+        // 3. Emit into one buffer of exactly `total` bytes.
         var w = ByteWriter(capacity: total)
-        w.append(contentsOf: Array("bplist00".utf8))
+        w.appendBigEndian(0x6270_6c69_7374_3030, width: 8)  // "bplist00"
         for id in order {
             let p = b.payloads[Int(id)]
             switch b.kinds[Int(id)] {
             case .null: w.append(0x00)
-            case .bool: w.append(p != 0 ? 0x09 : 0x08)
+            case .bool: w.append(b.bits[p] != 0 ? 0x09 : 0x08)
             case .integer:
                 let v = b.integers[p]
                 let width = integerWidth(v)
-                switch width {
-                case 1: w.append(0x10)
-                case 2: w.append(0x11)
-                case 4: w.append(0x12)
-                case 8: w.append(0x13)
-                default: w.append(0x14)
-                }
+                w.append(0x10 | UInt8(width.trailingZeroBitCount))
                 if width == 16 {
                     w.appendBigEndian(UInt64(truncatingIfNeeded: v >> 64), width: 8)
                     w.appendBigEndian(UInt64(truncatingIfNeeded: v), width: 8)
@@ -154,118 +144,106 @@ public struct BinaryPlistWriter: Sendable {
                 w.appendBigEndian(b.bits[p], width: 8)
             case .uid:
                 let width = unsignedWidth(b.bits[p])
-                w.append(0x80 | UInt8(width - 1))
+                w.append(0x80 | UInt8(width &- 1))
                 w.appendBigEndian(b.bits[p], width: width)
             case .data:
                 w.appendMarker(0x40, count: b.datas[p].count)
                 w.append(b.datas[p])
             case .ascii:
-                w.appendMarker(0x50, count: b.utf16Counts[p])
-                w.append(contentsOf: b.strings[p].utf8)
+                w.appendMarker(0x50, count: b.stringLengths[p])
+                w.appendASCII(b.strings[p])
             case .utf16:
-                w.appendMarker(0x60, count: b.utf16Counts[p])
-                for unit in b.strings[p].utf16 { w.appendBigEndian(UInt64(unit), width: 2) }
+                w.appendMarker(0x60, count: b.stringLengths[p])
+                w.appendUTF16BE(b.strings[p], units: b.stringLengths[p])
             case .array, .set, .dictionary:
                 let r = b.ranges[p]
                 let kind = b.kinds[Int(id)]
                 let marker: UInt8 = kind == .array ? 0xA0 : kind == .set ? 0xC0 : 0xD0
                 w.appendMarker(marker, count: kind == .dictionary ? r.count / 2 : r.count)
-                for i in r.start..<r.start + r.count {
+                for i in r.start..<r.start &+ r.count {
                     w.appendBigEndian(UInt64(number[Int(b.children[i])]), width: refSize)
                 }
             }
         }
         for off in offsets { w.appendBigEndian(UInt64(off), width: offsetSize) }
         // Trailer: 5 unused bytes, sort version, widths, count, top object (0), table offset.
-        w.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)])
+        w.appendBigEndian(0, width: 6)
+        w.append(UInt8(offsetSize))
+        w.append(UInt8(refSize))
         w.appendBigEndian(UInt64(count), width: 8)
         w.appendBigEndian(0, width: 8)
         w.appendBigEndian(UInt64(tableOffset), width: 8)
-        assert(w.bytes.count == total)
-        return Data(w.bytes)
+        return w.finish()
     }
 }
 
 extension ObjectTableBuilder {
-    /// Adds a whole value tree (iteratively: deep trees cannot overflow the stack).
+    /// Adds a whole value tree, iteratively: deep trees cannot overflow the stack.
     public mutating func add(_ value: PlistValue) throws(BinaryPlistError) -> BuilderRef {
-        // Work items: visit a value, or assemble a container from the refs its children produced.
-        enum Item {
-            case visit(PlistValue)
-            case assemble(PlistValue, childCount: Int)
-        }
-        var work: [Item] = [.visit(value)]
-        var results: [BuilderRef] = []
-        while let item = work.popLast() {
-            switch item {
-            case .visit(let v):
-                switch v {
-                case .null: results.append(addNull())
-                case .bool(let x): results.append(addBool(x))
-                case .integer(let x): results.append(addInteger(x))
-                case .real(let x): results.append(addReal(x))
-                case .date(let x): results.append(addDate(x))
-                case .data(let x): results.append(addData(x))
-                case .string(let x): results.append(addString(x))
-                case .uid(let x): results.append(addUID(x))
-                case .array(let xs), .set(let xs):
-                    work.append(.assemble(v, childCount: xs.count))
-                    for x in xs.reversed() { work.append(.visit(x)) }
-                case .dictionary(let d):
-                    work.append(.assemble(v, childCount: 2 * d.count))
-                    for x in d.values.reversed() { work.append(.visit(x)) }
-                    for x in d.keys.reversed() { work.append(.visit(x)) }
-                }
-            case .assemble(let v, let n):
-                let refs = Array(results[(results.count - n)...])
-                results.removeLast(n)
-                switch v {
-                case .array: results.append(try addArray(refs))
-                case .set: results.append(try addSet(refs))
-                default:
-                    let half = n / 2
-                    results.append(try addDictionary(keys: Array(refs[..<half]), values: Array(refs[half...])))
-                }
+        /// A container whose children are being added; their refs collect on `refs` from `base`.
+        struct Frame {
+            var kind: Kind
+            var elements: [PlistValue]
+            var dictionary: PlistDictionary
+            var next = 0
+            var base: Int
+            /// Dictionaries visit keys (0 ..< n), then values (n ..< 2n).
+            var total: Int {
+                kind == .dictionary ? 2 &* dictionary.count : elements.count
+            }
+            func child(_ i: Int) -> PlistValue {
+                guard kind == .dictionary else { return elements[i] }
+                let n = dictionary.count
+                return i < n ? dictionary[i].key : dictionary[i &- n].value
             }
         }
-        // Exactly one result remains: every visit pushes one, every assemble replaces n by one.
-        guard let root = results.last else {
-            throw BinaryPlistError(.unencodable, "empty value tree")
+        var refs: [BuilderRef] = []
+        var parents: [Frame] = []
+        var current: Frame
+        switch value {
+        case .array(let xs): current = Frame(kind: .array, elements: xs, dictionary: PlistDictionary(), base: 0)
+        case .set(let xs): current = Frame(kind: .set, elements: xs, dictionary: PlistDictionary(), base: 0)
+        case .dictionary(let d): current = Frame(kind: .dictionary, elements: [], dictionary: d, base: 0)
+        default: return addScalar(value)
         }
-        return root
-    }
-}
-
-/// Big-endian appends into a byte array sized in advance (plain, bounds-checked appends).
-struct ByteWriter {
-    var bytes: [UInt8]
-
-    init(capacity: Int) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
-    }
-
-    @inline(__always) mutating func append(_ b: UInt8) { bytes.append(b) }
-    @inline(__always) mutating func append(contentsOf s: some Sequence<UInt8>) { bytes.append(contentsOf: s) }
-    @inline(__always) mutating func append(_ d: Data) { bytes.append(contentsOf: d) }
-
-    @inline(__always) mutating func appendBigEndian(_ v: UInt64, width: Int) {
-        var shift = (width - 1) * 8
-        while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift)))
-            shift -= 8
+        while true {
+            if current.next < current.total {
+                let v = current.child(current.next)
+                current.next &+= 1
+                switch v {
+                case .array(let xs):
+                    parents.append(current)
+                    current = Frame(kind: .array, elements: xs, dictionary: PlistDictionary(), base: refs.count)
+                case .set(let xs):
+                    parents.append(current)
+                    current = Frame(kind: .set, elements: xs, dictionary: PlistDictionary(), base: refs.count)
+                case .dictionary(let d):
+                    parents.append(current)
+                    current = Frame(kind: .dictionary, elements: [], dictionary: d, base: refs.count)
+                default:
+                    refs.append(addScalar(v))
+                }
+            } else {
+                let r = try addContainer(current.kind, refs[current.base...])
+                refs.removeSubrange(current.base...)
+                guard let parent = parents.popLast() else { return r }
+                refs.append(r)
+                current = parent
+            }
         }
     }
 
-    /// A marker whose low nibble is the count, or 0xF followed by an int object with the count.
-    @inline(__always) mutating func appendMarker(_ high: UInt8, count: Int) {
-        if count < 15 {
-            bytes.append(high | UInt8(count))
-        } else {
-            bytes.append(high | 0x0F)
-            let width = BinaryPlistWriter.unsignedWidth(UInt64(count))
-            bytes.append(0x10 | UInt8(width.trailingZeroBitCount))
-            appendBigEndian(UInt64(count), width: width)
+    private mutating func addScalar(_ v: PlistValue) -> BuilderRef {
+        switch v {
+        case .null: return addNull()
+        case .bool(let x): return addBool(x)
+        case .integer(let x): return addInteger(x)
+        case .real(let x): return addReal(x)
+        case .date(let x): return addDate(x)
+        case .data(let x): return addData(x)
+        case .string(let x): return addString(x)
+        case .uid(let x): return addUID(x)
+        case .array, .set, .dictionary: preconditionFailure("containers are added by add(_:)")  // Internal invariant.
         }
     }
 }

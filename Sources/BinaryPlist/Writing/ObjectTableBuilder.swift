@@ -13,6 +13,10 @@
 // Example: addString("a") -> r0, addInt(5) -> r1, addDictionary(keys: [r0], values: [r1]) -> r2,
 // finish(root: r2) renumbers r2 -> 0, r0 -> 1, r1 -> 2 and writes
 //   62 70 6c 69 73 74 30 30 | d1 01 02 | 51 61 | 10 05 | 08 0b 0d | trailer (1, 1, 3, 0, 15)
+//
+// Deduplication uses one open-addressing table (`DedupTable`) over all kinds, keyed by a 64-bit hash
+// of (kind, payload) and confirmed by comparing payloads exactly: strings by their UTF-8 bytes (not
+// Swift's canonical equivalence), reals and dates by bit pattern, containers by their child lists.
 
 public import FoundationEssentials
 
@@ -34,43 +38,16 @@ public struct ObjectTableBuilder: Sendable {
     var kinds: [Kind] = []
     var payloads: [Int] = []
     var integers: [Int128] = []
-    var bits: [UInt64] = []  // real, float (widened bit pattern of the Float), date, uid
+    var bits: [UInt64] = []  // real, float (the Float's bit pattern), date, uid
     var strings: [String] = []
-    var utf16Counts: [Int] = []  // per string: UTF-16 units (non-ASCII) or UTF-8 bytes (ASCII)
+    var stringLengths: [Int] = []  // per string: UTF-16 units (non-ASCII) or bytes (ASCII)
     var datas: [Data] = []
     /// Container children, as builder ids; a container's payload indexes `ranges`.
     var children: [Int32] = []
     var ranges: [(start: Int, count: Int)] = []
 
-    // Dedup tables, by kind.
     var deduplicate: Bool
-    var stringIDs: [ExactString: Int32] = [:]
-    var integerIDs: [Int128: Int32] = [:]
-    var bitIDs: [BitsKey: Int32] = [:]
-    var dataIDs: [Data: Int32] = [:]
-    var containerIDs: [ContainerKey: Int32] = [:]
-    var boolIDs: (Int32?, Int32?) = (nil, nil)
-    var nullID: Int32?
-
-    /// A string compared by its exact UTF-8 bytes, not by Swift's canonical equivalence: "é" and
-    /// "e\u{301}" are different property-list strings. (Hashing through `String` stays consistent:
-    /// byte-equal strings are canonically equal, so they hash alike.)
-    struct ExactString: Hashable {
-        var value: String
-        init(_ value: String) { self.value = value }
-        static func == (a: ExactString, b: ExactString) -> Bool { a.value.utf8.elementsEqual(b.value.utf8) }
-        func hash(into h: inout Hasher) { h.combine(value) }
-    }
-
-    struct BitsKey: Hashable {
-        var kind: UInt8
-        var bits: UInt64
-    }
-
-    struct ContainerKey: Hashable {
-        var kind: UInt8
-        var children: [Int32]
-    }
+    var table = DedupTable()
 
     /// A new, empty builder.
     ///
@@ -83,49 +60,53 @@ public struct ObjectTableBuilder: Sendable {
     /// The number of objects added so far (after deduplication).
     public var count: Int { kinds.count }
 
+    @inline(__always)
     private mutating func append(_ kind: Kind, _ payload: Int) -> BuilderRef {
         kinds.append(kind)
         payloads.append(payload)
-        return BuilderRef(id: Int32(truncatingIfNeeded: kinds.count - 1))
+        return BuilderRef(id: Int32(truncatingIfNeeded: kinds.count &- 1))
     }
 
     // MARK: Scalars
 
     /// Adds the null object (`0x00`). Apple's writers never emit it; every reader we know accepts it.
-    public mutating func addNull() -> BuilderRef {
-        if deduplicate, let id = nullID { return BuilderRef(id: id) }
-        let r = append(.null, 0)
-        nullID = r.id
-        return r
-    }
+    public mutating func addNull() -> BuilderRef { addBits(.null, 0) }
 
     /// Adds a boolean.
-    public mutating func addBool(_ value: Bool) -> BuilderRef {
-        if deduplicate, let id = value ? boolIDs.1 : boolIDs.0 { return BuilderRef(id: id) }
-        let r = append(.bool, value ? 1 : 0)
-        if value { boolIDs.1 = r.id } else { boolIDs.0 = r.id }
-        return r
-    }
+    public mutating func addBool(_ value: Bool) -> BuilderRef { addBits(.bool, value ? 1 : 0) }
 
     /// Adds an integer. Non-negative values take 1, 2, 4 or 8 bytes; negative ones 8 (as Apple writes
     /// them); values outside `Int64` (such as `UInt64` above `Int64.max`) 16.
     public mutating func addInteger(_ value: Int128) -> BuilderRef {
-        if deduplicate, let id = integerIDs[value] { return BuilderRef(id: id) }
+        let low = UInt64(truncatingIfNeeded: value)
+        let high = UInt64(truncatingIfNeeded: value >> 64)
+        let hash = DedupTable.mix(low ^ DedupTable.mix(high ^ UInt64(Kind.integer.rawValue)))
+        if deduplicate,
+            let id = table.find(hash, where: { id in kinds[id] == .integer && integers[payloads[id]] == value })
+        {
+            return BuilderRef(id: id)
+        }
         integers.append(value)
-        let r = append(.integer, integers.count - 1)
-        if deduplicate { integerIDs[value] = r.id }
+        let r = append(.integer, integers.count &- 1)
+        if deduplicate { table.insert(hash, r.id) }
         return r
     }
 
     /// Adds an integer.
     public mutating func addInt(_ value: some BinaryInteger) -> BuilderRef { addInteger(Int128(value)) }
 
+    /// Scalars held as 64 bits: null, bool, real, float, date, uid.
     private mutating func addBits(_ kind: Kind, _ value: UInt64) -> BuilderRef {
-        let key = BitsKey(kind: kind.rawValue, bits: value)
-        if deduplicate, let id = bitIDs[key] { return BuilderRef(id: id) }
+        let hash = DedupTable.mix(value ^ UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15)
+        if deduplicate,
+            let id = table.find(
+                hash, where: { id in kinds[id] == kind && (kind == .null || bits[payloads[id]] == value) })
+        {
+            return BuilderRef(id: id)
+        }
         bits.append(value)
-        let r = append(kind, bits.count - 1)
-        if deduplicate { bitIDs[key] = r.id }
+        let r = append(kind, bits.count &- 1)
+        if deduplicate { table.insert(hash, r.id) }
         return r
     }
 
@@ -145,41 +126,68 @@ public struct ObjectTableBuilder: Sendable {
 
     /// Adds a byte string.
     public mutating func addData(_ value: Data) -> BuilderRef {
-        if deduplicate, let id = dataIDs[value] { return BuilderRef(id: id) }
+        let hash = DedupTable.mix(ByteHash.hash(value) ^ UInt64(Kind.data.rawValue))
+        if deduplicate, let id = table.find(hash, where: { id in kinds[id] == .data && datas[payloads[id]] == value }) {
+            return BuilderRef(id: id)
+        }
         datas.append(value)
-        let r = append(.data, datas.count - 1)
-        if deduplicate { dataIDs[value] = r.id }
+        let r = append(.data, datas.count &- 1)
+        if deduplicate { table.insert(hash, r.id) }
         return r
     }
 
     /// Adds a string: ASCII (`0x5n`) when every character is ASCII, otherwise UTF-16BE (`0x6n`).
     public mutating func addString(_ value: String) -> BuilderRef {
-        if deduplicate, let id = stringIDs[ExactString(value)] { return BuilderRef(id: id) }
+        let hash = DedupTable.mix(ByteHash.hash(value) ^ UInt64(Kind.ascii.rawValue))
+        if deduplicate,
+            let id = table.find(
+                hash,
+                where: { id in
+                    (kinds[id] == .ascii || kinds[id] == .utf16)
+                        && PlistValue.exactlyEqual(strings[payloads[id]], value)
+                })
+        {
+            return BuilderRef(id: id)
+        }
         let ascii = BinaryPlistWriter.isASCII(value)
         strings.append(value)
-        utf16Counts.append(ascii ? value.utf8.count : value.utf16.count)
-        let r = append(ascii ? .ascii : .utf16, strings.count - 1)
-        if deduplicate { stringIDs[ExactString(value)] = r.id }
+        stringLengths.append(ascii ? value.utf8.count : value.utf16.count)
+        let r = append(ascii ? .ascii : .utf16, strings.count &- 1)
+        if deduplicate { table.insert(hash, r.id) }
         return r
     }
 
     // MARK: Containers
 
-    private mutating func addContainer(_ kind: Kind, _ refs: [BuilderRef]) throws(BinaryPlistError) -> BuilderRef {
-        var ids: [Int32] = []
-        ids.reserveCapacity(refs.count)
+    /// Adds a container whose children are `refs` (for a dictionary: keys, then values).
+    mutating func addContainer(_ kind: Kind, _ refs: some Collection<BuilderRef>) throws(BinaryPlistError) -> BuilderRef
+    {
+        let start = children.count
+        var hash = UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(refs.count)
         for r in refs {
             guard r.id >= 0, Int(r.id) < kinds.count else {
+                children.removeSubrange(start...)
                 throw BinaryPlistError(.unencodable, "reference \(r.id) was not returned by this builder")
             }
-            ids.append(r.id)
+            children.append(r.id)
+            hash = DedupTable.mix(hash ^ UInt64(UInt32(bitPattern: r.id)))
         }
-        let key = ContainerKey(kind: kind.rawValue, children: ids)
-        if deduplicate, let id = containerIDs[key] { return BuilderRef(id: id) }
-        ranges.append((children.count, ids.count))
-        children.append(contentsOf: ids)
-        let r = append(kind, ranges.count - 1)
-        if deduplicate { containerIDs[key] = r.id }
+        let n = children.count &- start
+        if deduplicate,
+            let id = table.find(
+                hash,
+                where: { id in
+                    guard kinds[id] == kind else { return false }
+                    let other = ranges[payloads[id]]
+                    return other.count == n && children[other.start..<other.start &+ n] == children[start..<start &+ n]
+                })
+        {
+            children.removeSubrange(start...)
+            return BuilderRef(id: id)
+        }
+        ranges.append((start, n))
+        let r = append(kind, ranges.count &- 1)
+        if deduplicate { table.insert(hash, r.id) }
         return r
     }
 
@@ -210,5 +218,58 @@ public struct ObjectTableBuilder: Sendable {
             throw BinaryPlistError(.unencodable, "root reference \(root.id) was not returned by this builder")
         }
         return BinaryPlistWriter.emit(self, root: Int(root.id))
+    }
+}
+
+/// An open-addressing hash table of object ids, keyed by 64-bit hashes; equality is decided by the
+/// caller's predicate, so one table serves every kind.
+struct DedupTable: Sendable {
+    /// Slots hold id + 1 (0 = empty); `hashes` holds each slot's full hash to skip most comparisons.
+    var slots: [Int32] = Array(repeating: 0, count: 64)
+    var hashes: [UInt64] = Array(repeating: 0, count: 64)
+    var count = 0
+
+    /// A 64-bit finaliser (from the public-domain SplitMix64/Murmur3 family of mixers).
+    @inline(__always)
+    static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &* 0xBF58_476D_1CE5_E9B9
+        z = (z ^ (z >> 31)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 29)
+    }
+
+    @inline(__always)
+    func find(_ hash: UInt64, where matches: (Int) -> Bool) -> Int32? {
+        let mask = slots.count &- 1
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let s = slots[i]
+            if s == 0 { return nil }
+            if hashes[i] == hash && matches(Int(s &- 1)) { return s &- 1 }
+            i = (i &+ 1) & mask
+        }
+    }
+
+    mutating func insert(_ hash: UInt64, _ id: Int32) {
+        if (count &+ 1) &* 2 > slots.count { grow() }
+        let mask = slots.count &- 1
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while slots[i] != 0 { i = (i &+ 1) & mask }
+        slots[i] = id &+ 1
+        hashes[i] = hash
+        count &+= 1
+    }
+
+    private mutating func grow() {
+        let oldSlots = slots
+        let oldHashes = hashes
+        slots = Array(repeating: 0, count: oldSlots.count &* 2)
+        hashes = Array(repeating: 0, count: oldSlots.count &* 2)
+        let mask = slots.count &- 1
+        for j in 0..<oldSlots.count where oldSlots[j] != 0 {
+            var i = Int(truncatingIfNeeded: oldHashes[j]) & mask
+            while slots[i] != 0 { i = (i &+ 1) & mask }
+            slots[i] = oldSlots[j]
+            hashes[i] = oldHashes[j]
+        }
     }
 }
