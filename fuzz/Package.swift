@@ -1,0 +1,28 @@
+// swift-tools-version:6.2
+// The libFuzzer harness for KeyedArchive: one executable target per entry point, each a single
+// file holding `LLVMFuzzerTestOneInput`. Build one at a time with `fuzz/run`, or by hand:
+//   swift build -c release --product FuzzDocument --sanitize fuzzer --sanitize address
+// (always pass `--product`: MakeSeeds has its own `main`).
+import PackageDescription
+
+let package = Package(
+    name: "KeyedArchiveFuzz",
+    dependencies: [
+        .package(name: "KeyedArchive", path: "..")
+    ],
+    targets: [
+        .target(
+            name: "FuzzCommon",
+            dependencies: [.product(name: "BinaryPlist", package: "KeyedArchive")]
+        ),
+        .executableTarget(name: "FuzzDocument", dependencies: ["FuzzCommon"]),
+        .executableTarget(name: "FuzzValue", dependencies: ["FuzzCommon"]),
+        .executableTarget(name: "FuzzZlib", dependencies: ["FuzzCommon"]),
+        .executableTarget(name: "FuzzSplit", dependencies: ["FuzzCommon"]),
+        .executableTarget(
+            name: "FuzzKeyed",
+            dependencies: ["FuzzCommon", .product(name: "KeyedArchive", package: "KeyedArchive")]
+        ),
+        .executableTarget(name: "MakeSeeds", dependencies: ["FuzzCommon"]),
+    ]
+)

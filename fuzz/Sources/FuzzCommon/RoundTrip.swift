@@ -1,0 +1,72 @@
+// fuzz/Sources/FuzzCommon/RoundTrip.swift - "If it decodes, it re-encodes and decodes equal."
+
+import BinaryPlist
+import Foundation
+
+/// Largest expanded tree (see ``treeSize(_:cap:)``) the round-trip oracle compares. Bigger values,
+/// which only a heavily shared DAG produces from a small input, are re-encoded no further: `==` and
+/// the writer both walk them as trees.
+public let roundTripNodeCap = 1 << 14
+
+/// Re-encodes a decoded value and checks the result decodes to an equal value.
+///
+/// - Parameters:
+///   - value: What `original` materialised to.
+///   - original: The document it came from (its limits are reused: re-encoding never needs more
+///     objects, nodes or depth than the original, because equal values are written once).
+///   - deduplicate: The writer mode.
+///   - compressionLevel: When set, the output is a zlib envelope at that level.
+/// - Returns: The re-encoded bytes, or nil when the value was too large to compare.
+@discardableResult
+public func checkRoundTrip(
+    _ value: PlistValue, original: BinaryPlistDocument, deduplicate: Bool = true, compressionLevel: Int? = nil
+) -> Data? {
+    guard treeSize(value, cap: roundTripNodeCap) != nil else { return nil }
+    let writer = BinaryPlistWriter(
+        deduplicate: deduplicate, compression: compressionLevel.map { .zlib(level: $0) } ?? .none)
+    let encoded: Data
+    do {
+        encoded = try writer.write(value)
+    } catch {
+        fatalError("fuzz oracle failed: a decoded value does not re-encode: \(error)")
+    }
+    // Deterministic: the same value gives the same bytes.
+    require((try? writer.write(value)) == encoded, "writing the same value twice gave different bytes")
+
+    var limits = original.limits
+    var options = BinaryPlistDocument.Options()
+    if compressionLevel != nil {
+        // The inflated size is the plain size, which may be above the fuzz configuration's small cap.
+        limits.maxDecompressedBytes = max(limits.maxDecompressedBytes, 1 << 24)
+    } else {
+        options.acceptCompressed = false
+    }
+    if !deduplicate {
+        // Without deduplication the tree is written as a tree: it may need more objects and nodes.
+        limits.maxObjects = BinaryPlistLimits().maxObjects
+        limits.maxNodes = BinaryPlistLimits().maxNodes
+    }
+    let reopened: BinaryPlistDocument
+    do {
+        reopened = try BinaryPlistDocument(encoded, limits: limits, options: options)
+    } catch {
+        fatalError("fuzz oracle failed: re-encoded output does not open: \(error); bytes \(hexString(encoded))")
+    }
+    if deduplicate {
+        require(
+            reopened.objectCount <= original.objectCount,
+            "re-encoding grew \(original.objectCount) objects to \(reopened.objectCount)")
+    }
+    let again: PlistValue
+    do {
+        again = try reopened.value()
+    } catch {
+        fatalError("fuzz oracle failed: re-encoded output does not decode: \(error); bytes \(hexString(encoded))")
+    }
+    require(again == value, "round trip changed the value; re-encoded bytes \(hexString(encoded))")
+    // Writing what was read back gives the same bytes again (a fixed point after one round).
+    if compressionLevel == nil {
+        require((try? writer.write(again)) == encoded, "second round trip gave different bytes")
+    }
+    return encoded
+}
