@@ -58,6 +58,8 @@ public final class KeyedArchiver {
     var classUIDByType: [ObjectIdentifier: Int] = [:]
     var classNames: [ObjectIdentifier: String] = [:]
     var conditionalTargets: [AnyObject] = []
+    /// `UID(n)` builder references, by n.
+    var uidRefs: [BuilderRef?] = []
     var valueDepth = 0
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     var result: Data?
@@ -140,7 +142,7 @@ public final class KeyedArchiver {
         }
         let id = ObjectIdentifier(object)
         if let uid = uidByObject[id] {
-            appendField(key, builder.addUID(UInt64(uid)))
+            appendField(key, uidRef(uid))
             return
         }
         appendField(key, nullUID)
@@ -202,14 +204,24 @@ public final class KeyedArchiver {
         frames[top].values.append(value)
     }
 
+    /// The builder reference of `UID(uid)`, cached by UID (no hashing on the hot path).
+    @inline(__always)
+    func uidRef(_ uid: Int) -> BuilderRef {
+        if uid < uidRefs.count, let r = uidRefs[uid] { return r }
+        let r = builder.addUID(UInt64(uid))
+        if uid >= uidRefs.count { uidRefs.append(contentsOf: repeatElement(nil, count: uid - uidRefs.count + 1)) }
+        uidRefs[uid] = r
+        return r
+    }
+
     /// Stores a plain object (string, number, data, or a Foundation-class dictionary) in
     /// `$objects`, once per distinct value, and returns its UID reference.
     func uid(forPlainObject ref: BuilderRef) -> BuilderRef {
-        if let uid = uidByRef[ref] { return builder.addUID(UInt64(uid)) }
+        if let uid = uidByRef[ref] { return uidRef(uid) }
         let uid = objects.count
         objects.append(.ready(ref))
         uidByRef[ref] = uid
-        return builder.addUID(UInt64(uid))
+        return uidRef(uid)
     }
 
     /// A UID for an archived value: references pass through, inline scalars become objects.
@@ -225,12 +237,12 @@ public final class KeyedArchiver {
     /// The UID of a class instance, reserving it (and queueing the instance) on first sight.
     func reference(to object: any KeyedArchivable) -> BuilderRef {
         let id = ObjectIdentifier(object)
-        if let uid = uidByObject[id] { return builder.addUID(UInt64(uid)) }
+        if let uid = uidByObject[id] { return uidRef(uid) }
         let uid = objects.count
         objects.append(.reserved)
         uidByObject[id] = uid
         queue.append((uid, object))
-        return builder.addUID(UInt64(uid))
+        return uidRef(uid)
     }
 
     /// The UID of a class description, added once per class name.
@@ -259,7 +271,7 @@ public final class KeyedArchiver {
         var k = [classKey]
         k.reserveCapacity(keys.count + 1)
         for key in keys { k.append(builder.addString(key)) }
-        var v = [builder.addUID(UInt64(cls))]
+        var v = [uidRef(cls)]
         v.append(contentsOf: values)
         return uid(forPlainObject: try builder.addDictionary(keys: k, values: v))
     }
@@ -346,7 +358,7 @@ public final class KeyedArchiver {
         var values = frame.values
         for c in frame.conditionals {
             // An object is archived unconditionally exactly when it has a UID.
-            if let uid = uidByObject[c.object] { values[c.index] = builder.addUID(UInt64(uid)) }
+            if let uid = uidByObject[c.object] { values[c.index] = uidRef(uid) }
         }
         return values
     }

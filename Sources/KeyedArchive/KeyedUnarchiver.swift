@@ -112,7 +112,8 @@ public final class KeyedUnarchiver {
 
     /// Checks the archive's top-level dictionary.
     static func topLevel(_ doc: BinaryPlistDocument) throws(KeyedArchiveError) -> (
-        objects: ReferenceList, topKeys: ReferenceList, topValues: ReferenceList
+        objects: ReferenceList, topKeys: ReferenceList, topValues: ReferenceList, objectsRef: ObjectRef,
+        topRef: ObjectRef
     ) {
         do {
             guard case .dictionary(let keys, let values) = try doc.object(doc.root) else {
@@ -145,7 +146,7 @@ public final class KeyedUnarchiver {
             guard let objectsRef, case .array(let objects) = try doc.object(objectsRef) else {
                 throw KeyedArchiveError(.notAKeyedArchive, "$objects is missing or not an array")
             }
-            return (objects, topKeys, topValues)
+            return (objects, topKeys, topValues, objectsRef, top)
         } catch let e as BinaryPlistError {
             throw KeyedArchiveError(plist: e)
         } catch let e as KeyedArchiveError {

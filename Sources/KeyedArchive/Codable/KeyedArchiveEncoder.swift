@@ -86,7 +86,7 @@ extension KeyedArchiver {
             if let className {
                 let cls = try classUID(named: className, chain: [className, "NSObject"])
                 var keys = [classKey]
-                var values = [builder.addUID(UInt64(cls))]
+                var values = [uidRef(cls)]
                 for (k, entry) in zip(box.keys, box.values) {
                     keys.append(builder.addString(ArchiveFormat.escape(k)))
                     values.append(try finalize(entry).ref)

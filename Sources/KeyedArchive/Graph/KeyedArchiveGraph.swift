@@ -138,21 +138,23 @@ public struct KeyedArchiveGraph: Sendable {
                     .badUID, keyPath: key, uid: bad, "UID \(bad) is outside $objects (\(count) entries)")
             }
         }
+        // Materialised once each (shared sub-trees memoised, depth and node budgets enforced).
+        guard case .dictionary(let topDict) = try value(parts.topRef, uid: nil),
+            case .array(let raw) = try value(parts.objectsRef, uid: nil), raw.count == count
+        else {
+            throw KeyedArchiveError(.notAKeyedArchive, "$top or $objects changed kind")
+        }
         var top: [Field] = []
-        for i in 0..<parts.topKeys.count {
-            guard case .string(let k) = try value(parts.topKeys[i], uid: nil) else { continue }
-            let v = try value(parts.topValues[i], uid: nil)
-            try checkUIDs(v, key: [k], uid: nil)
-            top.append(Field(key: k, value: v))
+        for (k, v) in topDict.entries {
+            guard case .string(let key) = k else { continue }
+            try checkUIDs(v, key: [key], uid: nil)
+            top.append(Field(key: key, value: v))
         }
         if let requiredTopKey, !top.contains(where: { $0.key == requiredTopKey }) {
             throw KeyedArchiveError(.missingKey, keyPath: [requiredTopKey], "$top has no \"\(requiredTopKey)\"")
         }
         var nodes: [Node] = []
         nodes.reserveCapacity(count)
-        var raw: [PlistValue] = []
-        raw.reserveCapacity(count)
-        for uid in 0..<count { raw.append(try value(parts.objects[uid], uid: uid)) }
         for uid in 0..<count {
             if uid == 0 {
                 nodes.append(.null)
