@@ -79,8 +79,12 @@ struct Seeds {
         add("valid-mixed", try w.write(Seeds.mixed))
         add("valid-mixed-nodedup", try BinaryPlistWriter(deduplicate: false).write(Seeds.mixed))
         add("valid-array-300-ints", try w.write(.array((0..<300).map { .int($0) })))
-        add("valid-dict-40-keys", try w.write(.dictionary(PlistDictionary((0..<40).map { (.string("k\($0)"), .int($0)) }))))
-        add("valid-int-keys", try w.write(.dictionary(PlistDictionary([(1, "one"), (2.5, "real"), (.data(Data([1])), "d")]))))
+        add(
+            "valid-dict-40-keys",
+            try w.write(.dictionary(PlistDictionary((0..<40).map { (.string("k\($0)"), .int($0)) }))))
+        add(
+            "valid-int-keys",
+            try w.write(.dictionary(PlistDictionary([(1, "one"), (2.5, "real"), (.data(Data([1])), "d")]))))
         add("valid-big-data", try w.write(.data(Data(repeating: 0xAB, count: 600))))
 
         // Builder-level shapes: a real Float, duplicate keys, shared sub-trees, deep nesting.
@@ -142,7 +146,8 @@ struct Seeds {
                 ])))
         add(
             "keyed-array",
-            try w.write(archive([["NS.objects": [.uid(2), .uid(2), .uid(0)], "$class": .uid(3)], "same", arrayClass])))
+            try w.write(
+                archive([["NS.objects": [.uid(2), .uid(2), .uid(0)], "$class": .uid(3)], "same", arrayClass])))
         add(
             "keyed-object-cycle",
             try w.write(
@@ -156,18 +161,23 @@ struct Seeds {
         add("keyed-class-cycle", try w.write(archive([["$class": .uid(1)]])))
         add(
             "keyed-keys-objects-mismatch",
-            try w.write(archive([["NS.keys": [.uid(2), .uid(2)], "NS.objects": [.uid(2)], "$class": .uid(3)], "k", dictClass])))
-        add("keyed-uid-out-of-range", try w.write(archive([["NS.objects": [.uid(99)], "$class": .uid(2)], arrayClass])))
+            try w.write(
+                archive([["NS.keys": [.uid(2), .uid(2)], "NS.objects": [.uid(2)], "$class": .uid(3)], "k", dictClass])))
+        add(
+            "keyed-uid-out-of-range",
+            try w.write(archive([["NS.objects": [.uid(99)], "$class": .uid(2)], arrayClass])))
         add("keyed-top-out-of-range", try w.write(archive(["x"], top: ["root": .uid(1000)])))
         add(
             "keyed-huge-count",
-            try w.write(archive([["NS.count": .integer(Int128(Int64.max)), "NS.objects": [], "$class": .uid(2)], arrayClass])))
+            try w.write(
+                archive([["NS.count": .integer(Int128(Int64.max)), "NS.objects": [], "$class": .uid(2)], arrayClass])))
         add(
             "keyed-wrong-types",
             try w.write(
-                archive([
-                    ["NS.keys": "not an array", "NS.objects": 5, "$class": ["$classname": 7]], "x",
-                ], top: ["root": "not a uid"])))
+                archive(
+                    [
+                        ["NS.keys": "not an array", "NS.objects": 5, "$class": ["$classname": 7]], "x",
+                    ], top: ["root": "not a uid"])))
     }
 
     // MARK: Hand-assembled hostile shapes (FORMAT.md 1.10 and 5)
@@ -212,10 +222,13 @@ struct Seeds {
         add("trailer-good", good)
         for (name, field, value) in [
             ("offset-size-0", 6, [0]), ("offset-size-9", 6, [9]), ("ref-size-0", 7, [0]), ("ref-size-9", 7, [9]),
-            ("count-0", 8, [0, 0, 0, 0, 0, 0, 0, 0]), ("count-huge", 8, [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
+            ("count-0", 8, [0, 0, 0, 0, 0, 0, 0, 0]),
+            ("count-huge", 8, [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
             ("count-2-pow-63", 8, [0x80, 0, 0, 0, 0, 0, 0, 0]), ("top-out-of-range", 16, [0, 0, 0, 0, 0, 0, 0, 3]),
-            ("top-huge", 16, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]), ("table-in-header", 24, [0, 0, 0, 0, 0, 0, 0, 0]),
-            ("table-past-end", 24, [0, 0, 0, 0, 0, 0, 0x10, 0]), ("table-huge", 24, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0]),
+            ("top-huge", 16, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
+            ("table-in-header", 24, [0, 0, 0, 0, 0, 0, 0, 0]),
+            ("table-past-end", 24, [0, 0, 0, 0, 0, 0, 0x10, 0]),
+            ("table-huge", 24, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0]),
             ("unused-bytes-set", 0, [1, 2, 3, 4, 5, 6]),
         ] as [(String, Int, [UInt8])] {
             add("trailer-\(name)", a.patchTrailer(good, field, value))
@@ -223,7 +236,9 @@ struct Seeds {
         add("offset-into-header", a.patchOffset(good, index: 1, value: 2))
         add("offset-into-table", a.patchOffset(good, index: 2, value: UInt8(good.count - 32 - 3)))
         add("ref-size-too-small-300", a.file((0..<300).map { _ in [0x09] }, refSize: 1))
-        add("offset-size-too-small", a.file([[0x4F, 0x11, 0x01, 0x00] + [UInt8](repeating: 7, count: 256)], offsetSize: 1))
+        add(
+            "offset-size-too-small",
+            a.file([[0x4F, 0x11, 0x01, 0x00] + [UInt8](repeating: 7, count: 256)], offsetSize: 1))
         add("version-bplist0x", a.file([[0x10, 1]], version: "0x"))
         add("version-bplist15", a.file([[0x10, 1]], version: "15"))
         add("version-bplist17", a.file([[0x10, 1]], version: "17"))
@@ -296,7 +311,9 @@ enum Asm {
 
     static func ascii(_ s: String) -> [UInt8] { [0x50 | UInt8(s.utf8.count)] + Array(s.utf8) }
 
-    static func file(_ objects: [[UInt8]], refSize: UInt8 = 1, offsetSize: Int? = nil, version: String = "00") -> [UInt8] {
+    static func file(_ objects: [[UInt8]], refSize: UInt8 = 1, offsetSize: Int? = nil, version: String = "00")
+        -> [UInt8]
+    {
         var bytes = Array("bplist".utf8) + Array(version.utf8)
         var offsets: [Int] = []
         for o in objects {
