@@ -1,0 +1,1094 @@
+// Sources/BinaryPlist/XML/XMLPlistReader.swift - A strict, dependency-free parser for XML property lists.
+//
+// Using format information from the public PropertyList-1.0.dtd and CoreFoundation's CFPropertyList.c
+// (what it writes and what it accepts). The parser is a byte scanner over the UTF-8 input: one
+// pass, an explicit stack of open containers (never the call stack), and text copied only when it
+// holds entities, CDATA sections or comments.
+
+public import FoundationEssentials
+
+/// The two encodings of a property list this package reads.
+public enum PlistFormat: String, Sendable, Hashable, CaseIterable {
+    /// `bplist00`, possibly inside a zlib or gzip envelope.
+    case binary
+    /// The XML form: `<?xml …?><!DOCTYPE plist …><plist version="1.0">…</plist>`.
+    case xml
+}
+
+/// Reading and writing XML property lists.
+///
+/// ```swift
+/// let value = try XMLPlist.decode(xmlData)          // PlistValue
+/// let xml = try XMLPlist.encode(value)              // Apple's layout, byte for byte
+/// let (any, format) = try PlistValue.decode(from: bytes)  // binary or XML, by sniffing
+/// ```
+///
+/// **What is read.** UTF-8 input (an optional byte-order mark; an XML declaration naming any other
+/// encoding is an error), an optional XML declaration, `<!DOCTYPE>`, comments and processing
+/// instructions, then a `<plist>` root holding exactly one value:
+/// - `<dict>` (`<key>` then value, repeated; a repeated key keeps its first position and its last
+///   value, like ``PlistDictionary``), `<array>`, and their empty forms `<dict/>`, `<array/>`;
+/// - `<string>` and `<key>` text with the five predefined entities, numeric character references
+///   (`&#…;`, `&#x…;`), CDATA sections and comments; `<string/>`. Text is taken as it is, with no
+///   line-end normalisation, exactly as CoreFoundation reads it;
+/// - `<integer>`: decimal or `0x` hexadecimal, optionally signed, exact over the whole `Int128` range;
+/// - `<real>`: decimal text, or `nan`, `inf`, `+inf`, `-inf`, `infinity`, `+infinity`, `-infinity`
+///   (any case);
+/// - `<true/>`, `<false/>`;
+/// - `<date>`: `YYYY-MM-DDTHH:MM:SSZ` (UTC), optionally with a fraction of a second;
+/// - `<data>`: base64 with whitespace anywhere; padding may be omitted; `<data/>`;
+/// - `<dict><key>CF$UID</key><integer>n</integer></dict>`, the way keyed archives spell a UID, reads
+///   as ``PlistValue/uid(_:)``, as CoreFoundation does.
+///
+/// Whitespace around `<integer>`, `<real>` and `<date>` text is ignored. Attributes are parsed and
+/// ignored (`version` included).
+///
+/// **Errors.** Malformed input is a ``BinaryPlistError`` with code `syntax`, the byte ``BinaryPlistError/offset``
+/// of the problem and a detail that begins `line L, column C:` (lines count LF, CR and CRLF;
+/// columns count Unicode scalars from 1). Nesting deeper than ``BinaryPlistLimits/maxDepth``
+/// containers, more than ``BinaryPlistLimits/maxNodes`` values, or a `CF$UID` above
+/// ``BinaryPlistLimits/maxUID`` is `limitExceeded`. No input traps; memory stays proportional to
+/// the input.
+public enum XMLPlist {
+    /// Parses an XML property list.
+    ///
+    /// - Parameters:
+    ///   - data: UTF-8 XML, as Apple and other writers produce it.
+    ///   - limits: Bounds for hostile input (depth, values, UID size).
+    /// - Returns: The root value.
+    /// - Throws: ``BinaryPlistError`` with code `syntax` (with offset, line and column) or `limitExceeded`.
+    /// - Complexity: O(n) in the input size.
+    public static func decode(_ data: Data, limits: BinaryPlistLimits = .default) throws(BinaryPlistError)
+        -> PlistValue
+    {
+        var reader = XMLPlistReader(bytes: [UInt8](data), limits: limits)
+        return try reader.parseDocument()
+    }
+
+    /// Writes a value as an XML property list in Apple's layout (see ``XMLPlistWriter``).
+    ///
+    /// - Throws: ``BinaryPlistError`` with code `unencodable` for `.null`, a non-string dictionary key,
+    ///   or a date that is not finite or lies outside years -9999…99999.
+    public static func encode(_ value: PlistValue) throws(BinaryPlistError) -> Data {
+        try XMLPlistWriter().write(value)
+    }
+
+    /// Whether the bytes look like an XML property list: an optional UTF-8 byte-order mark and
+    /// whitespace, then `<?xml`, `<!DOCTYPE`, `<!--` or `<plist`.
+    ///
+    /// - Complexity: O(leading whitespace); the rest of the input is not read.
+    public static func looksLikeXML(_ data: Data) -> Bool {
+        var prefix: [UInt8] = []
+        var skippingBOM = true
+        var index = 0
+        for b in data {
+            if skippingBOM && index < 3 && b == utf8BOM[index] {
+                index += 1
+                if index == 3 { skippingBOM = false }
+                continue
+            }
+            skippingBOM = false
+            if prefix.isEmpty && XMLScan.isWhitespace(b) { continue }
+            prefix.append(b)
+            if prefix.count == 9 { break }
+        }
+        for signature in xmlSignatures where prefix.starts(with: signature) { return true }
+        return false
+    }
+
+    private static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
+    private static let xmlSignatures: [[UInt8]] = [
+        Array("<?xml".utf8), Array("<!DOCTYPE".utf8), Array("<!--".utf8), Array("<plist".utf8),
+    ]
+}
+
+extension PlistValue {
+    /// Reads a property list in either encoding, telling which it was.
+    ///
+    /// XML is recognised by ``XMLPlist/looksLikeXML(_:)``; anything else is read as binary through
+    /// ``BinaryPlistDocument`` (which also inflates a zlib or gzip envelope).
+    ///
+    /// - Parameters:
+    ///   - data: The input.
+    ///   - limits: Bounds for hostile input, applied to either reader.
+    /// - Returns: The root value and the format it was read from.
+    /// - Throws: ``BinaryPlistError``: the XML reader's `syntax`/`limitExceeded`, or any binary
+    ///   reader error (`notABinaryPlist` when the input is neither).
+    public static func decode(from data: Data, limits: BinaryPlistLimits = .default) throws(BinaryPlistError)
+        -> (PlistValue, PlistFormat)
+    {
+        if XMLPlist.looksLikeXML(data) {
+            return (try XMLPlist.decode(data, limits: limits), .xml)
+        }
+        let document = try BinaryPlistDocument(data, limits: limits)
+        return (try document.value(), .binary)
+    }
+}
+
+// MARK: - Byte classes
+
+enum XMLScan {
+    @inline(__always) static func isWhitespace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
+    }
+
+    @inline(__always) static func isNameStart(_ b: UInt8) -> Bool {
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F || b == 0x3A || b >= 0x80
+    }
+
+    @inline(__always) static func isNameByte(_ b: UInt8) -> Bool {
+        isNameStart(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E
+    }
+}
+
+// MARK: - Reader
+
+/// The elements of the plist vocabulary.
+enum XMLPlistElement: String {
+    case plist, dict, key, array, string, integer, real, `true`, `false`, date, data
+
+    /// The element a tag name (bytes of `bytes[range]`) names, or `nil`.
+    static func named(_ bytes: [UInt8], _ range: Range<Int>) -> XMLPlistElement? {
+        switch range.count {
+        case 3: if matches(bytes, range, "key") { return .key }
+        case 4:
+            if matches(bytes, range, "dict") { return .dict }
+            if matches(bytes, range, "real") { return .real }
+            if matches(bytes, range, "true") { return .true }
+            if matches(bytes, range, "date") { return .date }
+            if matches(bytes, range, "data") { return .data }
+        case 5:
+            if matches(bytes, range, "plist") { return .plist }
+            if matches(bytes, range, "array") { return .array }
+            if matches(bytes, range, "false") { return .false }
+        case 6: if matches(bytes, range, "string") { return .string }
+        case 7: if matches(bytes, range, "integer") { return .integer }
+        default: break
+        }
+        return nil
+    }
+
+    private static func matches(_ bytes: [UInt8], _ range: Range<Int>, _ name: String) -> Bool {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
+        return bytes[range].elementsEqual(name.utf8)
+    }
+}
+
+/// A start tag just read.
+struct XMLStartTag {
+    /// Offset of its `<`.
+    var offset: Int
+    /// The byte range of its name.
+    var name: Range<Int>
+    /// `<name/>`.
+    var isEmpty: Bool
+}
+
+/// The text content of an element: a slice of the input when it held no markup (its indices are
+/// then input offsets), else the decoded bytes.
+struct XMLText {
+    var bytes: ArraySlice<UInt8>
+    /// True when `bytes` is a slice of the input, so its indices are input offsets.
+    var isInput: Bool
+    /// Offset of the first content byte in the input.
+    var start: Int
+}
+
+/// One open container on the explicit stack.
+struct XMLFrame {
+    var isDictionary: Bool
+    /// Offset of the start tag's `<`.
+    var offset: Int
+    /// Array elements, or dictionary values.
+    var values: [PlistValue] = []
+    /// Dictionary keys (strings), one per value.
+    var keys: [String] = []
+    /// A dictionary key read and waiting for its value, with its offset.
+    var pendingKey: String? = nil
+    var pendingKeyOffset = 0
+}
+
+struct XMLPlistReader {
+    let bytes: [UInt8]
+    let limits: BinaryPlistLimits
+    var i = 0
+    var nodes = 0
+
+    init(bytes: [UInt8], limits: BinaryPlistLimits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
+
+    var n: Int { bytes.count }
+
+    /// The byte at `k`, or 0 past the end (0 never matches any structural byte we look for).
+    @inline(__always) func byte(_ k: Int) -> UInt8 { k >= 0 && k < bytes.count ? bytes[k] : 0 }
+
+    /// Whether the input at `k` starts with `literal`.
+    func has(_ literal: String, at k: Int) -> Bool {
+        var j = k
+        for c in literal.utf8 {
+            guard j < n, byte(j) == c else { return false }
+            j += 1
+        }
+        return true
+    }
+
+    // MARK: Document
+
+    mutating func parseDocument() throws(BinaryPlistError) -> PlistValue {
+        if byte(0) == 0xEF && byte(1) == 0xBB && byte(2) == 0xBF {
+            i = 3
+        } else if (byte(0) == 0xFE && byte(1) == 0xFF) || (byte(0) == 0xFF && byte(1) == 0xFE) {
+            throw fail(0, "UTF-16 input is not supported; XML property lists are read as UTF-8")
+        }
+        var sawDoctype = false
+        while true {
+            skipWhitespace()
+            guard i < n else { throw fail(i, "no <plist> root element") }
+            guard bytes[i] == UInt8(ascii: "<") else {
+                throw fail(i, "unexpected \(describe(i)) before the <plist> root element")
+            }
+            if has("<?", at: i) {
+                try skipProcessingInstruction()
+            } else if has("<!--", at: i) {
+                try skipComment()
+            } else if has("<!DOCTYPE", at: i) {
+                guard !sawDoctype else { throw fail(i, "a second <!DOCTYPE>") }
+                sawDoctype = true
+                try skipDoctype()
+            } else if byte(i + 1) == UInt8(ascii: "!") {
+                throw fail(i, "unexpected markup declaration before the <plist> root element")
+            } else if byte(i + 1) == UInt8(ascii: "/") {
+                throw fail(i, "close tag before the <plist> root element")
+            } else {
+                break
+            }
+        }
+        let root = try readStartTag()
+        guard XMLPlistElement.named(bytes, root.name) == .plist else {
+            throw fail(root.offset, "the root element is <\(name(root.name))>, expected <plist>")
+        }
+        guard !root.isEmpty else { throw fail(root.offset, "<plist/> holds no value") }
+        try skipMisc()
+        guard i < n else { throw fail(i, "input ends inside <plist> (opened at \(lineColumn(root.offset)))") }
+        guard bytes[i] == UInt8(ascii: "<"), byte(i + 1) != UInt8(ascii: "/") else {
+            if bytes[i] == UInt8(ascii: "<") { throw fail(i, "<plist> holds no value") }
+            throw fail(i, "unexpected \(describe(i)) inside <plist>")
+        }
+        let value = try parseValue()
+        try skipMisc()
+        guard i < n else { throw fail(i, "input ends inside <plist> (opened at \(lineColumn(root.offset)))") }
+        guard has("</", at: i) else {
+            if bytes[i] == UInt8(ascii: "<") { throw fail(i, "<plist> holds more than one value") }
+            throw fail(i, "unexpected \(describe(i)) inside <plist>")
+        }
+        try readCloseTag(.plist, openedAt: root.offset)
+        // After the root: only whitespace, comments and processing instructions.
+        while true {
+            skipWhitespace()
+            guard i < n else { break }
+            if has("<!--", at: i) {
+                try skipComment()
+            } else if has("<?", at: i) {
+                try skipProcessingInstruction()
+            } else {
+                throw fail(i, "unexpected \(describe(i)) after the </plist> end tag")
+            }
+        }
+        return value
+    }
+
+    // MARK: Values
+
+    /// Parses one value whose start tag begins at `i`, with an explicit stack for containers.
+    ///
+    /// Frames are mutated in place through the stack (`stack[top]`), never copied out, so appending
+    /// to a container's arrays stays O(1).
+    mutating func parseValue() throws(BinaryPlistError) -> PlistValue {
+        var stack: [XMLFrame] = []
+        while true {
+            let value: PlistValue
+            let top = stack.count - 1
+            if top < 0 {
+                let tag = try readStartTag()
+                if let child = try openContainer(tag, depth: 0) {
+                    stack.append(child)
+                    continue
+                }
+                value = try scalar(tag)
+            } else {
+                let isDictionary = stack[top].isDictionary
+                let what = isDictionary ? "dict" : "array"
+                try skipMisc()
+                guard i < n else {
+                    throw fail(i, "input ends inside <\(what)> (opened at \(lineColumn(stack[top].offset)))")
+                }
+                guard bytes[i] == UInt8(ascii: "<") else { throw fail(i, "unexpected \(describe(i)) inside <\(what)>") }
+                if byte(i + 1) == UInt8(ascii: "/") {
+                    if isDictionary && stack[top].pendingKey != nil {
+                        throw fail(stack[top].pendingKeyOffset, "<key> without a value")
+                    }
+                    try readCloseTag(isDictionary ? .dict : .array, openedAt: stack[top].offset)
+                    let frame = stack.removeLast()
+                    value = isDictionary ? try finishDictionary(frame) : .array(frame.values)
+                } else if isDictionary && stack[top].pendingKey == nil {
+                    let tag = try readStartTag()
+                    guard XMLPlistElement.named(bytes, tag.name) == .key else {
+                        throw fail(tag.offset, "expected <key> in <dict>, found <\(name(tag.name))>")
+                    }
+                    let key = tag.isEmpty ? "" : try string(try readText(tag, .key))
+                    stack[top].pendingKey = key
+                    stack[top].pendingKeyOffset = tag.offset
+                    continue
+                } else {
+                    let tag = try readStartTag()
+                    if let child = try openContainer(tag, depth: stack.count) {
+                        stack.append(child)
+                        continue
+                    }
+                    value = try scalar(tag)
+                }
+            }
+            nodes += 1
+            guard nodes <= limits.maxNodes else {
+                throw BinaryPlistError(
+                    .limitExceeded, offset: i, "\(lineColumn(i)): more than \(limits.maxNodes) values")
+            }
+            let parent = stack.count - 1
+            guard parent >= 0 else { return value }
+            stack[parent].values.append(value)
+            if let key = stack[parent].pendingKey {
+                stack[parent].keys.append(key)
+                stack[parent].pendingKey = nil
+            }
+        }
+    }
+
+    /// For `<array>` or `<dict>` with content, a new frame; `nil` for anything else (read as a scalar).
+    /// `depth` is the number of containers already open.
+    mutating func openContainer(_ tag: XMLStartTag, depth: Int) throws(BinaryPlistError) -> XMLFrame? {
+        let element = XMLPlistElement.named(bytes, tag.name)
+        guard element == .array || element == .dict, !tag.isEmpty else { return nil }
+        guard depth < limits.maxDepth else {
+            throw BinaryPlistError(
+                .limitExceeded, offset: tag.offset,
+                "\(lineColumn(tag.offset)): nesting deeper than \(limits.maxDepth) containers")
+        }
+        return XMLFrame(isDictionary: element == .dict, offset: tag.offset)
+    }
+
+    /// Builds a dictionary (or a UID from a `CF$UID` dictionary) from a closed frame.
+    ///
+    /// A repeated key keeps its first position and its last value. Small dictionaries compare keys
+    /// pairwise; larger ones use a hash table keyed by exact text, so hostile input stays O(n).
+    func finishDictionary(_ frame: XMLFrame) throws(BinaryPlistError) -> PlistValue {
+        let count = frame.keys.count
+        var entries: [PlistDictionary.Element] = []
+        entries.reserveCapacity(count)
+        if count <= 12 {
+            for k in 0..<count {
+                let key = frame.keys[k]
+                if let j = entries.firstIndex(where: {
+                    if case .string(let s) = $0.key { PlistValue.exactlyEqual(s, key) } else { false }
+                }) {
+                    entries[j].value = frame.values[k]
+                } else {
+                    entries.append((.string(key), frame.values[k]))
+                }
+            }
+        } else {
+            var positions: [ExactKey: Int] = [:]
+            positions.reserveCapacity(count)
+            for k in 0..<count {
+                let key = ExactKey(frame.keys[k])
+                if let j = positions[key] {
+                    entries[j].value = frame.values[k]
+                } else {
+                    positions[key] = entries.count
+                    entries.append((.string(frame.keys[k]), frame.values[k]))
+                }
+            }
+        }
+        // <dict><key>CF$UID</key><integer>n</integer></dict> is a UID, as in CoreFoundation.
+        if entries.count == 1, case .string(let key) = entries[0].key, key.utf8.elementsEqual("CF$UID".utf8),
+            case .integer(let uid) = entries[0].value
+        {
+            guard uid >= 0 else { throw fail(frame.offset, "CF$UID \(uid) is negative") }
+            guard uid <= Int128(limits.maxUID) else {
+                throw BinaryPlistError(
+                    .limitExceeded, offset: frame.offset,
+                    "\(lineColumn(frame.offset)): CF$UID \(uid) is above the limit \(limits.maxUID)")
+            }
+            return .uid(UInt64(uid))
+        }
+        return .dictionary(PlistDictionary(uniqueEntries: entries))
+    }
+
+    /// Reads the value of a non-container element (or an empty container) whose start tag was read.
+    mutating func scalar(_ tag: XMLStartTag) throws(BinaryPlistError) -> PlistValue {
+        guard let element = XMLPlistElement.named(bytes, tag.name) else {
+            throw fail(tag.offset, "unknown element <\(name(tag.name))>")
+        }
+        switch element {
+        case .array:
+            return .array([])
+        case .dict:
+            return .dictionary(PlistDictionary())
+        case .true, .false:
+            if !tag.isEmpty {
+                let text = try readText(tag, element)
+                guard text.bytes.allSatisfy(XMLScan.isWhitespace) else {
+                    throw fail(text.start, "<\(element.rawValue)> must be empty")
+                }
+            }
+            return .bool(element == .true)
+        case .string:
+            if tag.isEmpty { return .string("") }
+            return .string(try string(try readText(tag, element)))
+        case .data:
+            if tag.isEmpty { return .data(Data()) }
+            return .data(try base64(try readText(tag, element)))
+        case .integer:
+            guard !tag.isEmpty else { throw fail(tag.offset, "<integer/> holds no number") }
+            return .integer(try integer(try readText(tag, element)))
+        case .real:
+            guard !tag.isEmpty else { throw fail(tag.offset, "<real/> holds no number") }
+            return .real(try real(try readText(tag, element)))
+        case .date:
+            guard !tag.isEmpty else { throw fail(tag.offset, "<date/> holds no date") }
+            return .date(try date(try readText(tag, element)))
+        case .key:
+            throw fail(tag.offset, "<key> outside a <dict>, or where a value was expected")
+        case .plist:
+            throw fail(tag.offset, "<plist> nested inside <plist>")
+        }
+    }
+
+    // MARK: Tags
+
+    /// Reads `<name attr="v" …>` or `<name …/>` at `i`.
+    mutating func readStartTag() throws(BinaryPlistError) -> XMLStartTag {
+        let start = i
+        guard byte(i) == UInt8(ascii: "<") else { throw fail(i, "expected a start tag, found \(describe(i))") }
+        i += 1
+        guard i < n else { throw fail(i, "input ends inside a tag") }
+        guard XMLScan.isNameStart(bytes[i]) else { throw fail(i, "expected an element name, found \(describe(i))") }
+        let nameStart = i
+        while i < n && XMLScan.isNameByte(bytes[i]) { i += 1 }
+        let nameRange = nameStart..<i
+        while true {
+            let hadSpace = i < n && XMLScan.isWhitespace(bytes[i])
+            skipWhitespace()
+            guard i < n else {
+                throw fail(i, "input ends inside the tag <\(name(nameRange))> (at \(lineColumn(start)))")
+            }
+            let b = bytes[i]
+            if b == UInt8(ascii: ">") {
+                i += 1
+                return XMLStartTag(offset: start, name: nameRange, isEmpty: false)
+            }
+            if b == UInt8(ascii: "/") {
+                guard byte(i + 1) == UInt8(ascii: ">") else {
+                    throw fail(i + 1, "expected '>' after '/' in <\(name(nameRange))>, found \(describe(i + 1))")
+                }
+                i += 2
+                return XMLStartTag(offset: start, name: nameRange, isEmpty: true)
+            }
+            guard hadSpace, XMLScan.isNameStart(b) else {
+                throw fail(i, "unexpected \(describe(i)) in the tag <\(name(nameRange))>")
+            }
+            // An attribute: name = "value" | 'value'. Parsed for well-formedness, then ignored.
+            while i < n && XMLScan.isNameByte(bytes[i]) { i += 1 }
+            skipWhitespace()
+            guard byte(i) == UInt8(ascii: "=") else {
+                throw fail(i, "expected '=' after an attribute name, found \(describe(i))")
+            }
+            i += 1
+            skipWhitespace()
+            let quote = byte(i)
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+                throw fail(i, "expected a quoted attribute value, found \(describe(i))")
+            }
+            let valueStart = i
+            i += 1
+            while i < n && bytes[i] != quote {
+                guard bytes[i] != UInt8(ascii: "<") else { throw fail(i, "'<' inside an attribute value") }
+                i += 1
+            }
+            guard i < n else { throw fail(i, "unterminated attribute value (opened at \(lineColumn(valueStart)))") }
+            i += 1
+        }
+    }
+
+    /// Reads `</name>` at `i` and checks that it closes `element`.
+    mutating func readCloseTag(_ element: XMLPlistElement, openedAt open: Int) throws(BinaryPlistError) {
+        let start = i
+        guard has("</", at: i) else {
+            throw fail(i, "expected </\(element.rawValue)>, found \(describe(i))")
+        }
+        i += 2
+        let nameStart = i
+        while i < n && XMLScan.isNameByte(bytes[i]) { i += 1 }
+        let closing = nameStart..<i
+        guard XMLPlistElement.named(bytes, closing) == element else {
+            throw fail(
+                start,
+                "</\(name(closing))> does not close <\(element.rawValue)> (opened at \(lineColumn(open)))")
+        }
+        skipWhitespace()
+        guard i < n else { throw fail(i, "input ends inside </\(element.rawValue)>") }
+        guard bytes[i] == UInt8(ascii: ">") else {
+            throw fail(i, "expected '>' to end </\(element.rawValue)>, found \(describe(i))")
+        }
+        i += 1
+    }
+
+    // MARK: Text
+
+    /// Reads the content of `element` up to and including its end tag. Entities, CDATA sections and
+    /// comments are decoded; any other markup is an error.
+    mutating func readText(_ tag: XMLStartTag, _ element: XMLPlistElement) throws(BinaryPlistError) -> XMLText {
+        let start = i
+        var buffer: [UInt8] = []
+        var copied = false
+        var mark = i
+        while true {
+            // Fast scan to the next markup byte.
+            while i < n {
+                let b = bytes[i]
+                if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { break }
+                i += 1
+            }
+            guard i < n else {
+                throw fail(i, "input ends inside <\(element.rawValue)> (opened at \(lineColumn(tag.offset)))")
+            }
+            if bytes[i] == UInt8(ascii: "&") {
+                if !copied {
+                    copied = true
+                    buffer.reserveCapacity(i - start + 16)
+                }
+                buffer.append(contentsOf: bytes[mark..<i])
+                try readReference(into: &buffer)
+                mark = i
+            } else if byte(i + 1) == UInt8(ascii: "/") {
+                let end = i
+                try readCloseTag(element, openedAt: tag.offset)
+                if !copied { return XMLText(bytes: bytes[start..<end], isInput: true, start: start) }
+                buffer.append(contentsOf: bytes[mark..<end])
+                return XMLText(bytes: buffer[...], isInput: false, start: start)
+            } else if has("<![CDATA[", at: i) {
+                copied = true
+                buffer.append(contentsOf: bytes[mark..<i])
+                let open = i
+                i += 9
+                let contentStart = i
+                while i < n && !(bytes[i] == UInt8(ascii: "]") && has("]]>", at: i)) { i += 1 }
+                guard i < n else { throw fail(i, "unterminated CDATA section (opened at \(lineColumn(open)))") }
+                buffer.append(contentsOf: bytes[contentStart..<i])
+                i += 3
+                mark = i
+            } else if has("<!--", at: i) {
+                copied = true
+                buffer.append(contentsOf: bytes[mark..<i])
+                try skipComment()
+                mark = i
+            } else {
+                throw fail(i, "markup \(describe(i)) inside <\(element.rawValue)>; only text is allowed")
+            }
+        }
+    }
+
+    /// Decodes `&…;` at `i`, appending its UTF-8.
+    mutating func readReference(into buffer: inout [UInt8]) throws(BinaryPlistError) {
+        let start = i
+        i += 1
+        if byte(i) == UInt8(ascii: "#") {
+            i += 1
+            let hex = byte(i) == UInt8(ascii: "x")
+            if hex { i += 1 }
+            var value: UInt32 = 0
+            var digits = 0
+            while i < n && bytes[i] != UInt8(ascii: ";") {
+                let b = bytes[i]
+                let d: UInt32
+                switch b {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: d = UInt32(b - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: d = UInt32(b - UInt8(ascii: "A") + 10)
+                default: throw fail(i, "unexpected \(describe(i)) in a character reference")
+                }
+                value = value * (hex ? 16 : 10) + d
+                digits += 1
+                guard value <= 0x10FFFF else { throw fail(start, "character reference beyond U+10FFFF") }
+                i += 1
+            }
+            guard i < n else { throw fail(start, "unterminated character reference") }
+            guard digits > 0 else { throw fail(start, "character reference without digits") }
+            guard let scalar = Unicode.Scalar(value) else {
+                throw fail(start, "character reference to a surrogate code point")
+            }
+            i += 1
+            UTF8.encode(scalar) { buffer.append($0) }
+            return
+        }
+        let nameStart = i
+        while i < n && i - nameStart < 8 && bytes[i] != UInt8(ascii: ";") && XMLScan.isNameByte(bytes[i]) { i += 1 }
+        guard byte(i) == UInt8(ascii: ";") else { throw fail(start, "malformed entity reference") }
+        let entity = name(nameStart..<i)
+        i += 1
+        switch entity {
+        case "lt": buffer.append(UInt8(ascii: "<"))
+        case "gt": buffer.append(UInt8(ascii: ">"))
+        case "amp": buffer.append(UInt8(ascii: "&"))
+        case "quot": buffer.append(UInt8(ascii: "\""))
+        case "apos": buffer.append(UInt8(ascii: "'"))
+        default: throw fail(start, "unknown entity &\(entity);")
+        }
+    }
+
+    /// Text as a string; invalid UTF-8 is an error at the first bad byte.
+    func string(_ text: XMLText) throws(BinaryPlistError) -> String {
+        if let s = String(validating: text.bytes, as: UTF8.self) { return s }
+        let bad = XMLScan.firstInvalidUTF8(text.bytes) ?? text.bytes.startIndex
+        throw fail(text.isInput ? bad : text.start, "invalid UTF-8")
+    }
+
+    // MARK: Scalars
+
+    /// The offset to report for position `k` of `text`.
+    func offset(_ k: Int, in text: XMLText) -> Int { text.isInput ? k : text.start }
+
+    /// The text without leading and trailing XML whitespace.
+    func trimmed(_ text: XMLText) -> Range<Int> {
+        var lo = text.bytes.startIndex
+        var hi = text.bytes.endIndex
+        while lo < hi && XMLScan.isWhitespace(text.bytes[lo]) { lo += 1 }
+        while hi > lo && XMLScan.isWhitespace(text.bytes[hi - 1]) { hi -= 1 }
+        return lo..<hi
+    }
+
+    /// `[+-]` then decimal digits or `0x` and hex digits, exact in `Int128`.
+    func integer(_ text: XMLText) throws(BinaryPlistError) -> Int128 {
+        let t = text.bytes
+        let r = trimmed(text)
+        var k = r.lowerBound
+        guard k < r.upperBound else { throw fail(offset(k, in: text), "<integer> holds no number") }
+        var negative = false
+        if t[k] == UInt8(ascii: "-") || t[k] == UInt8(ascii: "+") {
+            negative = t[k] == UInt8(ascii: "-")
+            k += 1
+        }
+        var radix: UInt128 = 10
+        if k + 1 < r.upperBound, t[k] == UInt8(ascii: "0"),
+            t[k + 1] == UInt8(ascii: "x") || t[k + 1] == UInt8(ascii: "X")
+        {
+            radix = 16
+            k += 2
+        }
+        guard k < r.upperBound else { throw fail(offset(k, in: text), "<integer> has no digits") }
+        var magnitude: UInt128 = 0
+        while k < r.upperBound {
+            let b = t[k]
+            let d: UInt128
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt128(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: d = UInt128(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: d = UInt128(b - UInt8(ascii: "A") + 10)
+            default: throw fail(offset(k, in: text), "unexpected \(describeByte(b)) in <integer>")
+            }
+            let (m, o1) = magnitude.multipliedReportingOverflow(by: radix)
+            let (s, o2) = m.addingReportingOverflow(d)
+            guard !o1, !o2 else { throw fail(offset(r.lowerBound, in: text), "<integer> does not fit in 128 bits") }
+            magnitude = s
+            k += 1
+        }
+        let limit = UInt128(Int128.max)
+        if negative {
+            guard magnitude <= limit + 1 else {
+                throw fail(offset(r.lowerBound, in: text), "<integer> is below the signed 128-bit range")
+            }
+            return magnitude == limit + 1 ? Int128.min : -Int128(magnitude)
+        }
+        guard magnitude <= limit else {
+            throw fail(offset(r.lowerBound, in: text), "<integer> is above the signed 128-bit range")
+        }
+        return Int128(magnitude)
+    }
+
+    /// Decimal text, or `nan`, `inf`, `infinity` (signed, any case).
+    func real(_ text: XMLText) throws(BinaryPlistError) -> Double {
+        let r = trimmed(text)
+        let t = text.bytes[r]
+        guard !t.isEmpty, t.count <= 64 else {
+            throw fail(offset(r.lowerBound, in: text), t.isEmpty ? "<real> holds no number" : "<real> text too long")
+        }
+        var lower = String(decoding: t, as: UTF8.self).lowercased()
+        var sign = 1.0
+        if lower.hasPrefix("-") || lower.hasPrefix("+") {
+            if lower.hasPrefix("-") { sign = -1 }
+            lower.removeFirst()
+        }
+        switch lower {
+        case "nan": return sign < 0 ? -Double.nan : .nan
+        case "inf", "infinity": return sign * .infinity
+        default: break
+        }
+        // Decimal only: digits, one optional point, an optional exponent; no hex floats.
+        var sawDigit = false
+        var sawPoint = false
+        var sawExponent = false
+        var previous: UInt8 = 0
+        for b in lower.utf8 {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
+            case UInt8(ascii: ".") where !sawPoint && !sawExponent: sawPoint = true
+            case UInt8(ascii: "e") where sawDigit && !sawExponent: sawExponent = true
+            case UInt8(ascii: "+") where previous == UInt8(ascii: "e"),
+                UInt8(ascii: "-") where previous == UInt8(ascii: "e"):
+                break
+            default:
+                throw fail(
+                    offset(r.lowerBound, in: text), "<real> is not a number: \"\(String(decoding: t, as: UTF8.self))\"")
+            }
+            previous = b
+        }
+        guard let d = Double(lower) else {
+            throw fail(
+                offset(r.lowerBound, in: text), "<real> is not a number: \"\(String(decoding: t, as: UTF8.self))\"")
+        }
+        return sign * d
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (UTC), the year optionally negative and of 1 to 9 digits.
+    func date(_ text: XMLText) throws(BinaryPlistError) -> Date {
+        let r = trimmed(text)
+        let t = text.bytes
+        var k = r.lowerBound
+        let bad = { () -> BinaryPlistError in
+            self.fail(
+                self.offset(r.lowerBound, in: text),
+                "<date> is not YYYY-MM-DDTHH:MM:SSZ: \"\(String(decoding: t[r], as: UTF8.self))\"")
+        }
+        func digits(_ count: ClosedRange<Int>) -> Int64? {
+            var v: Int64 = 0
+            var c = 0
+            while k < r.upperBound, c < count.upperBound, t[k] >= UInt8(ascii: "0"), t[k] <= UInt8(ascii: "9") {
+                v = v * 10 + Int64(t[k] - UInt8(ascii: "0"))
+                c += 1
+                k += 1
+            }
+            return count.contains(c) ? v : nil
+        }
+        func expect(_ c: Character) -> Bool {
+            guard k < r.upperBound, let a = c.asciiValue, t[k] == a else { return false }
+            k += 1
+            return true
+        }
+        let negativeYear = k < r.upperBound && t[k] == UInt8(ascii: "-")
+        if negativeYear { k += 1 }
+        guard let y = digits(1...9), expect("-"), let month = digits(2...2), expect("-"), let day = digits(2...2),
+            expect("T"), let hour = digits(2...2), expect(":"), let minute = digits(2...2), expect(":"),
+            let second = digits(2...2)
+        else { throw bad() }
+        let year = negativeYear ? -y : y
+        guard (1...12).contains(month), day >= 1, day <= XMLCalendar.daysInMonth(year, month), hour < 24,
+            minute < 60, second < 60
+        else { throw fail(offset(r.lowerBound, in: text), "<date> has a field out of range") }
+        var fraction = 0.0
+        if k < r.upperBound && t[k] == UInt8(ascii: ".") {
+            k += 1
+            var scale = 0.1
+            let fractionStart = k
+            while k < r.upperBound, t[k] >= UInt8(ascii: "0"), t[k] <= UInt8(ascii: "9") {
+                fraction += Double(t[k] - UInt8(ascii: "0")) * scale
+                scale /= 10
+                k += 1
+            }
+            guard k > fractionStart else { throw bad() }
+        }
+        guard expect("Z"), k == r.upperBound else { throw bad() }
+        let days = XMLCalendar.daysSince2001(year: year, month: month, day: day)
+        let whole = days * 86_400 + hour * 3600 + minute * 60 + second
+        return Date(timeIntervalSinceReferenceDate: Double(whole) + fraction)
+    }
+
+    /// Base64 with whitespace anywhere; padding optional but, when present, correct.
+    func base64(_ text: XMLText) throws(BinaryPlistError) -> Data {
+        let t = text.bytes
+        var out: [UInt8] = []
+        out.reserveCapacity(t.count / 4 * 3 + 3)
+        var quantum: UInt32 = 0
+        var sextets = 0
+        var total = 0
+        var padding = 0
+        var k = t.startIndex
+        while k < t.endIndex {
+            let b = t[k]
+            if XMLScan.isWhitespace(b) {
+                k += 1
+                continue
+            }
+            if b == UInt8(ascii: "=") {
+                padding += 1
+                guard padding <= 2, sextets >= 2 else { throw fail(offset(k, in: text), "misplaced '=' in <data>") }
+                k += 1
+                continue
+            }
+            let v = XMLScan.base64Value(b)
+            guard v >= 0 else { throw fail(offset(k, in: text), "\(describeByte(b)) is not base64 in <data>") }
+            guard padding == 0 else { throw fail(offset(k, in: text), "base64 continues after '=' padding in <data>") }
+            quantum = quantum << 6 | UInt32(v)
+            sextets += 1
+            total += 1
+            if sextets == 4 {
+                out.append(UInt8(truncatingIfNeeded: quantum >> 16))
+                out.append(UInt8(truncatingIfNeeded: quantum >> 8))
+                out.append(UInt8(truncatingIfNeeded: quantum))
+                quantum = 0
+                sextets = 0
+            }
+            k += 1
+        }
+        switch sextets {
+        case 0:
+            guard padding == 0 else { throw fail(offset(t.endIndex, in: text), "misplaced '=' in <data>") }
+        case 2:
+            guard padding == 0 || padding == 2 else {
+                throw fail(offset(t.endIndex, in: text), "wrong '=' padding in <data>")
+            }
+            out.append(UInt8(truncatingIfNeeded: quantum >> 4))
+        case 3:
+            guard padding <= 1 else { throw fail(offset(t.endIndex, in: text), "wrong '=' padding in <data>") }
+            out.append(UInt8(truncatingIfNeeded: quantum >> 10))
+            out.append(UInt8(truncatingIfNeeded: quantum >> 2))
+        default:
+            throw fail(offset(t.endIndex, in: text), "base64 in <data> ends with a lone character (\(total) in all)")
+        }
+        return Data(out)
+    }
+
+    // MARK: Skipping
+
+    mutating func skipWhitespace() {
+        while i < n && XMLScan.isWhitespace(bytes[i]) { i += 1 }
+    }
+
+    /// Whitespace, comments and processing instructions between elements.
+    mutating func skipMisc() throws(BinaryPlistError) {
+        while true {
+            skipWhitespace()
+            guard byte(i) == UInt8(ascii: "<") else { return }
+            let next = byte(i + 1)
+            if next == UInt8(ascii: "!") && has("<!--", at: i) {
+                try skipComment()
+            } else if next == UInt8(ascii: "?") {
+                try skipProcessingInstruction()
+            } else {
+                return
+            }
+        }
+    }
+
+    /// `<!-- … -->` at `i`.
+    mutating func skipComment() throws(BinaryPlistError) {
+        let start = i
+        i += 4
+        while i < n && !(bytes[i] == UInt8(ascii: "-") && has("-->", at: i)) { i += 1 }
+        guard i < n else { throw fail(i, "unterminated comment (opened at \(lineColumn(start)))") }
+        i += 3
+    }
+
+    /// `<? … ?>` at `i`; an XML declaration must name UTF-8 (or ASCII) if it names an encoding.
+    mutating func skipProcessingInstruction() throws(BinaryPlistError) {
+        let start = i
+        i += 2
+        while i < n && !(bytes[i] == UInt8(ascii: "?") && byte(i + 1) == UInt8(ascii: ">")) { i += 1 }
+        guard i < n else { throw fail(i, "unterminated processing instruction (opened at \(lineColumn(start)))") }
+        let bodyEnd = i
+        i += 2
+        // Only the XML declaration matters: `<?xml` then whitespace.
+        guard has("<?xml", at: start), XMLScan.isWhitespace(byte(start + 5)) else { return }
+        var k = start + 5
+        while k + 8 <= bodyEnd && !has("encoding", at: k) { k += 1 }
+        guard k + 8 <= bodyEnd else { return }
+        k += 8
+        while k < bodyEnd && (XMLScan.isWhitespace(bytes[k]) || bytes[k] == UInt8(ascii: "=")) { k += 1 }
+        let quote = byte(k)
+        guard k < bodyEnd, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return }
+        k += 1
+        let valueStart = k
+        while k < bodyEnd && bytes[k] != quote { k += 1 }
+        let encoding = String(decoding: bytes[valueStart..<k], as: UTF8.self).lowercased()
+        guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding) else {
+            throw fail(start, "unsupported encoding \"\(encoding)\"; XML property lists are read as UTF-8")
+        }
+    }
+
+    /// `<!DOCTYPE …>` at `i`, including an internal subset in brackets.
+    mutating func skipDoctype() throws(BinaryPlistError) {
+        let start = i
+        i += 9
+        var inSubset = false
+        while i < n {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                i += 1
+                while i < n && bytes[i] != b { i += 1 }
+            } else if inSubset && has("<!--", at: i) {
+                try skipComment()
+                continue
+            } else if b == UInt8(ascii: "[") && !inSubset {
+                inSubset = true
+            } else if b == UInt8(ascii: "]") && inSubset {
+                inSubset = false
+            } else if b == UInt8(ascii: ">") && !inSubset {
+                i += 1
+                return
+            }
+            i += 1
+        }
+        throw fail(n, "unterminated <!DOCTYPE> (opened at \(lineColumn(start)))")
+    }
+
+    // MARK: Errors
+
+    func name(_ range: Range<Int>) -> String {
+        let r = max(0, min(range.lowerBound, n))..<max(0, min(range.upperBound, n, range.lowerBound + 64))
+        return String(decoding: bytes[r], as: UTF8.self)
+    }
+
+    func describe(_ k: Int) -> String { k < n ? describeByte(bytes[k]) : "end of input" }
+
+    func describeByte(_ b: UInt8) -> String {
+        if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+        return "byte 0x" + (b < 16 ? "0" : "") + String(b, radix: 16)
+    }
+
+    /// `line L, column C` of a byte offset (lines end at LF, CR or CRLF; columns count scalars).
+    func lineColumn(_ offset: Int) -> String {
+        var line = 1
+        var column = 1
+        var k = 0
+        let end = min(max(offset, 0), n)
+        while k < end {
+            let b = bytes[k]
+            if b == 0x0A {
+                line += 1
+                column = 1
+            } else if b == 0x0D {
+                if k + 1 < end && bytes[k + 1] == 0x0A { k += 1 }
+                line += 1
+                column = 1
+            } else if b & 0xC0 != 0x80 {
+                column += 1
+            }
+            k += 1
+        }
+        return "line \(line), column \(column)"
+    }
+
+    func fail(_ offset: Int, _ detail: String) -> BinaryPlistError {
+        BinaryPlistError(.syntax, offset: offset, "\(lineColumn(offset)): \(detail)")
+    }
+}
+
+// MARK: - Helpers
+
+extension XMLScan {
+    /// The value of a base64 digit, or -1.
+    @inline(__always) static func base64Value(_ b: UInt8) -> Int {
+        switch b {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): Int(b) - 65
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): Int(b) - 97 + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(b) - 48 + 52
+        case UInt8(ascii: "+"): 62
+        case UInt8(ascii: "/"): 63
+        default: -1
+        }
+    }
+
+    /// The index of the first byte that does not belong to a well-formed UTF-8 sequence.
+    static func firstInvalidUTF8(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var k = bytes.startIndex
+        let end = bytes.endIndex
+        while k < end {
+            let b = bytes[k]
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch b {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0:
+                length = 3
+                low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED:
+                length = 3
+                high = 0x9F
+            case 0xF0:
+                length = 4
+                low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4:
+                length = 4
+                high = 0x8F
+            default: return k
+            }
+            for j in 1..<length {
+                guard k + j < end else { return k }
+                let c = bytes[k + j]
+                let (lo, hi) = j == 1 ? (low, high) : (UInt8(0x80), UInt8(0xBF))
+                guard c >= lo && c <= hi else { return k }
+            }
+            k += length
+        }
+        return nil
+    }
+}
+
+/// A string key compared and hashed by its exact Unicode scalars (not canonical equivalence).
+struct ExactKey: Hashable {
+    let text: String
+    init(_ text: String) { self.text = text }
+    static func == (a: ExactKey, b: ExactKey) -> Bool { PlistValue.exactlyEqual(a.text, b.text) }
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(text.utf8.count)
+        for b in text.utf8 { hasher.combine(b) }
+    }
+}
+
+/// Proleptic Gregorian calendar arithmetic on days since 2001-01-01 (eras of 400 years).
+enum XMLCalendar {
+    static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    static func daysSince2001(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        // 730_791 days from 0000-03-01 to 2001-01-01.
+        return era * 146_097 + dayOfEra - 730_791
+    }
+
+    /// (year, month, day) of the day `days` after 2001-01-01.
+    static func civil(daysSince2001 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 730_791
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

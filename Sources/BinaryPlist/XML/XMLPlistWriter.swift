@@ -1,0 +1,281 @@
+// Sources/BinaryPlist/XML/XMLPlistWriter.swift - Writes XML property lists in CoreFoundation's layout.
+//
+// Using format information from CoreFoundation's CFPropertyList.c (`_CFAppendXML0`,
+// `_XMLPlistAppendDataUsingBase64`): the header and DOCTYPE, one tab per level, empty containers as
+// `<array/>`/`<dict/>`, base64 lines of 76 - 8 × indent characters each indented like the
+// `<data>` tag (at most eight tabs), dates as `%04d-%02d-%02dT%02d:%02d:%02dZ`, UIDs as `CF$UID`
+// dictionaries, and only `&`, `<`, `>` escaped in text.
+
+public import FoundationEssentials
+
+/// Writes a ``PlistValue`` as an XML property list, laid out as CoreFoundation lays it out.
+///
+/// ```xml
+/// <?xml version="1.0" encoding="UTF-8"?>
+/// <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+/// <plist version="1.0">
+/// <dict>
+/// 	<key>name</key>
+/// 	<string>Ada &amp; Charles</string>
+/// 	<key>photo</key>
+/// 	<data>
+/// 	iVBORw0KGgo=
+/// 	</data>
+/// </dict>
+/// </plist>
+/// ```
+///
+/// The XML form cannot say everything the binary form can, so some values are mapped or refused:
+/// - **Sets** are written as `<array>` (XML has no set element; CoreFoundation has no XML sets either).
+///   Reading the result gives an ``PlistValue/array(_:)``.
+/// - **UIDs** are written as `<dict><key>CF$UID</key><integer>n</integer></dict>`, which every reader
+///   (ours included) turns back into a UID. Conversely, an ordinary dictionary with that single entry
+///   reads back as a UID.
+/// - **Dates** have whole seconds: a fraction is dropped, rounding down to the earlier second, as
+///   CoreFoundation does. Years from -9999 to 99999 are written (`%04d` for the year); other dates,
+///   and non-finite ones, are `unencodable`.
+/// - **Reals** are written with the fewest digits that read back to the same `Double` (`0.1`, `1`,
+///   `1.5e-07`, `1e+16`), `0.0`/`-0.0` for zeros, and `nan`, `inf`, `-inf`.
+/// - **Integers** are exact over the whole `Int128` range.
+/// - **Null** has no XML form and is `unencodable`; so is a dictionary key that is not a string.
+///
+/// Dictionary entries are written in their order; set ``sortKeys`` to order them as
+/// CoreFoundation does (by UTF-16 code units), which reproduces Apple's output byte for byte.
+/// Strings are written as they are, with only `&`, `<` and `>` escaped, exactly like
+/// CoreFoundation (so control characters other than tab, LF and CR pass through as raw bytes).
+public struct XMLPlistWriter: Sendable {
+    /// Write dictionary entries sorted by key (UTF-16 code-unit order), as CoreFoundation does.
+    /// Off by default: entries keep their order.
+    public var sortKeys: Bool
+
+    public init(sortKeys: Bool = false) {
+        self.sortKeys = sortKeys
+    }
+
+    /// Writes the XML property list of a value.
+    ///
+    /// - Throws: ``BinaryPlistError`` with code `unencodable` for `.null`, a non-string dictionary
+    ///   key, or a date that is not finite or outside years -9999…99999.
+    /// - Complexity: O(size of the value); nesting uses an explicit stack, not the call stack.
+    public func write(_ value: PlistValue) throws(BinaryPlistError) -> Data {
+        var out = XMLOutput()
+        out.append(XMLPlistWriter.header)
+        var work: [XMLWriteStep] = [.value(value, 0)]
+        while let step = work.popLast() {
+            switch step {
+            case .close(let element, let indent):
+                out.tabs(indent)
+                out.append(element == .dict ? "</dict>\n" : "</array>\n")
+            case .key(let key, let indent):
+                out.tabs(indent)
+                out.append("<key>")
+                out.escaped(key)
+                out.append("</key>\n")
+            case .value(let v, let indent):
+                out.tabs(indent)
+                try write(v, indent: indent, into: &out, work: &work)
+            }
+        }
+        out.append("</plist>\n")
+        return Data(out.bytes)
+    }
+
+    static let header =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        + "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+        + "<plist version=\"1.0\">\n"
+
+    /// Writes one value after its indentation; containers push their children and end tag.
+    private func write(_ v: PlistValue, indent: Int, into out: inout XMLOutput, work: inout [XMLWriteStep])
+        throws(BinaryPlistError)
+    {
+        switch v {
+        case .null:
+            throw BinaryPlistError(.unencodable, "XML property lists have no null (at nesting level \(indent))")
+        case .bool(let b):
+            out.append(b ? "<true/>\n" : "<false/>\n")
+        case .integer(let i):
+            out.append("<integer>")
+            out.append(String(i))
+            out.append("</integer>\n")
+        case .real(let d):
+            out.append("<real>")
+            out.append(XMLPlistWriter.realText(d))
+            out.append("</real>\n")
+        case .date(let d):
+            out.append("<date>")
+            out.append(try XMLPlistWriter.dateText(d))
+            out.append("</date>\n")
+        case .data(let d):
+            out.append("<data>\n")
+            out.base64(d, indent: indent)
+            out.tabs(indent)
+            out.append("</data>\n")
+        case .string(let s):
+            out.append("<string>")
+            out.escaped(s)
+            out.append("</string>\n")
+        case .uid(let u):
+            out.append("<dict>\n")
+            out.tabs(indent + 1)
+            out.append("<key>CF$UID</key>\n")
+            out.tabs(indent + 1)
+            out.append("<integer>")
+            out.append(String(u))
+            out.append("</integer>\n")
+            out.tabs(indent)
+            out.append("</dict>\n")
+        case .array(let elements), .set(let elements):
+            guard !elements.isEmpty else {
+                out.append("<array/>\n")
+                return
+            }
+            out.append("<array>\n")
+            work.append(.close(.array, indent))
+            for e in elements.reversed() { work.append(.value(e, indent + 1)) }
+        case .dictionary(let d):
+            guard !d.isEmpty else {
+                out.append("<dict/>\n")
+                return
+            }
+            out.append("<dict>\n")
+            work.append(.close(.dict, indent))
+            var entries: [(key: String, value: PlistValue)] = []
+            entries.reserveCapacity(d.count)
+            for (k, x) in d.entries {
+                guard case .string(let key) = k else {
+                    throw BinaryPlistError(
+                        .unencodable, "XML dictionary keys must be strings, found a \(k.kind) key")
+                }
+                entries.append((key, x))
+            }
+            if sortKeys {
+                entries.sort { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }
+            }
+            for e in entries.reversed() {
+                work.append(.value(e.value, indent + 1))
+                work.append(.key(e.key, indent + 1))
+            }
+        }
+    }
+
+    /// The shortest text that reads back as the same double; `nan`, `inf`, `-inf`; `1` for 1.0.
+    static func realText(_ d: Double) -> String {
+        if d.isNaN { return "nan" }
+        if d.isInfinite { return d < 0 ? "-inf" : "inf" }
+        if d == 0 { return d.sign == .minus ? "-0.0" : "0.0" }
+        // Swift's description is the shortest round-trip form; drop a trailing ".0" as %g does.
+        let s = d.description
+        return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, rounded down to the whole second.
+    static func dateText(_ date: Date) throws(BinaryPlistError) -> String {
+        let t = date.timeIntervalSinceReferenceDate
+        // 4e12 s is about 126,000 years: far outside the written range, far inside Int64.
+        guard t.isFinite, t.magnitude < 4e12 else {
+            throw BinaryPlistError(.unencodable, "date \(t) s after 2001 cannot be written in XML")
+        }
+        let whole = Int64(t.rounded(.down))
+        var days = whole / 86_400
+        var secondOfDay = whole % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = XMLCalendar.civil(daysSince2001: days)
+        guard (-9999...99999).contains(year) else {
+            throw BinaryPlistError(.unencodable, "date in year \(year) cannot be written in XML (years -9999…99999)")
+        }
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        }
+        // %04d: the width counts the sign.
+        let yearText = year < 0 ? "-" + pad(-year, 3) : pad(year, 4)
+        return yearText + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "Z"
+    }
+}
+
+/// Pending work of the writer's explicit stack.
+enum XMLWriteStep {
+    case value(PlistValue, Int)
+    case key(String, Int)
+    case close(XMLPlistElement, Int)
+}
+
+/// The output bytes with the few appends the writer needs.
+struct XMLOutput {
+    var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(1024) }
+
+    mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+    mutating func tabs(_ count: Int) {
+        for _ in 0..<max(count, 0) { bytes.append(0x09) }
+    }
+
+    /// Text with `&`, `<`, `>` escaped (CoreFoundation's `_appendEscapedString`).
+    mutating func escaped(_ s: String) {
+        let utf8 = s.utf8
+        guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else {
+            bytes.append(contentsOf: utf8)
+            return
+        }
+        for b in utf8 {
+            switch b {
+            case 0x26: bytes.append(contentsOf: "&amp;".utf8)
+            case 0x3C: bytes.append(contentsOf: "&lt;".utf8)
+            case 0x3E: bytes.append(contentsOf: "&gt;".utf8)
+            default: bytes.append(b)
+            }
+        }
+    }
+
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Base64 lines of `76 - 8 × min(indent, 8)` characters, each after `min(indent, 8)` tabs and
+    /// ending in a newline; nothing at all for empty data.
+    mutating func base64(_ data: Data, indent: Int) {
+        let tabCount = min(max(indent, 0), 8)
+        let lineLength = 76 - 8 * tabCount
+        var line: [UInt8] = []
+        line.reserveCapacity(lineLength)
+        var quantum: UInt32 = 0
+        var count = 0
+        func flush(_ out: inout [UInt8], _ line: inout [UInt8]) {
+            for _ in 0..<tabCount { out.append(0x09) }
+            out.append(contentsOf: line)
+            out.append(0x0A)
+            line.removeAll(keepingCapacity: true)
+        }
+        let table = XMLOutput.alphabet
+        for b in data {
+            quantum = quantum << 8 | UInt32(b)
+            count += 1
+            if count == 3 {
+                line.append(table[Int(quantum >> 18 & 0x3F)])
+                line.append(table[Int(quantum >> 12 & 0x3F)])
+                line.append(table[Int(quantum >> 6 & 0x3F)])
+                line.append(table[Int(quantum & 0x3F)])
+                quantum = 0
+                count = 0
+                if line.count >= lineLength { flush(&bytes, &line) }
+            }
+        }
+        if count == 1 {
+            line.append(table[Int(quantum >> 2 & 0x3F)])
+            line.append(table[Int(quantum << 4 & 0x3F)])
+            line.append(contentsOf: "==".utf8)
+        } else if count == 2 {
+            line.append(table[Int(quantum >> 10 & 0x3F)])
+            line.append(table[Int(quantum >> 4 & 0x3F)])
+            line.append(table[Int(quantum << 2 & 0x3F)])
+            line.append(0x3D)
+        }
+        if !line.isEmpty { flush(&bytes, &line) }
+    }
+}
