@@ -1,0 +1,102 @@
+// Benchmarks/Benchmarks/BinaryPlistBenchmarks/BinaryPlistBenchmarks.swift - The core codec against
+// Foundation, in one run, on the mixed/strings/numbers workloads.
+//
+// Names are `workload/operation/implementation`:
+//   decode        full owned tree        BinaryPlist | PropertyListSerialization | PropertyListDecoder
+//   encode        tree -> bplist bytes   BinaryPlist (deduplicating) | PropertyListSerialization | PropertyListEncoder
+//   open          lazy open + whole offset-table validation     BinaryPlist (Foundation has no lazy reader)
+//   lookup        one two-level key path BinaryPlist on an opened document |
+//                 PropertyListSerialization (a full parse, then subscripts: Foundation's only way)
+//   zlibDecode    zlib envelope -> tree  BinaryPlist | zlib (inflate alone: the lower bound)
+//   zlibEncode    tree -> zlib envelope  BinaryPlist (level 1)
+// Foundation has no zlib envelope on Linux, so the zlib rows compare with zlib itself.
+//
+// Environment: BENCH_SMOKE=1 (a few iterations each, no peak-RSS sampling: CI), BENCH_DATA_DIR,
+// BENCH_DIVISOR (see Workloads).
+// One iteration processes the whole workload; throughput is workloads per second, so MB/s is
+// throughput × the input size printed at start-up.
+
+import Benchmark
+import BinaryPlist
+import Foundation
+import Workloads
+
+let benchmarks: @Sendable () -> Void = {
+    let environment = ProcessInfo.processInfo.environment
+    let smoke = environment["BENCH_SMOKE"].map { !$0.isEmpty && $0 != "0" } ?? false
+    Benchmark.defaultConfiguration = .init(
+        // No peak RSS in smoke runs: its sampler thread wakes every 10 ms and allocates, which would
+        // make the malloc counts depend on timing.
+        metrics: smoke
+            ? [.wallClock, .throughput, .mallocCountTotal]
+            : [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        warmupIterations: 1,
+        maxDuration: smoke ? .milliseconds(100) : .seconds(2),
+        maxIterations: smoke ? 3 : 1000,
+        // Malloc counts are exact and repeat from run to run: the only metric with a CI threshold
+        // (Benchmarks/Thresholds). Any change, better or worse, fails the check until updated.
+        thresholds: [.mallocCountTotal: .init(relative: [.p90: 0], absolute: [.p90: 0])]
+    )
+
+    let workloads: [Workload]
+    do {
+        workloads = try Workload.loadAll(environment: environment)
+    } catch {
+        fatalError("cannot load the workloads: \(error)")
+    }
+    for w in workloads {
+        print(
+            "workload \(w.name): \(w.bytes.count) bytes (zlib \(w.zlibBytes.count)), \(w.count) elements, \(w.source)")
+        registerCore(w)
+        registerFoundation(w)
+    }
+}
+
+/// Our implementation on one workload.
+func registerCore(_ w: Workload) {
+    let name = w.name
+    let bytes = w.bytes
+    let value = w.value
+
+    Benchmark("\(name)/decode/BinaryPlist") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try BinaryPlistDocument(bytes).value())
+        }
+    }
+    Benchmark("\(name)/encode/BinaryPlist") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try BinaryPlistWriter().write(value))
+        }
+    }
+    Benchmark("\(name)/open/BinaryPlist") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try BinaryPlistDocument(bytes))
+        }
+    }
+    let document = try? BinaryPlistDocument(bytes)
+    let path = w.keyPath
+    Benchmark("\(name)/lookup/BinaryPlist") { benchmark in
+        guard let document else { return }
+        for _ in benchmark.scaledIterations {
+            blackHole(try document.lookup(path))
+        }
+    }
+
+    let zlibBytes = w.zlibBytes
+    Benchmark("\(name)/zlibDecode/BinaryPlist") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try BinaryPlistDocument(zlibBytes).value())
+        }
+    }
+    Benchmark("\(name)/zlibDecode/zlib") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try Zlib.inflate(zlibBytes, limit: BinaryPlistLimits.default.maxDecompressedBytes))
+        }
+    }
+    let level1 = BinaryPlistWriter(compression: .zlib(level: 1))
+    Benchmark("\(name)/zlibEncode/BinaryPlist") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try level1.write(value))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+// swift-tools-version:6.1
+// Benchmarks/Package.swift - The benchmark suite, a nested package so that the root package's
+// `swift build`/`swift test` never compile package-benchmark (see ../shared/TOOLCHAIN.md, section 4).
+//
+//   cd Benchmarks && swift package benchmark                 # everything
+//   swift package benchmark --filter 'mixed/.*'              # one workload (whole-match regex)
+//   ../scripts/bench-check                                   # CI: smoke run + malloc thresholds
+//
+// BENCH_CORE_PATH=<dir> builds against another checkout of the root package (e.g. a snapshot of
+// one commit) instead of "..".
+import PackageDescription
+
+let corePath = Context.environment["BENCH_CORE_PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? ".."
+
+let package = Package(
+    name: "KeyedArchiveBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // Named, so the product reference does not depend on the directory the repo is cloned into.
+        .package(name: "KeyedArchive", path: corePath),
+        // MallocInterposer instead of the default trait: the runtime interposer is not mirrored here.
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // Deterministic in-process equivalents of ../shared/peers' workloads (or the real files).
+        .target(
+            name: "Workloads",
+            dependencies: [.product(name: "BinaryPlist", package: "KeyedArchive")],
+            path: "Sources/Workloads"
+        ),
+        .executableTarget(
+            name: "BinaryPlistBenchmarks",
+            dependencies: [
+                "Workloads",
+                .product(name: "BinaryPlist", package: "KeyedArchive"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/BinaryPlistBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

@@ -1,0 +1,302 @@
+// Sources/bplist/Bench.swift - `bplist bench FILE REPS [OUT]`: the peer protocol of ../shared/peers.
+//
+// One process per (codec, workload), like every peer: the file is read before any timing, then each
+// operation runs WARMUP untimed times (environment, default 1) and REPS timed times, and prints one
+// JSON line:
+//
+//   {"peer":"ours","workload":"mixed","op":"decode","median_ms":..,"min_ms":..,"times_ms":[..],
+//    "in_bytes":..,"out_bytes":..,"items":..}
+//
+// MB/s is computed by the caller as in_bytes / median (in_bytes is always the input file's size, also
+// for encode and the zlib operations, so every op of a workload shares one denominator). The clock is
+// monotonic; the previous repetition's result is released before the clock starts.
+//
+// Operations (BENCH_OPS=decode,encode,... selects some, BENCH_OPS=all adds the keyed ones to the default):
+//   decode        BinaryPlistDocument(data).value(): open, validate and build the full owned tree
+//   encode        BinaryPlistWriter().write(tree), deduplicating; written to OUT when given
+//   open          BinaryPlistDocument(data): header, trailer and whole offset-table validation
+//   lookup        doc.lookup(path) on an opened document, for one two-level key path chosen up front
+//   deflate       BinaryPlistWriter(compression: .zlib(level: 1)).write(tree)
+//   inflate       Zlib.inflate of that output (zlib's own cost, the lower bound of the next op)
+//   zlib-decode   BinaryPlistDocument(compressed).value(): inflate + full decode
+// And for a keyed archive (a root dictionary with `$archiver`), through KeyedArchive:
+//   unarchive     KeyedUnarchiver.unarchivedObject(ofClass: [Person].self): the object graph, as
+//                 NSKeyedUnarchiver does in the peers (classes swift_peer.Person / swift_peer.Dog)
+//   archive       KeyedArchiver.archivedData(withRootObject:) of those objects
+//   graph         KeyedArchiveGraph(data): the generic, class-agnostic decode
+
+import ArgumentParser
+import BinaryPlist
+import Foundation
+import KeyedArchive
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Time decode/encode of one file, printing JSON lines (the ../shared/peers protocol).",
+        discussion: """
+            Reads FILE, then for each operation runs $WARMUP (default 1) untimed and REPS timed \
+            repetitions and prints {"peer":"ours","workload":...,"op":...,"median_ms":...}. \
+            Operations: decode, encode, open, lookup, deflate, inflate, zlib-decode, and for keyed \
+            archives unarchive, archive, graph ($BENCH_OPS=decode,encode selects some; \
+            $BENCH_OPS=all runs all, including the keyed ones, which are off by default). The encoded output is written to OUT when given.
+            """
+    )
+
+    /// The keyed operations are opt-in (`BENCH_OPS=all`): at the time of writing, unarchiving the
+    /// 20,000-Person archive takes minutes (each `value(of:)` call sizes a memo by the object count).
+    static let defaultOperations = ["decode", "encode", "open", "lookup", "deflate", "inflate", "zlib-decode"]
+    static let allOperations = [
+        "decode", "encode", "open", "lookup", "deflate", "inflate", "zlib-decode", "unarchive", "archive", "graph",
+    ]
+
+    @Argument(help: "The binary property list to time.")
+    var file: String
+
+    @Argument(help: "Timed repetitions of each operation.")
+    var reps: Int
+
+    @Argument(help: "Where to write the encoded output (optional).")
+    var out: String?
+
+    mutating func validate() throws {
+        guard reps >= 1 else { throw ValidationError("REPS must be at least 1") }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let warmup = environment["WARMUP"].flatMap { Int($0) } ?? 1
+        let requested = environment["BENCH_OPS"] ?? Bench.defaultOperations.joined(separator: ",")
+        let ops = requested == "all" ? Set(Bench.allOperations) : Set(requested.split(separator: ",").map(String.init))
+        if let unknown = ops.first(where: { !Bench.allOperations.contains($0) }) {
+            throw ValidationError("unknown operation '\(unknown)' in BENCH_OPS")
+        }
+        let input: Data
+        do {
+            input = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw ValidationError("cannot read '\(file)': \(error.localizedDescription)")
+        }
+        let workload = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        var timer = RepTimer(warmup: max(0, warmup), reps: reps)
+        let report = Reporter(workload: workload, inBytes: input.count)
+
+        var compressed: Data?
+        var items = 0
+        do {
+            // The owned tree lives in this block only: it is released before the operations below, so
+            // they do not raise the peak RSS above that of the decode/encode pair.
+            var decodeTimer = ops.contains("decode") ? timer : RepTimer(warmup: 0, reps: 1)
+            let tree = try decodeTimer.measure { () throws(BinaryPlistError) in try BinaryPlistDocument(input).value() }
+            items = Bench.topCount(tree)
+            if ops.contains("decode") { report("decode", decodeTimer.times, items: items) }
+
+            if ops.contains("encode") {
+                let encoded = try timer.measure { () throws(BinaryPlistError) in try BinaryPlistWriter().write(tree) }
+                report("encode", timer.times, outBytes: encoded.count, items: items)
+                if let out {
+                    try encoded.write(to: URL(fileURLWithPath: out))
+                }
+            }
+
+            if ops.contains("deflate") || ops.contains("inflate") || ops.contains("zlib-decode") {
+                let writer = BinaryPlistWriter(compression: .zlib(level: 1))
+                let z = try timer.measure { () throws(BinaryPlistError) in try writer.write(tree) }
+                if ops.contains("deflate") { report("deflate", timer.times, outBytes: z.count, items: items) }
+                compressed = z
+            }
+        }
+
+        if ops.contains("open") || ops.contains("lookup") {
+            let doc = try timer.measure { () throws(BinaryPlistError) in try BinaryPlistDocument(input) }
+            if ops.contains("open") { report("open", timer.times, items: doc.objectCount) }
+            if ops.contains("lookup") {
+                let path = try Bench.samplePath(doc)
+                _ = try timer.measure { () throws(BinaryPlistError) in try doc.lookup(path) }
+                report("lookup", timer.times, items: path.isEmpty ? 0 : path.split(separator: ".").count)
+            }
+        }
+
+        if ops.contains("unarchive") || ops.contains("archive") || ops.contains("graph"),
+            (try? BinaryPlistDocument(input).ref(at: "$archiver")) != nil
+        {
+            try keyed(input, ops: ops, timer: &timer, report: report)
+        }
+
+        if let compressed {
+            if ops.contains("inflate") {
+                let plain = try timer.measure { () throws(BinaryPlistError) in
+                    try Zlib.inflate(compressed, limit: BinaryPlistLimits.default.maxDecompressedBytes)
+                }
+                report("inflate", timer.times, outBytes: plain.count, items: 1)
+            }
+            if ops.contains("zlib-decode") {
+                _ = try timer.measure { () throws(BinaryPlistError) in try BinaryPlistDocument(compressed).value() }
+                report("zlib-decode", timer.times, items: items)
+            }
+        }
+    }
+
+    /// The keyed-archive operations on the peers' 20,000-`Person` archive.
+    private func keyed(_ input: Data, ops: Set<String>, timer: inout RepTimer, report: Reporter) throws {
+        if ops.contains("unarchive") || ops.contains("archive") {
+            let persons = try timer.measure {
+                try KeyedUnarchiver.unarchivedObject(ofClass: [BenchPerson].self, from: input)
+            }
+            // The shape the peers check: each run of ten persons shares one dog instance.
+            if persons.count > 10, persons[0].dog == nil || persons[0].dog !== persons[9].dog {
+                throw ValidationError("unarchive: the dogs of persons 0 and 9 are not one shared instance")
+            }
+            if ops.contains("unarchive") { report("unarchive", timer.times, items: persons.count) }
+            if ops.contains("archive") {
+                let data = try timer.measure { try KeyedArchiver.archivedData(withRootObject: persons) }
+                report("archive", timer.times, outBytes: data.count, items: persons.count)
+            }
+        }
+        if ops.contains("graph") {
+            let graph = try timer.measure { try KeyedArchiveGraph(input) }
+            report("graph", timer.times, items: graph.nodes.count)
+        }
+    }
+
+    /// Elements of the top-level container (what the peers report as `items`).
+    static func topCount(_ value: PlistValue) -> Int {
+        switch value {
+        case .array(let a), .set(let a): a.count
+        case .dictionary(let d): d.count
+        default: 1
+        }
+    }
+
+    /// A key path two levels deep into the middle of the file: the middle element of a top-level
+    /// array (or the last key of a top-level dictionary), then that object's last key or middle
+    /// element. Empty when the root is a scalar or an empty container.
+    static func samplePath(_ doc: BinaryPlistDocument) throws(BinaryPlistError) -> String {
+        var components: [String] = []
+        var current = doc.root
+        for _ in 0..<2 {
+            switch try doc.object(current) {
+            case .array(let refs) where !refs.isEmpty:
+                components.append(String(refs.count / 2))
+                current = refs[refs.count / 2]
+            case .dictionary(let keys, let values) where !keys.isEmpty:
+                guard let key = try doc.string(keys[keys.count - 1]), !key.contains(".") else {
+                    return components.joined(separator: ".")
+                }
+                components.append(key)
+                current = values[values.count - 1]
+            default:
+                return components.joined(separator: ".")
+            }
+        }
+        return components.joined(separator: ".")
+    }
+}
+
+/// Untimed warm-up runs, then timed runs of one operation.
+private struct RepTimer {
+    let warmup: Int
+    let reps: Int
+    /// Milliseconds of each timed run of the last `measure`.
+    var times: [Double] = []
+
+    /// Runs `body` `warmup + reps` times and returns the last result. The previous result is released
+    /// before the clock starts, so deallocation is never timed.
+    mutating func measure<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        times = []
+        let clock = ContinuousClock()
+        var last: T?
+        for i in 0..<(warmup + reps) {
+            last = nil
+            let start = clock.now
+            let result = try body()
+            let elapsed = start.duration(to: clock.now)
+            last = result
+            if i >= warmup {
+                times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15)
+            }
+        }
+        // warmup + reps >= 1 (validate() checks reps), so the loop assigned `last`.
+        guard let last else { fatalError("unreachable: no repetition ran") }
+        return last
+    }
+}
+
+/// Prints one JSON line per operation, with the peers' fields in the peers' order.
+private struct Reporter {
+    let workload: String
+    let inBytes: Int
+
+    func callAsFunction(_ op: String, _ times: [Double], outBytes: Int = 0, items: Int) {
+        let sorted = times.sorted()
+        let n = sorted.count
+        let median = n == 0 ? 0 : n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+        let list = times.map(Reporter.ms).joined(separator: ",")
+        let line =
+            "{\"peer\":\"ours\",\"workload\":\"\(Reporter.escaped(workload))\",\"op\":\"\(op)\","
+            + "\"median_ms\":\(Reporter.ms(median)),\"min_ms\":\(Reporter.ms(sorted.first ?? 0)),"
+            + "\"times_ms\":[\(list)],\"in_bytes\":\(inBytes),\"out_bytes\":\(outBytes),\"items\":\(items)}\n"
+        // Unbuffered: each line reaches the pipe as soon as its operation is done.
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
+
+    /// Milliseconds with three decimals, or six below one millisecond (lookups take microseconds).
+    static func ms(_ value: Double) -> String {
+        String(format: value >= 1 ? "%.3f" : "%.6f", value)
+    }
+
+    /// A file base name as a JSON string body.
+    static func escaped(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+// MARK: - The keyed workload's classes
+
+/// `swift_peer.Dog` of the peers' keyed workload.
+final class BenchDog: KeyedArchivable {
+    static var archiveClassName: String { "swift_peer.Dog" }
+    let name: String
+    let breed: String
+
+    init(from coder: KeyedUnarchiver) throws {
+        name = try coder.decode(String.self, forKey: "name")
+        breed = try coder.decode(String.self, forKey: "breed")
+    }
+
+    func encode(with coder: KeyedArchiver) throws {
+        try coder.encode(name, forKey: "name")
+        try coder.encode(breed, forKey: "breed")
+    }
+}
+
+/// `swift_peer.Person` of the peers' keyed workload.
+final class BenchPerson: KeyedArchivable {
+    static var archiveClassName: String { "swift_peer.Person" }
+    let name: String
+    let age: Int
+    let email: String
+    let dog: BenchDog?
+
+    init(from coder: KeyedUnarchiver) throws {
+        name = try coder.decode(String.self, forKey: "name")
+        age = try coder.decode(Int.self, forKey: "age")
+        email = try coder.decode(String.self, forKey: "email")
+        dog = try coder.decodeIfPresent(BenchDog.self, forKey: "dog")
+    }
+
+    func encode(with coder: KeyedArchiver) throws {
+        try coder.encode(name, forKey: "name")
+        try coder.encode(age, forKey: "age")
+        try coder.encode(email, forKey: "email")
+        try coder.encode(dog, forKey: "dog")
+    }
+}

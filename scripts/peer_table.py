@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Print one table from a bench.sh pass that included us as peer "ours" (scripts/compare-peers).
+
+  scripts/peer_table.py RESULTS.jsonl
+
+Per workload and peer: median ms and MB/s (input bytes / median, MB = 10^6 B, for encode too) of
+decode and encode, our speed-up over that peer (peer median / our median: > 1 means we are faster),
+encoder output bytes and peak RSS of the process that ran the workload. Then our extra operations
+(open, lookup, zlib, keyed) and the memcpy/scan/zlib references when the pass measured them.
+"""
+import collections
+import json
+import sys
+
+ORDER = ["mixed", "strings", "numbers", "keyed"]
+
+
+def load(path):
+    rows = collections.OrderedDict()  # (workload, peer) -> {op: record}
+    for line in open(path):
+        line = line.strip()
+        if not line:
+            continue
+        r = json.loads(line)
+        rows.setdefault((r["workload"], r["peer"]), {})[r["op"]] = r
+    return rows
+
+
+def ms(r):
+    if r is None:
+        return "–"
+    v = r["median_ms"]
+    return "%.1f" % v if v >= 10 else "%.2f" % v if v >= 0.1 else "%.4f" % v
+
+
+def mbps(r):
+    if r is None or r["median_ms"] <= 0:
+        return "–"
+    return "%.1f" % (r["in_bytes"] / r["median_ms"] / 1e3)
+
+
+def ratio(peer, ours):
+    if peer is None or ours is None or ours["median_ms"] <= 0:
+        return "–"
+    return "%.2f×" % (peer["median_ms"] / ours["median_ms"])
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: peer_table.py RESULTS.jsonl")
+    rows = load(sys.argv[1])
+    workloads = sorted({w for w, _ in rows if w in ORDER}, key=ORDER.index)
+    print("Speed-up = peer median / our median (> 1: we are faster). MB/s = input MB / median.\n")
+    for wl in workloads:
+        ours = rows.get((wl, "ours"), {})
+        peers = [(p, d) for (w, p), d in rows.items()
+                 if w == wl and not p.startswith(("ref-", "zlib-"))]
+        peers.sort(key=lambda pd: (pd[0] != "ours", pd[0]))
+        size = next((r["in_bytes"] for _, d in peers for r in d.values()), 0)
+        print("### %s (%d bytes)\n" % (wl, size))
+        print("| peer | decode ms | decode MB/s | our decode speed-up | encode ms | encode MB/s"
+              " | our encode speed-up | output bytes | peak RSS MiB |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for p, d in peers:
+            dec, enc = d.get("decode"), d.get("encode")
+            rss = max((r.get("rss_kb", 0) for r in d.values()), default=0)
+            print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                p, ms(dec), mbps(dec), "–" if p == "ours" else ratio(dec, ours.get("decode")),
+                ms(enc), mbps(enc), "–" if p == "ours" else ratio(enc, ours.get("encode")),
+                enc["out_bytes"] if enc else "–", "%.0f" % (rss / 1024) if rss else "–"))
+        extra = [(op, r) for op, r in ours.items() if op not in ("decode", "encode")]
+        if extra:
+            print("\nours, other operations: " + "; ".join(
+                "%s %s ms (%s MB/s%s)" % (op, ms(r), mbps(r),
+                                          ", out %d B" % r["out_bytes"] if r["out_bytes"] else "")
+                for op, r in extra))
+        refs = [(p, d) for (w, p), d in rows.items() if w == wl and p.startswith(("ref-", "zlib-"))]
+        if refs:
+            print("\nreferences: " + "; ".join(
+                "%s %s %s MB/s" % (p, op, mbps(r)) for p, d in refs for op, r in d.items()))
+        print()
+    base = [(p, d) for (w, p), d in rows.items() if w == "empty"]
+    if base:
+        print("Baseline peak RSS (empty array): " + ", ".join(
+            "%s %.0f MiB" % (p, max(r.get("rss_kb", 0) for r in d.values()) / 1024) for p, d in base))
+
+
+if __name__ == "__main__":
+    main()
