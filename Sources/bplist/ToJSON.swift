@@ -14,13 +14,17 @@ struct ToJSON: BPlistSubcommand {
             """
     )
 
-    @Argument(help: "The property list to read ('-' for standard input; plain, zlib or gzip).")
+    @Argument(help: "The property list to read ('-' for standard input; binary, zlib, gzip or XML).")
     var file: String
 
     @OptionGroup var read: ReadOptions
 
     func execute() throws {
         let data = try IO.read(file)
+        if XMLPlist.looksLikeXML(data) {
+            IO.printOut(try XMLPlist.decode(data).canonicalJSON())
+            return
+        }
         let document = try BinaryPlistDocument(data, options: read.documentOptions)
         IO.printOut(try document.value().canonicalJSON())
     }

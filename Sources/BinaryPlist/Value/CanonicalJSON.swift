@@ -356,10 +356,18 @@ struct CanonicalJSONParser {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    /// Containers being filled.
-    private enum Frame {
-        case array(start: Int, elements: [PlistValue])
-        case object(start: Int, entries: [(String, PlistValue)], key: String, valueStart: Int, deferred: Deferred?)
+    /// A container being filled. Its elements (and, for an object, its keys) are the tail of the
+    /// parser's shared `values`/`keys` stacks from `base`/`keyBase` on, so appending never copies.
+    private struct Frame {
+        var isObject: Bool
+        var base: Int
+        var keyBase: Int
+        /// The key whose value is being parsed (objects only).
+        var key = ""
+        /// Where that value starts.
+        var valueStart = 0
+        /// The first value of an object, when it is a number and the key a `$real`/`$date` tag.
+        var deferred: Deferred? = nil
     }
 
     /// A number that is only meaningful if the object turns out to be a `$real`/`$date` tag.
@@ -375,6 +383,8 @@ struct CanonicalJSONParser {
 
     mutating func parseDocument() throws(BinaryPlistError) -> PlistValue {
         var stack: [Frame] = []
+        var values: [PlistValue] = []
+        var keys: [String] = []
         var produced: PlistValue
         parse: while true {
             // Parse one value: a scalar, or the opening of a container.
@@ -382,27 +392,21 @@ struct CanonicalJSONParser {
             let start = i
             guard let c = peek() else { throw fail(i, "expected a value, found the end of the input") }
             switch c {
-            case UInt8(ascii: "["):
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                let isObject = c == UInt8(ascii: "{")
                 i += 1
                 skipWhitespace()
-                if peek() == UInt8(ascii: "]") {
+                if peek() == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     i += 1
-                    produced = .array([])
+                    produced = isObject ? .dictionary(PlistDictionary()) : .array([])
                 } else {
                     guard stack.count < 10_000 else { throw fail(start, "nesting deeper than 10000 levels") }
-                    stack.append(.array(start: start, elements: []))
-                    continue parse
-                }
-            case UInt8(ascii: "{"):
-                i += 1
-                skipWhitespace()
-                if peek() == UInt8(ascii: "}") {
-                    i += 1
-                    produced = .dictionary(PlistDictionary())
-                } else {
-                    guard stack.count < 10_000 else { throw fail(start, "nesting deeper than 10000 levels") }
-                    let key = try parseKey()
-                    stack.append(.object(start: start, entries: [], key: key, valueStart: i, deferred: nil))
+                    var frame = Frame(isObject: isObject, base: values.count, keyBase: keys.count)
+                    if isObject {
+                        frame.key = try parseKey()
+                        frame.valueStart = i
+                    }
+                    stack.append(frame)
                     continue parse
                 }
             default:
@@ -410,13 +414,11 @@ struct CanonicalJSONParser {
                 case .value(let v):
                     produced = v
                 case .number(let text, let value, let error):
-                    // Inside the first entry of an object, a number may be the payload of a tag.
-                    if case .object(let s, let entries, let key, let vs, _) = stack.last, entries.isEmpty,
-                        key == "$real" || key == "$date"
+                    // In the first entry of an object, a number may be the payload of a tag.
+                    if let top = stack.last, top.isObject, values.count == top.base,
+                        top.key == "$real" || top.key == "$date"
                     {
-                        stack[stack.count - 1] = .object(
-                            start: s, entries: entries, key: key, valueStart: vs,
-                            deferred: Deferred(text: text, error: error))
+                        stack[stack.count - 1].deferred = Deferred(text: text, error: error)
                         produced = value ?? .null
                     } else if let value {
                         produced = value
@@ -426,49 +428,50 @@ struct CanonicalJSONParser {
                 }
             }
             // Hand the value to the enclosing containers, closing those that end here.
-            while true {
-                guard let top = stack.popLast() else {
-                    skipWhitespace()
-                    guard i == bytes.count else { throw fail(i, "unexpected text after the JSON value") }
-                    return produced
-                }
+            while let top = stack.last {
+                values.append(produced)
+                if top.isObject { keys.append(top.key) }
                 skipWhitespace()
-                switch top {
-                case .array(let start, var elements):
-                    elements.append(produced)
-                    if peek() == UInt8(ascii: ",") {
-                        i += 1
-                        stack.append(.array(start: start, elements: elements))
-                        continue parse
-                    }
-                    guard peek() == UInt8(ascii: "]") else { throw fail(i, "expected ',' or ']' in an array") }
+                if peek() == UInt8(ascii: ",") {
                     i += 1
+                    if top.isObject {
+                        if values.count == top.base + 1, let error = top.deferred?.error { throw error }
+                        stack[stack.count - 1].key = try parseKey()
+                        stack[stack.count - 1].valueStart = i
+                    }
+                    continue parse
+                }
+                let close = top.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                guard peek() == close else {
+                    throw fail(i, top.isObject ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+                }
+                i += 1
+                stack.removeLast()
+                let elements = Array(values[top.base...])
+                values.removeSubrange(top.base...)
+                if top.isObject {
+                    let names = Array(keys[top.keyBase...])
+                    keys.removeSubrange(top.keyBase...)
+                    produced = try finishObject(names, elements, valueStart: top.valueStart, deferred: top.deferred)
+                } else {
                     produced = .array(elements)
-                case .object(let start, var entries, let key, let valueStart, let deferred):
-                    entries.append((key, produced))
-                    if peek() == UInt8(ascii: ",") {
-                        i += 1
-                        if entries.count == 1, let error = deferred?.error { throw error }
-                        let next = try parseKey()
-                        stack.append(.object(start: start, entries: entries, key: next, valueStart: i, deferred: nil))
-                        continue parse
-                    }
-                    guard peek() == UInt8(ascii: "}") else { throw fail(i, "expected ',' or '}' in an object") }
-                    i += 1
-                    produced = try finishObject(entries, valueStart: valueStart, deferred: deferred)
                 }
             }
+            skipWhitespace()
+            guard i == bytes.count else { throw fail(i, "unexpected text after the JSON value") }
+            return produced
         }
     }
 
     /// Builds a dictionary, or the tagged value a one-key object stands for.
-    private func finishObject(_ entries: [(String, PlistValue)], valueStart: Int, deferred: Deferred?)
+    private func finishObject(_ names: [String], _ values: [PlistValue], valueStart: Int, deferred: Deferred?)
         throws(BinaryPlistError) -> PlistValue
     {
-        guard entries.count == 1, PlistValue.canonicalJSONTags.contains(entries[0].0) else {
-            return .dictionary(PlistDictionary(entries.map { (PlistValue.string($0.0), $0.1) }))
+        guard names.count == 1, PlistValue.canonicalJSONTags.contains(names[0]) else {
+            return .dictionary(CanonicalJSONParser.dictionary(zip(names, values).map { (PlistValue.string($0), $1) }))
         }
-        let (tag, v) = entries[0]
+        let tag = names[0]
+        let v = values[0]
         switch tag {
         case "$real":
             if let deferred {
@@ -515,8 +518,26 @@ struct CanonicalJSONParser {
                 }
                 out.append((kv[0], kv[1]))
             }
-            return .dictionary(PlistDictionary(out))
+            return .dictionary(CanonicalJSONParser.dictionary(out))
         }
+    }
+
+    /// A dictionary from pairs in O(n): a repeated key keeps its first position and its last value,
+    /// as `PlistDictionary.init(_:)` does (which compares every pair with every other).
+    static func dictionary(_ pairs: [(PlistValue, PlistValue)]) -> PlistDictionary {
+        var entries: [PlistDictionary.Element] = []
+        entries.reserveCapacity(pairs.count)
+        var position: [PlistValue: Int] = [:]
+        position.reserveCapacity(pairs.count)
+        for (k, v) in pairs {
+            if let p = position[k] {
+                entries[p].value = v
+            } else {
+                position[k] = entries.count
+                entries.append((k, v))
+            }
+        }
+        return PlistDictionary(uniqueEntries: entries)
     }
 
     // MARK: Tokens
@@ -537,6 +558,7 @@ struct CanonicalJSONParser {
         skipWhitespace()
         guard peek() == UInt8(ascii: ":") else { throw fail(i, "expected ':' after an object key") }
         i += 1
+        skipWhitespace()
         return key
     }
 
