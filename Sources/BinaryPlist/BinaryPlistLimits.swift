@@ -19,8 +19,10 @@ public struct BinaryPlistLimits: Sendable, Hashable {
     public var maxNodes: Int = 1 << 28
     /// Largest output of inflating a zlib/gzip envelope (default 256 MiB): a zip bomb stops here.
     public var maxDecompressedBytes: Int = 256 << 20
-    /// Largest UID accepted (default `UInt32.max`, as CoreFoundation and NSKeyedArchiver).
-    public var maxUID: UInt64 = UInt64(UInt32.max)
+    /// Largest UID accepted (default `UInt64.max`: the format allows 8-byte UIDs and other writers
+    /// emit them). CoreFoundation rejects UIDs above `UInt32.max`; set this to match it. The keyed
+    /// layer checks every UID against the archive's object count anyway.
+    public var maxUID: UInt64 = .max
 
     /// The defaults.
     public static let `default` = BinaryPlistLimits()
@@ -29,7 +31,7 @@ public struct BinaryPlistLimits: Sendable, Hashable {
 
     public init(
         maxDepth: Int = 512, maxObjects: Int = 1 << 27, maxNodes: Int = 1 << 28,
-        maxDecompressedBytes: Int = 256 << 20, maxUID: UInt64 = UInt64(UInt32.max)
+        maxDecompressedBytes: Int = 256 << 20, maxUID: UInt64 = .max
     ) {
         self.maxDepth = maxDepth
         self.maxObjects = maxObjects

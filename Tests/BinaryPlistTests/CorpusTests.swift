@@ -43,11 +43,9 @@
 //                                                        same: rejected by default, lenient read holds
 //                                                        "90’s Music"
 //
-// Reading options per valid file (documented exceptions, each also asserted with the defaults):
-//
-//   valid/bplist/go-plist-uids     UIDs up to 0xFF_FFFF_FFFF: the default `maxUID` (UInt32.max, as
-//                                  CoreFoundation) rejects it with `limitExceeded`; read with
-//                                  `maxUID = UInt64.max` it equals its oracle.
+// Every valid file is read with the default limits. valid/bplist/go-plist-uids holds UIDs up to
+// 0xFF_FFFF_FFFF: the default `maxUID` (UInt64.max) accepts them; CoreFoundation's UInt32.max limit,
+// available as an option, rejects the file with `limitExceeded` (asserted below).
 
 import BinaryPlist
 import Foundation
@@ -58,11 +56,7 @@ struct CorpusTests {
     // MARK: Valid files
 
     /// Limits that differ from the defaults for a valid file, and why (see the table above).
-    static let limitExceptions: [String: (limits: BinaryPlistLimits, reason: String)] = [
-        "valid/bplist/go-plist-uids.bplist": (
-            BinaryPlistLimits(maxUID: .max), "UIDs above UInt32.max; the default maxUID rejects them"
-        )
-    ]
+    static let limitExceptions: [String: (limits: BinaryPlistLimits, reason: String)] = [:]
 
     static func decodeValid(_ file: CorpusFile) throws -> PlistValue {
         let limits = limitExceptions[file.relativePath]?.limits ?? .default
@@ -104,10 +98,13 @@ struct CorpusTests {
         #expect(try BinaryPlistDocument(loose, limits: limits).value() == value)
     }
 
-    @Test("documented limit exceptions are needed", arguments: Array(limitExceptions.keys).sorted())
-    func limitExceptionIsNeeded(_ path: String) throws {
-        let data = try Data(contentsOf: Corpus.root.appendingPathComponent(path))
-        let error = #expect(throws: BinaryPlistError.self) { try BinaryPlistDocument(data).value() }
+    @Test("CoreFoundation's UID limit, when asked for, rejects 5-byte UIDs")
+    func coreFoundationUIDLimit() throws {
+        let data = try Data(contentsOf: Corpus.root.appendingPathComponent("valid/bplist/go-plist-uids.bplist"))
+        #expect(throws: Never.self) { try BinaryPlistDocument(data).value() }
+        let error = #expect(throws: BinaryPlistError.self) {
+            try BinaryPlistDocument(data, limits: BinaryPlistLimits(maxUID: UInt64(UInt32.max))).value()
+        }
         #expect(error?.code == .limitExceeded)
     }
 

@@ -53,6 +53,22 @@ import Testing
         }
     }
 
+    @Test func sharedSubtreesStayLinearWhenComparedHashedAndReWritten() throws {
+        // 60 levels of [x, x]: 2^60 leaves if anything walked the expansion.
+        let data = doublingDAG(levels: 60)
+        let a = try decode(data)
+        let b = try decode(data)
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        // Re-encoding adds each shared level once: the output has the input's 61 objects.
+        let written = try BinaryPlistWriter().write(a)
+        #expect(try BinaryPlistDocument(written).objectCount == 61)
+        #expect(try decode(written) == a)
+        // A structurally different DAG is unequal.
+        let other = try decode(patched(data, data.count - 32 - 61 * 2 - 1, 43))
+        #expect(other != a)
+    }
+
     @Test func nodeBudgetStopsGrowthOutOfProportion() {
         var limits = BinaryPlistLimits()
         limits.maxNodes = 50

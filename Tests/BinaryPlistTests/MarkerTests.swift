@@ -117,7 +117,7 @@ func single(_ object: [UInt8]) -> Data { assemble([object]) }
         ("non-ASCII byte in ASCII string", [0x52, 0x41, 0xE9], .invalidString),
         ("lone high surrogate", [0x61, 0xD8, 0x3D], .invalidString),
         ("lone low surrogate", [0x62, 0xDE, 0x00, 0x00, 0x41], .invalidString),
-        ("UID above UInt32.max", [0x84, 0x01, 0, 0, 0, 0], .limitExceeded),
+        ("UID wider than 8 bytes with a non-zero high byte", [0x88, 0x01, 0, 0, 0, 0, 0, 0, 0, 0], .limitExceeded),
         ("extended count that is not an int", [0x4F, 0x50], .invalidObject),
         ("negative extended count", [0x4F, 0x13] + be(UInt64(bitPattern: -1), 8), .invalidObject),
         ("int payload past the region", [0x13, 0, 0], .truncatedObject),
@@ -129,6 +129,14 @@ func single(_ object: [UInt8]) -> Data { assemble([object]) }
             let e = expectFailure(code) { try decode(single(bytes)) }
             #expect(e?.object == 0, "\(name)")
             #expect(e?.offset != nil, "\(name)")
+        }
+    }
+
+    @Test func uidLimitIsConfigurable() throws {
+        let data = single([0x84, 0x01, 0, 0, 0, 0])
+        #expect(try decode(data) == .uid(1 << 32))
+        expectFailure(.limitExceeded, offset: 8) {
+            try decode(data, limits: BinaryPlistLimits(maxUID: UInt64(UInt32.max)))
         }
     }
 

@@ -230,6 +230,9 @@ public struct ReferenceList: RandomAccessCollection, Sendable, Hashable {
     let width: Int
     public let count: Int
 
+    /// A list with no references.
+    public static let empty = ReferenceList(document: Data(), start: 0, width: 1, count: 0)
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 

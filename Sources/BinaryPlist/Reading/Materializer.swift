@@ -29,7 +29,8 @@ extension BinaryPlistDocument {
                 "reference \(ref.index) is not below the object count \(objectCount)")
         }
         return try withReader { r throws(BinaryPlistError) in
-            var m = Materializer(document: self, reader: r)
+            var m = Materializer(
+                document: self, reader: r, dense: ref.index == trailer.topObject || objectCount <= 4096)
             return try m.run(ref.index)
         }
     }
@@ -44,16 +45,16 @@ struct Materializer {
     let document: BinaryPlistDocument
     let reader: ByteReader
     /// Built values by object index, for objects that allocate (strings, data, containers).
-    var memo: [PlistValue?]
+    var memo: IndexMap<PlistValue?>
     /// Objects whose container is being built (cycle detection).
-    var onStack: [Bool]
+    var onStack: IndexMap<Bool>
     var nodes = 0
     let maxNodes: Int
     /// Duplicate-key detection in O(1) per key. Each distinct key *value* gets a small id the first time
     /// an object holding it is used as a key (`keyIDs` caches the id per object index, `internedKeys`
     /// finds equal values held by different objects); `lastDictionary[id]` is the serial number of the
     /// dictionary that last used the id, so a repeated key is one comparison away.
-    var keyIDs: [Int32] = []
+    var keyIDs: IndexMap<Int32>
     var internedKeys: [PlistValue: Int32] = [:]
     var lastDictionary: [Int] = [0]
     var dictionarySerial = 0
@@ -75,11 +76,15 @@ struct Materializer {
         var hasDuplicateKeys = false
     }
 
-    init(document: BinaryPlistDocument, reader: ByteReader) {
+    /// - Parameter dense: Index the bookkeeping by arrays of `objectCount` entries (fast; right for the
+    ///   whole document). Otherwise hash maps sized by what the sub-tree touches, so that materialising
+    ///   many small sub-trees of a large file does not cost O(objectCount) each.
+    init(document: BinaryPlistDocument, reader: ByteReader, dense: Bool) {
         self.document = document
         self.reader = reader
-        memo = Array(repeating: nil, count: document.objectCount)
-        onStack = Array(repeating: false, count: document.objectCount)
+        memo = IndexMap(count: document.objectCount, empty: nil, dense: dense)
+        onStack = IndexMap(count: document.objectCount, empty: false, dense: dense)
+        keyIDs = IndexMap(count: document.objectCount, empty: 0, dense: dense)
         maxNodes = document.limits.maxNodes
     }
 
@@ -192,7 +197,6 @@ struct Materializer {
                 .invalidKey, offset: document.objectOffset(reader, child), object: frame.index,
                 "dictionary key is a \(v.kind) (object \(child)); keys must be strings, numbers, dates or data")
         }
-        if keyIDs.isEmpty { keyIDs = Array(repeating: 0, count: document.objectCount) }
         var id = keyIDs[child]
         if id == 0 {
             // First use of this object as a key: find (or assign) the id of its value.
@@ -248,5 +252,40 @@ struct Materializer {
         }
         memo[index] = v
         return v
+    }
+}
+
+/// A map from object index to a value: a dense array for whole-document work, or a hash map when
+/// only a few indexes will be touched.
+struct IndexMap<Value> {
+    private var dense: [Value]
+    private var sparse: [Int: Value]
+    private let empty: Value
+    private let isDense: Bool
+    private let count: Int
+
+    init(count: Int, empty: Value, dense: Bool) {
+        self.empty = empty
+        self.count = count
+        isDense = dense
+        self.dense = []
+        sparse = [:]
+    }
+
+    @inline(__always)
+    subscript(index: Int) -> Value {
+        get {
+            if isDense { return dense.isEmpty ? empty : dense[index] }
+            return sparse[index] ?? empty
+        }
+        set {
+            if isDense {
+                // Allocated on first write: a scalar root never pays for it.
+                if dense.isEmpty { dense = Array(repeating: empty, count: count) }
+                dense[index] = newValue
+            } else {
+                sparse[index] = newValue
+            }
+        }
     }
 }

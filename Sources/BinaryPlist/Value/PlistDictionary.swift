@@ -20,9 +20,19 @@ public struct PlistDictionary: Sendable, Hashable, RandomAccessCollection {
     public init() { entries = [] }
 
     /// A dictionary from pairs; a repeated key keeps its first position and its last value.
+    ///
+    /// - Complexity: O(n) expected (keys are hashed).
     public init(_ pairs: some Sequence<(PlistValue, PlistValue)>) {
         entries = []
-        for (k, v) in pairs { self[k] = v }
+        var position: [PlistValue: Int] = [:]
+        for (k, v) in pairs {
+            if let i = position[k] {
+                entries[i].value = v
+            } else {
+                position[k] = entries.count
+                entries.append((k, v))
+            }
+        }
     }
 
     /// Entries already known to have unique keys (the reader checks this itself).
@@ -64,24 +74,10 @@ public struct PlistDictionary: Sendable, Hashable, RandomAccessCollection {
     }
 
     public static func == (lhs: PlistDictionary, rhs: PlistDictionary) -> Bool {
-        guard lhs.entries.count == rhs.entries.count else { return false }
-        // Fast path: same order.
-        if zip(lhs.entries, rhs.entries).allSatisfy({ $0.key == $1.key && $0.value == $1.value }) { return true }
-        for e in lhs.entries {
-            guard let v = rhs[e.key], v == e.value else { return false }
-        }
-        return true
+        PlistValue.dictionary(lhs) == PlistValue.dictionary(rhs)
     }
 
     public func hash(into hasher: inout Hasher) {
-        var sum = 0
-        for e in entries {
-            var h = Hasher()
-            h.combine(e.key)
-            h.combine(e.value)
-            sum = sum &+ h.finalize()
-        }
-        hasher.combine(entries.count)
-        hasher.combine(sum)
+        hasher.combine(PlistValue.structuralHash(.dictionary(self)))
     }
 }

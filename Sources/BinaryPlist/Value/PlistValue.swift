@@ -104,7 +104,61 @@ public enum PlistKind: String, Sendable, CaseIterable, Hashable {
 }
 
 extension PlistValue: Hashable {
+    /// Structural equality (see the type's documentation for the rules).
+    ///
+    /// Iterative, so deep values cannot overflow the stack, and linear in shared sub-trees: a pair of
+    /// containers is compared once however often it is reached, and containers sharing storage are
+    /// equal at once. (A 60-level `[x, x]` value read from a 300-byte file compares in microseconds.)
     public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
+        var work: [(PlistValue, PlistValue)] = [(lhs, rhs)]
+        var compared = Set<PairIdentity>()
+        while let (a, b) = work.popLast() {
+            switch (a, b) {
+            case (.array(let x), .array(let y)):
+                guard x.count == y.count else { return false }
+                let pair = PairIdentity(kind: 0, a: StorageIdentity.of(x), b: StorageIdentity.of(y))
+                if pair.a == pair.b || !compared.insert(pair).inserted { continue }
+                for i in x.indices { work.append((x[i], y[i])) }
+            case (.set(let x), .set(let y)):
+                guard x.count == y.count else { return false }
+                let pair = PairIdentity(kind: 1, a: StorageIdentity.of(x), b: StorageIdentity.of(y))
+                if pair.a == pair.b || !compared.insert(pair).inserted { continue }
+                if !sameMultiset(x, y) { return false }
+            case (.dictionary(let x), .dictionary(let y)):
+                guard x.count == y.count else { return false }
+                let pair = PairIdentity(kind: 2, a: StorageIdentity.of(x.entries), b: StorageIdentity.of(y.entries))
+                if pair.a == pair.b || !compared.insert(pair).inserted { continue }
+                // Same key order is the common case; otherwise look keys up in a hashed index of y.
+                var index: [PlistValue: Int]? = nil
+                for (i, e) in x.entries.enumerated() {
+                    if y.entries[i].key == e.key {
+                        work.append((e.value, y.entries[i].value))
+                        continue
+                    }
+                    if index == nil {
+                        var built: [PlistValue: Int] = [:]
+                        for (j, f) in y.entries.enumerated() { built[f.key] = j }
+                        index = built
+                    }
+                    guard let j = index?[e.key] else { return false }
+                    work.append((e.value, y.entries[j].value))
+                }
+            default:
+                if !scalarEqual(a, b) { return false }
+            }
+        }
+        return true
+    }
+
+    /// Two container storages being compared (kind 0 array, 1 set, 2 dictionary).
+    struct PairIdentity: Hashable {
+        var kind: UInt8
+        var a: UInt
+        var b: UInt
+    }
+
+    /// Equality of two values of which at least one is a scalar.
+    static func scalarEqual(_ lhs: PlistValue, _ rhs: PlistValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
@@ -116,41 +170,107 @@ extension PlistValue: Hashable {
         // Exact text: canonically equivalent strings ("é" vs "e\u{301}") are different values.
         case (.string(let a), .string(let b)): PlistValue.exactlyEqual(a, b)
         case (.uid(let a), .uid(let b)): a == b
-        case (.array(let a), .array(let b)): a == b
-        case (.set(let a), .set(let b)): PlistValue.sameMultiset(a, b)
-        case (.dictionary(let a), .dictionary(let b)): a == b
         default: false
         }
     }
 
+    /// Hashes consistently with `==`; iterative and linear in shared sub-trees (each container storage
+    /// is hashed once per call).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
-        switch self {
-        case .null: break
+        hasher.combine(PlistValue.structuralHash(self))
+    }
+
+    /// A hash of the value in which each container's hash is computed once per storage.
+    static func structuralHash(_ root: PlistValue) -> Int {
+        struct Frame {
+            var key: PairIdentity
+            var elements: [PlistValue]
+            var next = 0
+            var hashes: [Int] = []
+        }
+        func containerParts(_ v: PlistValue) -> (PairIdentity, [PlistValue])? {
+            switch v {
+            case .array(let x): return (PairIdentity(kind: 0, a: StorageIdentity.of(x), b: 0), x)
+            case .set(let x): return (PairIdentity(kind: 1, a: StorageIdentity.of(x), b: 0), x)
+            case .dictionary(let d):
+                // Keys and values flattened: entry i is at 2i (key) and 2i + 1 (value).
+                return (
+                    PairIdentity(kind: 2, a: StorageIdentity.of(d.entries), b: 0),
+                    d.entries.flatMap { [$0.key, $0.value] }
+                )
+            default: return nil
+            }
+        }
+        guard let (rootKey, rootElements) = containerParts(root) else { return scalarHash(root) }
+        var memo: [PairIdentity: Int] = [:]
+        var stack: [Frame] = []
+        var current = Frame(key: rootKey, elements: rootElements)
+        while true {
+            if current.next < current.elements.count {
+                let v = current.elements[current.next]
+                current.next += 1
+                if let (key, elements) = containerParts(v) {
+                    if let h = memo[key] {
+                        current.hashes.append(h)
+                    } else {
+                        stack.append(current)
+                        current = Frame(key: key, elements: elements)
+                    }
+                } else {
+                    current.hashes.append(scalarHash(v))
+                }
+            } else {
+                var h = Hasher()
+                h.combine(current.key.kind)
+                h.combine(current.hashes.count)
+                switch current.key.kind {
+                case 0:
+                    for x in current.hashes { h.combine(x) }
+                case 1:
+                    // Order-insensitive: the sum of the members' hashes.
+                    h.combine(current.hashes.reduce(0, &+))
+                default:
+                    // Order-insensitive over entries: the sum of each (key, value) pair's hash.
+                    var sum = 0
+                    var i = 0
+                    while i + 1 < current.hashes.count {
+                        var e = Hasher()
+                        e.combine(current.hashes[i])
+                        e.combine(current.hashes[i + 1])
+                        sum = sum &+ e.finalize()
+                        i += 2
+                    }
+                    h.combine(sum)
+                }
+                let value = h.finalize()
+                memo[current.key] = value
+                guard let parent = stack.popLast() else { return value }
+                current = parent
+                current.hashes.append(value)
+            }
+        }
+    }
+
+    static func scalarHash(_ v: PlistValue) -> Int {
+        var hasher = Hasher()
+        hasher.combine(v.kind)
+        switch v {
         case .bool(let b): hasher.combine(b)
         case .integer(let i): hasher.combine(i)
         case .real(let d): hasher.combine(d.bitPattern)
         case .date(let d): hasher.combine(d.timeIntervalSinceReferenceDate.bitPattern)
         case .data(let d): hasher.combine(d)
-        case .string(let s): hasher.combine(s)
+        case .string(let s): hasher.combine(ByteHash.hash(s))
         case .uid(let u): hasher.combine(u)
-        case .array(let a): hasher.combine(a)
-        case .set(let a): hasher.combine(PlistValue.orderInsensitiveHash(a))
-        case .dictionary(let d): hasher.combine(d)
+        default: break
         }
+        return hasher.finalize()
     }
 
     /// Equal by exact text (Unicode scalars), not by Swift's canonical equivalence.
     @inline(__always)
     static func exactlyEqual(_ a: String, _ b: String) -> Bool {
         ByteHash.sameUTF8(a, b)
-    }
-
-    /// A hash that does not depend on element order (sum of the elements' own hashes).
-    static func orderInsensitiveHash(_ values: [PlistValue]) -> Int {
-        var sum = 0
-        for v in values { sum = sum &+ v.hashValue }
-        return sum
     }
 
     static func sameMultiset(_ a: [PlistValue], _ b: [PlistValue]) -> Bool {

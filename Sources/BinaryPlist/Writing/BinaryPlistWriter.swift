@@ -185,6 +185,13 @@ extension ObjectTableBuilder {
             var kind: Kind
             var elements: [PlistValue]
             var dictionary: PlistDictionary
+            var value: PlistValue {
+                switch kind {
+                case .array: .array(elements)
+                case .set: .set(elements)
+                default: .dictionary(dictionary)
+                }
+            }
             var next = 0
             var base: Int
             /// Dictionaries visit keys (0 ..< n), then values (n ..< 2n).
@@ -199,6 +206,17 @@ extension ObjectTableBuilder {
         }
         var refs: [BuilderRef] = []
         var parents: [Frame] = []
+        // Containers already added, by storage: a shared sub-tree (copies of one array) is added once,
+        // so a DAG costs its size, not the size of its expansion.
+        var added: [PlistValue.PairIdentity: BuilderRef] = [:]
+        func identity(_ v: PlistValue) -> PlistValue.PairIdentity? {
+            switch v {
+            case .array(let x): PlistValue.PairIdentity(kind: 0, a: StorageIdentity.of(x), b: 0)
+            case .set(let x): PlistValue.PairIdentity(kind: 1, a: StorageIdentity.of(x), b: 0)
+            case .dictionary(let d): PlistValue.PairIdentity(kind: 2, a: StorageIdentity.of(d.entries), b: 0)
+            default: nil
+            }
+        }
         var current: Frame
         switch value {
         case .array(let xs): current = Frame(kind: .array, elements: xs, dictionary: PlistDictionary(), base: 0)
@@ -210,6 +228,10 @@ extension ObjectTableBuilder {
             if current.next < current.total {
                 let v = current.child(current.next)
                 current.next &+= 1
+                if let id = identity(v), let r = added[id] {
+                    refs.append(r)
+                    continue
+                }
                 switch v {
                 case .array(let xs):
                     parents.append(current)
@@ -226,6 +248,7 @@ extension ObjectTableBuilder {
             } else {
                 let r = try addContainer(current.kind, refs[current.base...])
                 refs.removeSubrange(current.base...)
+                if let id = identity(current.value) { added[id] = r }
                 guard let parent = parents.popLast() else { return r }
                 refs.append(r)
                 current = parent

@@ -200,3 +200,13 @@ enum ByteHash {
         unsafe d.withUnsafeBytes { unsafe hash($0) }
     }
 }
+
+/// The identity of an array's storage: equal for copies that share a buffer (Swift arrays are
+/// copy-on-write), which is how a shared sub-tree of a `PlistValue` can be recognised without
+/// walking it. Only the address is taken; nothing is read through it.
+enum StorageIdentity {
+    @inline(__always)
+    static func of<T>(_ array: [T]) -> UInt {
+        unsafe array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    }
+}
