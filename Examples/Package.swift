@@ -1,0 +1,39 @@
+// swift-tools-version:6.2
+// Examples/Package.swift - Runnable, documented scenarios for BinaryPlist and KeyedArchive.
+//
+// A nested package, so the root package's `swift build`/`swift test` never compile these. One
+// executable per scenario: each Sources/<scenario>/main.swift is a complete program you can read
+// (and copy) top to bottom, run on its own, and that exits non-zero when a check fails.
+//
+//   cd Examples && swift run person-and-dog      # one scenario
+//   scripts/examples                             # all of them (from the repository root; CI runs this)
+import PackageDescription
+
+let scenarios = [
+    "login-session",  // (a) keep a user logged in across restarts (atomic file)
+    "person-and-dog",  // (b) a Person with a Dog; several objects under their own keys
+    "object-array",  // (c) an array of custom objects
+    "class-mapping",  // (d) one class name on write, another class on read
+    "codable-settings",  // (e) a Codable settings model, zero boilerplate
+    "apple-archive",  // (f) reading an archive written by NSKeyedArchiver on an Apple platform
+    "appended-data",  // (g) bytes appended to an archive: the error, and recovery
+]
+
+let package = Package(
+    name: "KeyedArchiveExamples",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // Named, so the product references do not depend on the directory the repo is cloned into.
+        .package(name: "KeyedArchive", path: "..")
+    ],
+    targets: scenarios.map { name in
+        .executableTarget(
+            name: name,
+            dependencies: [
+                .product(name: "KeyedArchive", package: "KeyedArchive"),
+                .product(name: "BinaryPlist", package: "KeyedArchive"),
+            ],
+            path: "Sources/\(name)"
+        )
+    }
+)
