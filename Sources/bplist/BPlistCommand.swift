@@ -17,6 +17,9 @@ struct BPlistCommand: ParsableCommand {
             Input FILE may be '-' for standard input. Plain, zlib- and gzip-compressed property lists \
             are read alike. Exit status: 0 on success, 1 on any error, 64 for usage errors.
             """,
-        subcommands: [ToJSON.self, FromJSON.self, Validate.self, Inspect.self, Bench.self]
+        subcommands: [
+            ToJSON.self, FromJSON.self, Validate.self, Inspect.self, Bench.self, Convert.self, Print.self, Get.self,
+            Unarchive.self, Split.self,
+        ]
     )
 }

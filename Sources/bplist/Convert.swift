@@ -1,0 +1,82 @@
+// Sources/bplist/Convert.swift - `bplist convert FILE --to binary|xml|json`: any form to any form.
+
+import ArgumentParser
+import BinaryPlist
+import Foundation
+
+struct Convert: BPlistSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a property list between binary (bplist00), XML and canonical JSON.",
+        discussion: """
+            The input form is sniffed: binary (plain, zlib or gzip), XML, or canonical JSON (text \
+            starting with '{' or '['). JSON output is the canonical JSON of 'to-json'. XML and JSON \
+            go to standard output when no -o is given; binary goes to standard output only when it \
+            is not a terminal (otherwise give -o). Output files are written atomically.
+
+            Examples:
+              bplist convert Info.plist --to xml
+              bplist convert settings.xml --to binary -o settings.bplist
+              bplist convert archive.bplist --to json > archive.json
+              bplist convert archive.json --to binary --compress zlib -o archive.bplist.z
+              cat a.plist | bplist convert - --to binary | xxd | head
+
+            Exit status: 0 on success; 1 on any error, with one line 'error: CODE at byte N: detail' \
+            on standard error (or 'error: unencodable: …' when the value has no form in the target, \
+            such as null in XML); 64 for usage errors.
+            """
+    )
+
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case binary, xml, json
+    }
+
+    enum Envelope: String, ExpressibleByArgument, CaseIterable {
+        case none, zlib
+    }
+
+    @Argument(help: "The property list to read ('-' for standard input; binary, zlib, gzip, XML or JSON).")
+    var file: String
+
+    @Option(name: .long, help: "The form to write: binary, xml or json.")
+    var to: Target
+
+    @Option(name: .shortAndLong, help: "Where to write ('-' for standard output, the default for xml and json).")
+    var output: String?
+
+    @Option(help: "Wrap binary output in a compression envelope (none or zlib).")
+    var compress: Envelope = .none
+
+    @OptionGroup var read: ReadOptions
+
+    func validate() throws {
+        if compress != .none && to != .binary { throw ValidationError("--compress needs --to binary") }
+    }
+
+    func execute() throws {
+        let destination = output ?? "-"
+        if destination == "-" && to == .binary && Terminal.stdoutIsTerminal {
+            throw ToolError(
+                "refusing to write a binary property list to a terminal; give -o OUT or redirect standard output",
+                code: "usage")
+        }
+        let input = try IO.read(file)
+        let progress = Progress("convert", inputBytes: input.count)
+        defer { progress.finish() }
+        progress.phase("decoding")
+        let (value, _) = try PlistInput.decode(input, options: read.documentOptions)
+        progress.phase("encoding")
+        let bytes: Data
+        switch to {
+        case .binary:
+            bytes = try BinaryPlistWriter(compression: compress == .zlib ? .zlib(level: -1) : .none).write(value)
+        case .xml:
+            bytes = try XMLPlist.encode(value)
+        case .json:
+            bytes = Data(value.canonicalJSON().utf8)
+        }
+        progress.phase("writing")
+        progress.finish()
+        try IO.write(bytes, to: destination)
+    }
+}

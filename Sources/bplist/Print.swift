@@ -1,0 +1,47 @@
+// Sources/bplist/Print.swift - `bplist print FILE`: an indented tree like `plutil -p`.
+
+import ArgumentParser
+import BinaryPlist
+
+struct Print: BPlistSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "print",
+        abstract: "Print a property list as an indented tree, like 'plutil -p'.",
+        discussion: """
+            Dictionaries print as { "key" => value } in file order, arrays with their indices \
+            (0 => value), sets as <set> [ … ], strings quoted and escaped, reals in their shortest \
+            exact form, dates in ISO-8601 (UTC), data as {length = N, bytes = 0x…} (first 16 and \
+            last 8 bytes above 32), UIDs as <CFKeyedArchiverUID>{value = N}, null as <null>. \
+            Colours are used only when standard output is a terminal and NO_COLOR is unset (or \
+            with --color). Binary (plain, zlib, gzip), XML and canonical JSON input are read.
+
+            Examples:
+              bplist print Info.plist
+              bplist print --no-color archive.bplist | less
+              bplist print --color archive.bplist | less -R
+
+            Exit status: 0 on success; 1 on any error, with one line 'error: CODE at byte N: detail' \
+            on standard error; 64 for usage errors.
+            """
+    )
+
+    @Argument(help: "The property list to read ('-' for standard input).")
+    var file: String
+
+    @OptionGroup var colors: ColorOptions
+
+    @OptionGroup var read: ReadOptions
+
+    func execute() throws {
+        let input = try IO.read(file)
+        let progress = Progress("print", inputBytes: input.count)
+        defer { progress.finish() }
+        progress.phase("decoding")
+        let (value, _) = try PlistInput.decode(input, options: read.documentOptions)
+        progress.phase("printing")
+        var out = TextOut()
+        PlistTreePrinter(palette: colors.palette, progress: progress).print(value, into: &out)
+        progress.finish()
+        out.flush()
+    }
+}

@@ -1,0 +1,129 @@
+// Sources/bplist/Progress.swift - A progress line on stderr for long work on big inputs.
+//
+// Shown only when stderr is a terminal: never in pipes, files, tests or CI (`CI` set), and never
+// with `BPLIST_NO_PROGRESS` set. It appears at once for inputs above 16 MiB, otherwise after one
+// second of work, is redrawn ten times a second from a background thread (so one long call, such
+// as materialising a tree, still shows time passing), and is erased when the work ends, before any
+// output or error line.
+
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Whether the standard streams are terminals.
+enum Terminal {
+    static var stdoutIsTerminal: Bool { isatty(1) == 1 }
+    static var stderrIsTerminal: Bool { isatty(2) == 1 }
+
+    /// The value of an environment variable, `nil` when unset.
+    static func environment(_ name: String) -> String? { ProcessInfo.processInfo.environment[name] }
+}
+
+/// A self-erasing progress line on stderr: `bplist convert: decoding… 2.4 s (48.0 MiB)`.
+///
+/// ```swift
+/// let progress = Progress("convert", inputBytes: data.count)
+/// defer { progress.finish() }
+/// progress.phase("decoding")
+/// progress.update(done: 10, of: 200)   // optional: a percentage for loops that can count
+/// ```
+final class Progress: @unchecked Sendable {
+    /// Inputs at least this large show the line immediately.
+    static let bigInput = 16 << 20
+    /// Otherwise the line appears once the work has taken this long.
+    static let delay: Duration = .seconds(1)
+
+    /// Whether a progress line may be drawn at all in this process.
+    static var allowed: Bool {
+        Terminal.stderrIsTerminal && Terminal.environment("CI") == nil
+            && Terminal.environment("BPLIST_NO_PROGRESS") == nil
+    }
+
+    private let lock = NSLock()
+    private let label: String
+    private let inputBytes: Int
+    private let started = ContinuousClock.now
+    private var phaseName = "reading"
+    private var done = 0
+    private var total = 0
+    private var stopped = false
+    private var drawn = false
+    private var spin = 0
+
+    /// Starts tracking work on an input of `inputBytes`; draws nothing unless ``allowed``.
+    init(_ label: String, inputBytes: Int) {
+        self.label = label
+        self.inputBytes = inputBytes
+        guard Progress.allowed else {
+            stopped = true
+            return
+        }
+        let thread = Thread { [self] in
+            while tick() { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        thread.start()
+    }
+
+    /// Names the current step (`decoding`, `writing`, …).
+    func phase(_ name: String) {
+        lock.withLock {
+            phaseName = name
+            done = 0
+            total = 0
+        }
+    }
+
+    /// Reports `done` of `total` units of the current step.
+    func update(done: Int, of total: Int) {
+        lock.withLock {
+            self.done = done
+            self.total = total
+        }
+    }
+
+    /// Stops drawing and erases the line. Call before writing results or errors.
+    func finish() {
+        lock.withLock {
+            guard !stopped else { return }
+            stopped = true
+            if drawn { Progress.write("\r\u{1B}[K") }
+        }
+    }
+
+    /// Draws the line when due; `false` once finished.
+    private func tick() -> Bool {
+        lock.withLock {
+            guard !stopped else { return false }
+            let elapsed = ContinuousClock.now - started
+            guard inputBytes >= Progress.bigInput || elapsed >= Progress.delay else { return true }
+            let frames = ["|", "/", "-", "\\"]
+            spin = (spin + 1) % frames.count
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            var line = "\(frames[spin]) bplist \(label): \(phaseName)…"
+            if total > 0 { line += " \(min(100, done * 100 / total))%" }
+            line += " " + String(format: "%.1f s", seconds)
+            line += " (" + Progress.size(inputBytes) + ")"
+            Progress.write("\r\u{1B}[K" + line)
+            drawn = true
+            return true
+        }
+    }
+
+    /// `512 bytes`, `12.0 KiB`, `48.3 MiB`.
+    static func size(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) bytes" }
+        if bytes < 1 << 20 { return String(format: "%.1f KiB", Double(bytes) / 1024) }
+        if bytes < 1 << 30 { return String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+        return String(format: "%.1f GiB", Double(bytes) / 1_073_741_824)
+    }
+
+    private static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,269 @@
+// Sources/bplist/Render.swift - Shared by convert, print, get and unarchive: loading any input
+// form, ANSI colours, buffered text output and the one-line forms of scalar values.
+
+import ArgumentParser
+import BinaryPlist
+import Foundation
+
+/// A property list read from any of the forms the tool accepts.
+enum PlistInput {
+    /// The encodings told apart by sniffing the first bytes.
+    enum Form: String {
+        case binary, xml, json
+    }
+
+    /// Which form `data` is in: XML (`<?xml`, `<!DOCTYPE`, `<plist`…), canonical JSON (first
+    /// non-blank byte `{` or `[`), else binary (plain, zlib or gzip).
+    static func sniff(_ data: Data) -> Form {
+        if XMLPlist.looksLikeXML(data) { return .xml }
+        for b in data.prefix(4096) {
+            switch b {
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
+            default: return .binary
+            }
+        }
+        return .binary
+    }
+
+    /// Decodes the whole value of `data` in whichever form it is.
+    static func decode(_ data: Data, options: BinaryPlistDocument.Options) throws -> (PlistValue, Form) {
+        switch sniff(data) {
+        case .xml: return (try XMLPlist.decode(data), .xml)
+        case .json: return (try PlistValue(canonicalJSONBytes: data), .json)
+        case .binary:
+            let document = try BinaryPlistDocument(data, options: options)
+            return (try document.value(), .binary)
+        }
+    }
+}
+
+extension PlistValue {
+    /// The value at key path components, with the semantics of `BinaryPlistDocument.ref(at:)`:
+    /// decimal indices into arrays and sets, string keys into dictionaries (the last equal key wins).
+    func value(at components: [String]) -> PlistValue? {
+        var current = self
+        for component in components {
+            switch current {
+            case .array(let a), .set(let a):
+                guard let i = Int(component), a.indices.contains(i) else { return nil }
+                current = a[i]
+            case .dictionary(let d):
+                guard let next = d.entries.last(where: { $0.key == .string(component) })?.value else { return nil }
+                current = next
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+}
+
+/// ANSI colours, on only when asked for or when stdout is a terminal and `NO_COLOR` is unset.
+struct Palette {
+    enum Role: String {
+        case key = "36"
+        case string = "32"
+        case number = "34"
+        case literal = "35"
+        case date = "33"
+        case data = "33;2"
+        case marker = "35;1"
+        case className = "1"
+        case punctuation = "2"
+    }
+
+    var enabled: Bool
+
+    /// `--color` forces colours; `--no-color`, a non-empty `NO_COLOR` or a non-terminal stdout turn them off.
+    static func choose(forced: Bool, disabled: Bool) -> Palette {
+        if forced { return Palette(enabled: true) }
+        if disabled { return Palette(enabled: false) }
+        if let noColor = Terminal.environment("NO_COLOR"), !noColor.isEmpty { return Palette(enabled: false) }
+        return Palette(enabled: Terminal.stdoutIsTerminal)
+    }
+
+    func paint(_ text: String, _ role: Role) -> String {
+        enabled ? "\u{1B}[\(role.rawValue)m" + text + "\u{1B}[0m" : text
+    }
+}
+
+/// Colour flags shared by print, get and unarchive.
+struct ColorOptions: ParsableArguments {
+    @Flag(name: .long, help: "Never colour the output (also: a non-empty NO_COLOR environment variable).")
+    var noColor = false
+
+    @Flag(name: .long, help: "Colour the output even when standard output is not a terminal.")
+    var color = false
+
+    func validate() throws {
+        if noColor && color { throw ValidationError("give either --color or --no-color, not both") }
+    }
+
+    var palette: Palette { Palette.choose(forced: color, disabled: noColor) }
+}
+
+/// Lines of text written to stdout in 64 KiB chunks.
+struct TextOut {
+    private var buffer = ""
+
+    mutating func line(_ text: String) {
+        buffer += text
+        buffer += "\n"
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    /// The text not yet flushed.
+    var pending: String { buffer }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        IO.printOut(buffer)
+        buffer = ""
+    }
+}
+
+/// The one-line forms of scalar values, as `print` shows them.
+enum Render {
+    /// `"text"` with `\"`, `\\`, `\n`, `\r`, `\t` and `\u{…}` for other control characters.
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// `{length = 5, bytes = 0x000102faff}`; above 32 bytes the first 16 and last 8, around ` ... `.
+    static func data(_ d: Data) -> String {
+        let bytes = [UInt8](d)
+        let shown: String
+        if bytes.count <= 32 {
+            shown = hex(bytes[...])
+        } else {
+            shown = hex(bytes[..<16]) + " ... " + hex(bytes[(bytes.count - 8)...])
+        }
+        return "{length = \(bytes.count), bytes = 0x\(shown)}"
+    }
+
+    static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// ISO-8601 in UTC (`2001-01-01T00:00:00Z`), or seconds since 2001 outside years 1...9999.
+    static func date(_ d: Date) -> String {
+        let x = d.timeIntervalSinceReferenceDate
+        return PlistValue.iso8601(secondsSinceReferenceDate: x) ?? "\(PlistValue.pythonRepr(x)) s since 2001"
+    }
+
+    static func uid(_ u: UInt64) -> String { "<CFKeyedArchiverUID>{value = \(u)}" }
+
+    /// A scalar as one coloured token; nil for containers.
+    static func scalar(_ v: PlistValue, _ p: Palette) -> String? {
+        switch v {
+        case .null: return p.paint("<null>", .literal)
+        case .bool(let b): return p.paint(b ? "true" : "false", .literal)
+        case .integer(let i): return p.paint(String(i), .number)
+        case .real(let x): return p.paint(PlistValue.pythonRepr(x), .number)
+        case .date(let d): return p.paint(date(d), .date)
+        case .data(let d): return p.paint(data(d), .data)
+        case .string(let s): return p.paint(quoted(s), .string)
+        case .uid(let u): return p.paint(uid(u), .marker)
+        case .array, .set, .dictionary: return nil
+        }
+    }
+}
+
+/// Prints a value as an indented tree like `plutil -p`, without recursion (any depth).
+///
+/// ```
+/// {
+///   "name" => "Ada"
+///   "list" => [
+///     0 => 1
+///     1 => <set> [
+///       0 => "x"
+///     ]
+///   ]
+/// }
+/// ```
+struct PlistTreePrinter {
+    var palette: Palette
+    var progress: Progress?
+
+    private enum Work {
+        case value(PlistValue, label: String?, indent: Int)
+        case close(String, indent: Int)
+    }
+
+    func print(_ root: PlistValue, into out: inout TextOut) {
+        let p = palette
+        var work: [Work] = [.value(root, label: nil, indent: 0)]
+        var lines = 0
+        while let item = work.popLast() {
+            switch item {
+            case .close(let text, let indent):
+                out.line(String(repeating: "  ", count: indent) + p.paint(text, .punctuation))
+            case .value(let v, let label, let indent):
+                let prefix =
+                    String(repeating: "  ", count: indent) + (label.map { $0 + p.paint(" => ", .punctuation) } ?? "")
+                if let s = Render.scalar(v, p) {
+                    out.line(prefix + s)
+                    continue
+                }
+                var children: [(String, PlistValue)] = []
+                let open: String
+                let close: String
+                switch v {
+                case .array(let a):
+                    (open, close) = ("[", "]")
+                    children = a.enumerated().map { (p.paint(String($0.offset), .punctuation), $0.element) }
+                case .set(let a):
+                    (open, close) = (p.paint("<set>", .marker) + " [", "]")
+                    children = a.enumerated().map { (p.paint(String($0.offset), .punctuation), $0.element) }
+                default:
+                    (open, close) = ("{", "}")
+                    children = (v.dictionaryValue?.entries ?? []).map { entry in
+                        let key: String
+                        if case .string(let s) = entry.key {
+                            key = p.paint(Render.quoted(s), .key)
+                        } else {
+                            key = Render.scalar(entry.key, p) ?? p.paint("<\(entry.key.kind.rawValue) key>", .marker)
+                        }
+                        return (key, entry.value)
+                    }
+                }
+                if children.isEmpty {
+                    out.line(prefix + p.paint(open == "{" ? "{}" : open + "]", .punctuation))
+                    continue
+                }
+                out.line(prefix + (open == "{" || open == "[" ? p.paint(open, .punctuation) : open))
+                work.append(.close(close, indent: indent))
+                for (label, child) in children.reversed() {
+                    work.append(.value(child, label: label, indent: indent + 1))
+                }
+            }
+            lines += 1
+            if lines & 0xFFF == 0 { progress?.update(done: lines, of: lines + work.count) }
+        }
+    }
+}

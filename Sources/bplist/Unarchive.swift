@@ -1,0 +1,393 @@
+// Sources/bplist/Unarchive.swift - `bplist unarchive FILE`: an NSKeyedArchiver archive as a
+// readable object graph.
+
+import ArgumentParser
+import BinaryPlist
+import Foundation
+import KeyedArchive
+
+struct Unarchive: BPlistSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unarchive",
+        abstract: "Print an NSKeyedArchiver archive as a readable object graph.",
+        discussion: """
+            Every archived object is shown with its class name and its fields; no class needs to be \
+            known. Foundation classes are interpreted: NSArray, NSOrderedSet, NSSet and NSDictionary \
+            (and their mutable forms) as plain arrays, sets and dictionaries; NSString, NSData, \
+            NSDate, NSUUID, NSURL and NSNull as plain values. An object or collection reached from \
+            more than one place is printed in full once, marked '#UID' (its index in $objects), and \
+            then as '<ref #UID ClassName>', so shared objects and cycles are safe. Nesting deeper than \
+            --max-depth prints '<depth limit #UID ClassName>'. When $top holds only 'root' its object \
+            is printed; otherwise a dictionary of the $top keys. Binary, XML and canonical JSON \
+            archives are read.
+
+            Text form:
+              XWZPerson #3 {
+                name: "Ada"
+                pets: [
+                  0 => XWZDog {
+                    name: "Rex"
+                    owner: <ref #3 XWZPerson>
+                  }
+                ]
+              }
+
+            --json form (canonical JSON, sorted keys): an object of the $top keys,
+              {"root": VALUE, …}, where VALUE is
+                an object            {"$class": "XWZDog", "$id": UID, "name": VALUE, …}
+                                     (a field name starting with '$' gets one more '$')
+                a later reference    {"$ref": UID, "$class": "XWZDog"}
+                beyond --max-depth   {"$truncated": UID, "$class": "XWZDog"}
+                a shared collection  {"$id": UID, "$class": "NSArray", "$value": […]}
+                                     (the first time; later ones are "$ref")
+                array, set           […], {"$set": […]}
+                dictionary           {"key": VALUE, …}, or {"$dict": [[KEY, VALUE], …]}
+                                     when a key is not a string
+                string, number, bool JSON values (reals {"$real": "0.5"}); nil is null
+                date, data           {"$date": "ISO-8601"}, {"$data": "base64"}
+                UUID, URL            {"$uuid": "…"}, {"$url": "…"}
+                class description    {"$classname": "…"}
+
+            Examples:
+              bplist unarchive person.archive
+              bplist unarchive --json person.archive > person.json
+              bplist unarchive --max-depth 4 big.archive
+
+            Exit status: 0 on success; 1 on any error, with one line on standard error: \
+            'error: CODE at byte N: detail' for an input that is not a property list, \
+            'error: CODE at byte N (UID u): detail' for an archive that is malformed (N is where the \
+            object of UID u starts; for XML or JSON input the offset is left out); 64 for usage errors.
+            """
+    )
+
+    @Argument(help: "The archive to read ('-' for standard input).")
+    var file: String
+
+    @Flag(help: "Print the graph as canonical JSON (shape above).")
+    var json = false
+
+    @Option(help: "Levels of objects and collections to expand (1...2000).")
+    var maxDepth = 512
+
+    @OptionGroup var colors: ColorOptions
+
+    func validate() throws {
+        guard (1...2000).contains(maxDepth) else { throw ValidationError("--max-depth must be 1...2000") }
+    }
+
+    func execute() throws {
+        let input = try IO.read(file)
+        let progress = Progress("unarchive", inputBytes: input.count)
+        defer { progress.finish() }
+        progress.phase("decoding")
+        let binary: Data
+        let isBinary = PlistInput.sniff(input) == .binary
+        if isBinary {
+            binary = input
+        } else {
+            binary = try BinaryPlistWriter().write(PlistInput.decode(input, options: .init()).0)
+        }
+        let graph: KeyedArchiveGraph
+        do {
+            graph = try KeyedArchiveGraph(binary, requiredTopKey: nil)
+        } catch let error as KeyedArchiveError {
+            throw Unarchive.toolError(error, binary: isBinary ? binary : nil)
+        }
+        progress.phase("resolving")
+        var view = ArchiveView(graph: graph, maxDepth: maxDepth)
+        let top = graph.top.map { (key: $0.key, node: view.build($0.value, depth: 0)) }
+        progress.phase("printing")
+        if json {
+            let object = PlistDictionary(top.map { (PlistValue.string($0.key), ArchiveView.json($0.node)) })
+            let text = PlistValue.dictionary(object).canonicalJSON()
+            progress.finish()
+            IO.printOut(text)
+            return
+        }
+        var out = TextOut()
+        let renderer = ArchiveRenderer(palette: colors.palette)
+        if top.count == 1, top[0].key == "root" {
+            renderer.render(top[0].node, label: nil, indent: 0, into: &out)
+        } else {
+            let entries = top.map { (key: PlistValue.string($0.key), value: $0.node) }
+            renderer.render(
+                .dictionary(entries.map { (.value($0.key), $0.value) }, shared: nil), label: nil, indent: 0, into: &out)
+        }
+        progress.finish()
+        out.flush()
+    }
+
+    /// One line for a graph error, with the byte offset of the object it names (binary input).
+    static func toolError(_ error: KeyedArchiveError, binary: Data?) -> ToolError {
+        if let underlying = error.underlying {
+            return ToolError(underlying.description, code: underlying.code.description)
+        }
+        var text = error.code.description
+        if let binary, let document = try? BinaryPlistDocument(binary) {
+            var ref = document.root
+            if let uid = error.uid, let found = try? document.ref(at: ["$objects", String(uid)]) { ref = found }
+            if let offset = document.offsetOfObject(ref.index) { text += " at byte \(offset)" }
+        }
+        if !error.keyPath.isEmpty { text += " in " + error.keyPath.joined(separator: ".") }
+        var extras: [String] = []
+        if let uid = error.uid { extras.append("UID \(uid)") }
+        if let className = error.className { extras.append("class \(className)") }
+        if !extras.isEmpty { text += " (" + extras.joined(separator: ", ") + ")" }
+        return ToolError(text + ": " + error.detail, code: error.code.description)
+    }
+}
+
+/// A resolved archive node: Foundation classes interpreted, sharing and cycles made explicit.
+indirect enum ArchiveNode {
+    case null
+    /// A plain property-list scalar (string, number, boolean, data, date).
+    case value(PlistValue)
+    case date(Date)
+    case uuid(UUID)
+    case url(String)
+    /// A reference to a class description rather than to an object.
+    case className(String)
+    /// `shared` is (UID, class) when the collection is an archived object reached more than once.
+    case array([ArchiveNode], shared: (Int, String)?)
+    case set([ArchiveNode], shared: (Int, String)?)
+    case dictionary([(ArchiveNode, ArchiveNode)], shared: (Int, String)?)
+    case object(uid: Int, className: String, shared: Bool, fields: [(String, ArchiveNode)])
+    /// An object already printed (or being printed: a cycle).
+    case ref(uid: Int, className: String)
+    /// An object below the depth limit.
+    case truncated(uid: Int, className: String)
+}
+
+/// Walks a ``KeyedArchiveGraph`` from `$top`, expanding each object once.
+struct ArchiveView {
+    let graph: KeyedArchiveGraph
+    let maxDepth: Int
+    /// References to each UID from the objects reachable from `$top` (and from `$top` itself).
+    let inbound: [Int]
+    private var expanded = Set<Int>()
+
+    init(graph: KeyedArchiveGraph, maxDepth: Int) {
+        self.graph = graph
+        self.maxDepth = maxDepth
+        var inbound = [Int](repeating: 0, count: graph.nodes.count)
+        var seen = [Bool](repeating: false, count: graph.nodes.count)
+        var queue: [Int] = []
+        func visit(_ uids: [Int]) {
+            for u in uids where u > 0 && u < inbound.count {
+                inbound[u] += 1
+                if !seen[u] {
+                    seen[u] = true
+                    queue.append(u)
+                }
+            }
+        }
+        for field in graph.top { visit(ArchiveView.uids(in: field.value)) }
+        var next = 0
+        while next < queue.count {
+            if case .object(let o) = graph.nodes[queue[next]] { visit(o.references) }
+            next += 1
+        }
+        self.inbound = inbound
+    }
+
+    /// The UIDs in a value, in order (iteratively).
+    static func uids(in value: PlistValue) -> [Int] {
+        var out: [Int] = []
+        var stack = [value]
+        while let v = stack.popLast() {
+            switch v {
+            case .uid(let u): out.append(Int(clamping: u))
+            case .array(let a), .set(let a): stack.append(contentsOf: a.reversed())
+            case .dictionary(let d):
+                for entry in d.entries.reversed() { stack.append(contentsOf: [entry.value, entry.key]) }
+            default: break
+            }
+        }
+        return out
+    }
+
+    mutating func build(_ value: PlistValue, depth: Int) -> ArchiveNode {
+        switch value {
+        case .uid(let u):
+            let uid = Int(clamping: u)
+            guard uid != 0, let node = graph.node(uid) else { return .null }
+            switch node {
+            case .null: return .null
+            case .value(let v): return build(v, depth: depth)
+            case .classDescription(let name, _): return .className(name)
+            case .object(let o): return object(o, depth: depth)
+            }
+        case .array(let a):
+            guard depth < maxDepth else { return .truncated(uid: -1, className: "array") }
+            return .array(a.map { build($0, depth: depth + 1) }, shared: nil)
+        case .set(let a):
+            guard depth < maxDepth else { return .truncated(uid: -1, className: "set") }
+            return .set(a.map { build($0, depth: depth + 1) }, shared: nil)
+        case .dictionary(let d):
+            guard depth < maxDepth else { return .truncated(uid: -1, className: "dictionary") }
+            return .dictionary(
+                d.entries.map { (build($0.key, depth: depth + 1), build($0.value, depth: depth + 1)) }, shared: nil)
+        case .date(let d): return .date(d)
+        default: return .value(value)
+        }
+    }
+
+    /// The plain value behind a field (following one UID to a value node).
+    private func plain(_ v: PlistValue?) -> PlistValue? {
+        guard let v else { return nil }
+        if case .uid(let u) = v, case .value(let x)? = graph.node(Int(clamping: u)) { return x }
+        return v
+    }
+
+    /// Foundation value classes, shown plainly wherever they are referenced.
+    private func foundationValue(_ o: KeyedArchiveGraph.Object) -> ArchiveNode? {
+        let chain = Set(o.classChain + [o.className])
+        switch o.className {
+        case "NSNull": return .null
+        case "NSDate":
+            if case .real(let t)? = plain(o["NS.time"]) { return .date(Date(timeIntervalSinceReferenceDate: t)) }
+        case "NSUUID":
+            if case .data(let d)? = plain(o["NS.uuidbytes"]), d.count == 16 {
+                let b = [UInt8](d)
+                return .uuid(
+                    UUID(
+                        uuid: (
+                            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                            b[14], b[15]
+                        )))
+            }
+        case "NSURL":
+            if case .string(let relative)? = plain(o["NS.relative"]) {
+                if case .uid(let b)? = o["NS.base"], case .object(let base)? = graph.node(Int(clamping: b)),
+                    case .url(let baseURL)? = foundationValue(base)
+                {
+                    return .url(URL(string: relative, relativeTo: URL(string: baseURL))?.absoluteString ?? relative)
+                }
+                return .url(relative)
+            }
+        default: break
+        }
+        if chain.contains("NSString"), case .string(let s)? = plain(o["NS.string"]) { return .value(.string(s)) }
+        if chain.contains("NSData"), case .data(let d)? = plain(o["NS.data"]) { return .value(.data(d)) }
+        return nil
+    }
+
+    private mutating func object(_ o: KeyedArchiveGraph.Object, depth: Int) -> ArchiveNode {
+        if let v = foundationValue(o) { return v }
+        guard !expanded.contains(o.uid) else { return .ref(uid: o.uid, className: o.className) }
+        guard depth < maxDepth else { return .truncated(uid: o.uid, className: o.className) }
+        expanded.insert(o.uid)
+        let shared = inbound.indices.contains(o.uid) && inbound[o.uid] > 1
+        let marker = shared ? (o.uid, o.className) : nil
+        let chain = Set(o.classChain + [o.className])
+        func list(_ key: String) -> [PlistValue]? {
+            if case .array(let a)? = plain(o[key]) { return a }
+            return nil
+        }
+        if chain.contains("NSDictionary"), let keys = list("NS.keys"), let values = list("NS.objects"),
+            keys.count == values.count
+        {
+            let entries = zip(keys, values).map { (build($0, depth: depth + 1), build($1, depth: depth + 1)) }
+            return .dictionary(entries, shared: marker)
+        }
+        if chain.contains("NSArray") || chain.contains("NSOrderedSet"), let items = list("NS.objects") {
+            return .array(items.map { build($0, depth: depth + 1) }, shared: marker)
+        }
+        if chain.contains("NSSet"), let items = list("NS.objects") {
+            return .set(items.map { build($0, depth: depth + 1) }, shared: marker)
+        }
+        let fields = o.fields.map { ($0.key, build($0.value, depth: depth + 1)) }
+        return .object(uid: o.uid, className: o.className, shared: shared, fields: fields)
+    }
+
+    /// The `--json` form of a node (see the command's help).
+    static func json(_ node: ArchiveNode) -> PlistValue {
+        func tagged(_ pairs: [(String, PlistValue)]) -> PlistValue {
+            .dictionary(PlistDictionary(pairs.map { (PlistValue.string($0.0), $0.1) }))
+        }
+        func wrap(_ value: PlistValue, _ shared: (Int, String)?) -> PlistValue {
+            guard let (uid, name) = shared else { return value }
+            return tagged([("$id", .integer(Int128(uid))), ("$class", .string(name)), ("$value", value)])
+        }
+        switch node {
+        case .null: return .null
+        case .value(let v): return v
+        case .date(let d): return .date(d)
+        case .uuid(let u): return tagged([("$uuid", .string(u.uuidString))])
+        case .url(let s): return tagged([("$url", .string(s))])
+        case .className(let s): return tagged([("$classname", .string(s))])
+        case .array(let items, let shared): return wrap(.array(items.map(json)), shared)
+        case .set(let items, let shared): return wrap(.set(items.map(json)), shared)
+        case .dictionary(let entries, let shared):
+            return wrap(.dictionary(PlistDictionary(entries.map { (json($0.0), json($0.1)) })), shared)
+        case .object(let uid, let className, _, let fields):
+            var pairs: [(String, PlistValue)] = [("$class", .string(className)), ("$id", .integer(Int128(uid)))]
+            for (key, value) in fields { pairs.append((key.hasPrefix("$") ? "$" + key : key, json(value))) }
+            return tagged(pairs)
+        case .ref(let uid, let className):
+            return tagged([("$ref", .integer(Int128(uid))), ("$class", .string(className))])
+        case .truncated(let uid, let className):
+            return tagged([("$truncated", .integer(Int128(uid))), ("$class", .string(className))])
+        }
+    }
+}
+
+/// The text form of an archive graph.
+struct ArchiveRenderer {
+    var palette: Palette
+
+    func render(_ node: ArchiveNode, label: String?, indent: Int, into out: inout TextOut) {
+        let p = palette
+        let pad = String(repeating: "  ", count: indent)
+        let prefix = pad + (label ?? "")
+        func id(_ shared: (Int, String)?) -> String {
+            shared.map { p.paint("#\($0.0)", .marker) + " " } ?? ""
+        }
+        func block(_ head: String, _ open: String, _ close: String, _ children: [(String, ArchiveNode)]) {
+            if children.isEmpty {
+                out.line(prefix + head + p.paint(open + close, .punctuation))
+                return
+            }
+            out.line(prefix + head + p.paint(open, .punctuation))
+            for (childLabel, child) in children { render(child, label: childLabel, indent: indent + 1, into: &out) }
+            out.line(pad + p.paint(close, .punctuation))
+        }
+        func indexed(_ items: [ArchiveNode]) -> [(String, ArchiveNode)] {
+            items.enumerated().map {
+                (p.paint(String($0.offset), .punctuation) + p.paint(" => ", .punctuation), $0.element)
+            }
+        }
+        switch node {
+        case .null: out.line(prefix + p.paint("nil", .literal))
+        case .value(let v): out.line(prefix + (Render.scalar(v, p) ?? ""))
+        case .date(let d): out.line(prefix + p.paint(Render.date(d), .date))
+        case .uuid(let u): out.line(prefix + p.paint("UUID(\(u.uuidString))", .literal))
+        case .url(let s): out.line(prefix + p.paint("URL(\(s))", .literal))
+        case .className(let s): out.line(prefix + p.paint("<class \(s)>", .marker))
+        case .ref(let uid, let className): out.line(prefix + p.paint("<ref #\(uid) \(className)>", .marker))
+        case .truncated(let uid, let className):
+            out.line(
+                prefix + p.paint(uid < 0 ? "<depth limit \(className)>" : "<depth limit #\(uid) \(className)>", .marker)
+            )
+        case .array(let items, let shared): block(id(shared), "[", "]", indexed(items))
+        case .set(let items, let shared): block(id(shared) + p.paint("<set>", .marker) + " ", "[", "]", indexed(items))
+        case .dictionary(let entries, let shared):
+            let children = entries.map { entry -> (String, ArchiveNode) in
+                let key: String
+                switch entry.0 {
+                case .value(.string(let s)): key = p.paint(Render.quoted(s), .key)
+                case .value(let v): key = Render.scalar(v, p) ?? "?"
+                default:
+                    var keyOut = TextOut()
+                    render(entry.0, label: nil, indent: 0, into: &keyOut)
+                    key = keyOut.pending.split(separator: "\n").joined(separator: " ")
+                }
+                return (key + p.paint(" => ", .punctuation), entry.1)
+            }
+            block(id(shared), "{", "}", children)
+        case .object(let uid, let className, let shared, let fields):
+            let head = p.paint(className, .className) + " " + (shared ? p.paint("#\(uid)", .marker) + " " : "")
+            block(head, "{", "}", fields.map { (p.paint($0.0, .key) + p.paint(": ", .punctuation), $0.1) })
+        }
+    }
+}
