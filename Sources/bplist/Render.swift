@@ -220,6 +220,8 @@ struct PlistTreePrinter {
         var work: [Work] = [.value(root, label: nil, indent: 0)]
         var lines = 0
         while let item = work.popLast() {
+            lines += 1
+            if lines & 0xFFF == 0 { progress?.update(done: lines, of: lines + work.count) }
             switch item {
             case .close(let text, let indent):
                 out.line(String(repeating: "  ", count: indent) + p.paint(text, .punctuation))
@@ -262,8 +264,6 @@ struct PlistTreePrinter {
                     work.append(.value(child, label: label, indent: indent + 1))
                 }
             }
-            lines += 1
-            if lines & 0xFFF == 0 { progress?.update(done: lines, of: lines + work.count) }
         }
     }
 }

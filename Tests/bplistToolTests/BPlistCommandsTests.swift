@@ -226,6 +226,15 @@ struct BPlistCommandsTests {
                 "\"blob\" => {length = 100, bytes = 0x000102030405060708090a0b0c0d0e0f ... 5c5d5e5f60616263}"))
     }
 
+    @Test func printAndGetReadStandardInput() throws {
+        let bytes = try BinaryPlistWriter(compression: .zlib(level: 9)).write(["k": ["v"]])
+        let r = try Tool.run(["print", "-"], stdin: bytes)
+        #expect(r.status == 0)
+        #expect(r.stdoutText == "{\n  \"k\" => [\n    0 => \"v\"\n  ]\n}\n")
+        let g = try Tool.run(["get", "-", "k.0"], stdin: bytes)
+        #expect(g.stdoutText == "v\n")
+    }
+
     @Test func printColours() throws {
         let dir = try TempDir()
         let path = try Self.write(["k": "v", "n": 1], "v.bplist", in: dir)
