@@ -552,8 +552,14 @@ private func xmlError(
     }
 
     @Test func uidLimits() {
+        var narrow = BinaryPlistLimits()
+        narrow.maxUID = UInt64(UInt32.max)
         xmlError(.limitExceeded) { () throws(BinaryPlistError) in
-            try decodeXML("<plist><dict><key>CF$UID</key><integer>4294967296</integer></dict></plist>")
+            try decodeXML("<plist><dict><key>CF$UID</key><integer>4294967296</integer></dict></plist>", limits: narrow)
+        }
+        // Beyond the 8 bytes a binary UID can hold, whatever the limit.
+        xmlError(.limitExceeded) { () throws(BinaryPlistError) in
+            try decodeXML("<plist><dict><key>CF$UID</key><integer>18446744073709551616</integer></dict></plist>")
         }
         xmlError(.syntax) { () throws(BinaryPlistError) in
             try decodeXML("<plist><dict><key>CF$UID</key><integer>-1</integer></dict></plist>")

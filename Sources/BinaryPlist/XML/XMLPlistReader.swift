@@ -147,30 +147,52 @@ enum XMLScan {
 enum XMLPlistElement: String {
     case plist, dict, key, array, string, integer, real, `true`, `false`, date, data
 
-    /// The element a tag name (bytes of `bytes[range]`) names, or `nil`.
-    static func named(_ bytes: [UInt8], _ range: Range<Int>) -> XMLPlistElement? {
-        switch range.count {
-        case 3: if matches(bytes, range, "key") { return .key }
-        case 4:
-            if matches(bytes, range, "dict") { return .dict }
-            if matches(bytes, range, "real") { return .real }
-            if matches(bytes, range, "true") { return .true }
-            if matches(bytes, range, "date") { return .date }
-            if matches(bytes, range, "data") { return .data }
-        case 5:
-            if matches(bytes, range, "plist") { return .plist }
-            if matches(bytes, range, "array") { return .array }
-            if matches(bytes, range, "false") { return .false }
-        case 6: if matches(bytes, range, "string") { return .string }
-        case 7: if matches(bytes, range, "integer") { return .integer }
-        default: break
+    /// The element's name packed as `packedName(_:_:)` packs it.
+    var packed: UInt64 {
+        switch self {
+        case .plist: 0x74_7369_6c70
+        case .dict: 0x7463_6964
+        case .key: 0x79_656b
+        case .array: 0x79_6172_7261
+        case .string: 0x676e_6972_7473
+        case .integer: 0x72_6567_6574_6e69
+        case .real: 0x6c61_6572
+        case .true: 0x6575_7274
+        case .false: 0x65_736c_6166
+        case .date: 0x6574_6164
+        case .data: 0x6174_6164
         }
-        return nil
     }
 
-    private static func matches(_ bytes: [UInt8], _ range: Range<Int>, _ name: String) -> Bool {
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
-        return bytes[range].elementsEqual(name.utf8)
+    /// A tag name of at most seven bytes as an integer, first byte lowest (0 for longer names).
+    /// Names hold no zero byte, so equal integers mean equal names.
+    @inline(__always) static func packedName(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64 {
+        guard range.count <= 7, range.lowerBound >= 0, range.upperBound <= bytes.count else { return 0 }
+        var v: UInt64 = 0
+        var shift: UInt64 = 0
+        for k in range {
+            v |= UInt64(bytes[k]) << shift
+            shift += 8
+        }
+        return v
+    }
+
+    /// The element a tag name (bytes of `bytes[range]`) names, or `nil`.
+    static func named(_ bytes: [UInt8], _ range: Range<Int>) -> XMLPlistElement? {
+        switch packedName(bytes, range) {
+        case 0x7463_6964: .dict
+        case 0x79_656b: .key
+        case 0x676e_6972_7473: .string
+        case 0x72_6567_6574_6e69: .integer
+        case 0x6c61_6572: .real
+        case 0x6575_7274: .true
+        case 0x65_736c_6166: .false
+        case 0x6574_6164: .date
+        case 0x6174_6164: .data
+        case 0x79_6172_7261: .array
+        case 0x74_7369_6c70: .plist
+        default: nil
+        }
     }
 }
 
@@ -524,14 +546,14 @@ struct XMLPlistReader {
     /// Reads `</name>` at `i` and checks that it closes `element`.
     mutating func readCloseTag(_ element: XMLPlistElement, openedAt open: Int) throws(BinaryPlistError) {
         let start = i
-        guard has("</", at: i) else {
+        guard byte(i) == UInt8(ascii: "<"), byte(i + 1) == UInt8(ascii: "/") else {
             throw fail(i, "expected </\(element.rawValue)>, found \(describe(i))")
         }
         i += 2
         let nameStart = i
         while i < n && XMLScan.isNameByte(bytes[i]) { i += 1 }
         let closing = nameStart..<i
-        guard XMLPlistElement.named(bytes, closing) == element else {
+        guard XMLPlistElement.packedName(bytes, closing) == element.packed else {
             throw fail(
                 start,
                 "</\(name(closing))> does not close <\(element.rawValue)> (opened at \(lineColumn(open)))")
@@ -577,7 +599,7 @@ struct XMLPlistReader {
                 if !copied { return XMLText(bytes: bytes[start..<end], isInput: true, start: start) }
                 buffer.append(contentsOf: bytes[mark..<end])
                 return XMLText(bytes: buffer[...], isInput: false, start: start)
-            } else if has("<![CDATA[", at: i) {
+            } else if byte(i + 1) == UInt8(ascii: "!") && has("<![CDATA[", at: i) {
                 copied = true
                 buffer.append(contentsOf: bytes[mark..<i])
                 let open = i
@@ -649,6 +671,8 @@ struct XMLPlistReader {
 
     /// Text as a string; invalid UTF-8 is an error at the first bad byte.
     func string(_ text: XMLText) throws(BinaryPlistError) -> String {
+        // ASCII (most keys and strings) needs no validation beyond this scan.
+        if text.bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: text.bytes, as: UTF8.self) }
         if let s = String(validating: text.bytes, as: UTF8.self) { return s }
         let bad = XMLScan.firstInvalidUTF8(text.bytes) ?? text.bytes.startIndex
         throw fail(text.isInput ? bad : text.start, "invalid UTF-8")
@@ -720,44 +744,48 @@ struct XMLPlistReader {
     func real(_ text: XMLText) throws(BinaryPlistError) -> Double {
         let r = trimmed(text)
         let t = text.bytes[r]
+        let at = offset(r.lowerBound, in: text)
         guard !t.isEmpty, t.count <= 64 else {
-            throw fail(offset(r.lowerBound, in: text), t.isEmpty ? "<real> holds no number" : "<real> text too long")
+            throw fail(at, t.isEmpty ? "<real> holds no number" : "<real> text too long")
         }
-        var lower = String(decoding: t, as: UTF8.self).lowercased()
-        var sign = 1.0
-        if lower.hasPrefix("-") || lower.hasPrefix("+") {
-            if lower.hasPrefix("-") { sign = -1 }
-            lower.removeFirst()
+        var body = t[...]
+        var negative = false
+        if let first = body.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            negative = first == UInt8(ascii: "-")
+            body = body.dropFirst()
         }
-        switch lower {
-        case "nan": return sign < 0 ? -Double.nan : .nan
-        case "inf", "infinity": return sign * .infinity
-        default: break
+        let notANumber = { () -> BinaryPlistError in
+            self.fail(at, "<real> is not a number: \"\(String(decoding: t, as: UTF8.self))\"")
+        }
+        if let first = body.first, first | 0x20 == UInt8(ascii: "n") || first | 0x20 == UInt8(ascii: "i") {
+            // ASCII lower case by setting bit 5 (letters only are compared).
+            let word = String(decoding: body.map { $0 | 0x20 }, as: UTF8.self)
+            switch word {
+            case "nan": return negative ? -Double.nan : .nan
+            case "inf", "infinity": return negative ? -.infinity : .infinity
+            default: throw notANumber()
+            }
         }
         // Decimal only: digits, one optional point, an optional exponent; no hex floats.
         var sawDigit = false
         var sawPoint = false
         var sawExponent = false
         var previous: UInt8 = 0
-        for b in lower.utf8 {
+        for b in body {
             switch b {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
             case UInt8(ascii: ".") where !sawPoint && !sawExponent: sawPoint = true
-            case UInt8(ascii: "e") where sawDigit && !sawExponent: sawExponent = true
-            case UInt8(ascii: "+") where previous == UInt8(ascii: "e"),
-                UInt8(ascii: "-") where previous == UInt8(ascii: "e"):
+            case UInt8(ascii: "e") where sawDigit && !sawExponent, UInt8(ascii: "E") where sawDigit && !sawExponent:
+                sawExponent = true
+            case UInt8(ascii: "+") where previous | 0x20 == UInt8(ascii: "e"),
+                UInt8(ascii: "-") where previous | 0x20 == UInt8(ascii: "e"):
                 break
-            default:
-                throw fail(
-                    offset(r.lowerBound, in: text), "<real> is not a number: \"\(String(decoding: t, as: UTF8.self))\"")
+            default: throw notANumber()
             }
             previous = b
         }
-        guard let d = Double(lower) else {
-            throw fail(
-                offset(r.lowerBound, in: text), "<real> is not a number: \"\(String(decoding: t, as: UTF8.self))\"")
-        }
-        return sign * d
+        guard let d = Double(String(decoding: body, as: UTF8.self)) else { throw notANumber() }
+        return negative ? -d : d
     }
 
     /// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (UTC), the year optionally negative and of 1 to 9 digits.
