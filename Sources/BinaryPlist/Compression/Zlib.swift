@@ -35,8 +35,10 @@ public enum CompressionEnvelope: String, Sendable, Hashable, CaseIterable {
 public enum Zlib {
     /// Compresses `data` into a zlib (RFC 1950) stream.
     ///
-    /// - Parameter level: 0 (store) ... 9 (smallest); -1 is zlib's default (6). Level 1 is usually
-    ///   the best trade for property lists (measured: faster and often smaller than 6).
+    /// - Parameters:
+    ///   - data: The bytes to compress (usually a whole `bplist00` file).
+    ///   - level: 0 (store) ... 9 (smallest); -1 is zlib's default (6). Level 1 is usually the best
+    ///     trade for property lists (measured: faster and often smaller than 6).
     public static func deflate(_ data: Data, level: Int = -1) throws(BinaryPlistError) -> Data {
         guard (-1...9).contains(level) else {
             throw BinaryPlistError(.unencodable, "zlib level \(level) is not -1...9")

@@ -5,7 +5,7 @@ extension BinaryPlistDocument {
     ///
     /// Components are separated by `.`: a dictionary component is a string key, an array component a
     /// decimal index (`"$objects.3.name"`, `"people.0"`). Keys containing a dot can be reached with
-    /// ``ref(at:)-(_:[String])``.
+    /// ``ref(at:)-([String])``.
     ///
     /// - Returns: The object's reference, or `nil` when a key is missing, an index is out of range or a
     ///   component meets a scalar.
@@ -39,7 +39,7 @@ extension BinaryPlistDocument {
         return current
     }
 
-    /// The value at a key path, materialised (see ``ref(at:)-(_:String)``), or `nil` when absent.
+    /// The value at a key path, materialised (see ``ref(at:)-(String)``), or `nil` when absent.
     public func lookup(_ keyPath: String) throws(BinaryPlistError) -> PlistValue? {
         guard let r = try ref(at: keyPath) else { return nil }
         return try value(of: r)

@@ -99,7 +99,10 @@ struct Materializer {
 
     mutating func run(_ rootIndex: Int) throws(BinaryPlistError) -> PlistValue {
         let rootRaw = try document.scan(reader, rootIndex)
-        if !rootRaw.isContainer { return try scalar(rootRaw, rootIndex) }
+        if !rootRaw.isContainer {
+            try count(1, at: rootIndex)
+            return try scalar(rootRaw, rootIndex)
+        }
         let refSize = document.trailer.objectRefSize
         let objectCount = document.objectCount
         let maxDepth = document.limits.maxDepth
@@ -227,9 +230,9 @@ struct Materializer {
         }
     }
 
-    /// Builds a scalar value; memoises the ones that allocate (strings, data).
+    /// Builds a scalar value; memoises the ones that allocate (strings, data). (Its slot was counted
+    /// against the node budget when its container was opened.)
     private mutating func scalar(_ raw: RawObject, _ index: Int) throws(BinaryPlistError) -> PlistValue {
-        try count(1, at: index)
         let v: PlistValue
         switch raw.kind {
         case .null: return .null

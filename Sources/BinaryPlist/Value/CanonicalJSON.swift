@@ -43,7 +43,8 @@ extension PlistValue {
     /// Reads canonical JSON back into a value.
     ///
     /// Accepts any RFC 8259 JSON text and maps it as ``canonicalJSON()`` writes it: a JSON integer
-    /// is an exact ``integer`` (128-bit range), a number with a fraction or exponent a ``real``, an
+    /// is an exact ``PlistValue/integer(_:)`` (128-bit range), a number with a fraction or exponent a
+    /// ``PlistValue/real(_:)``, an
     /// object with exactly one of the keys `$real`, `$date`, `$data`, `$uid`, `$set`, `$dict` the
     /// tagged value (reals and dates as a number or a string; dates also as ISO-8601), any other
     /// object a dictionary with string keys (a repeated key keeps its last value).
