@@ -159,7 +159,7 @@ public func expectFailure(_ what: @autoclosure () -> String, _ body: () throws(B
 
 /// Checks `ref(at:)` and `lookup` against the materialised tree `root` along a few paths.
 ///
-/// `root` must be `doc.value()` and small enough to compare (see ``treeSize(_:cap:)``).
+/// `root` must be `doc.value()`.
 public func checkKeyPaths(_ doc: BinaryPlistDocument, root: PlistValue, maxPaths: Int = 24) {
     var paths: [([String], PlistValue)] = [([], root)]
     var next = 0

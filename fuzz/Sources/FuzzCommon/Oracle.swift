@@ -83,30 +83,6 @@ public func checkError(_ e: BinaryPlistError, inputCount: Int) {
     require(!e.detail.isEmpty, "error without detail: \(e.code)")
 }
 
-/// The number of nodes of `value` as a tree (shared sub-trees counted every time they occur), or
-/// nil when it is larger than `cap`. Costs O(min(size, cap)).
-///
-/// A decoded DAG shares storage, but `==`, hashing and the writer walk it as a tree: 22 levels of
-/// `[x, x]` are 4 Mi nodes for them. Oracles that compare or re-encode values use this gate.
-public func treeSize(_ value: PlistValue, cap: Int) -> Int? {
-    var stack: [PlistValue] = [value]
-    var count = 0
-    while let v = stack.popLast() {
-        count += 1
-        if count > cap { return nil }
-        switch v {
-        case .array(let xs), .set(let xs): stack.append(contentsOf: xs)
-        case .dictionary(let d):
-            for e in d.entries {
-                stack.append(e.key)
-                stack.append(e.value)
-            }
-        default: break
-        }
-    }
-    return count
-}
-
 /// Lowercase hex of some bytes, for messages.
 public func hexString(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef".utf8)

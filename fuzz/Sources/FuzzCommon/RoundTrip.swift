@@ -3,11 +3,6 @@
 import BinaryPlist
 import Foundation
 
-/// Largest expanded tree (see ``treeSize(_:cap:)``) the round-trip oracle compares. Bigger values,
-/// which only a heavily shared DAG produces from a small input, are re-encoded no further: `==` and
-/// the writer both walk them as trees.
-public let roundTripNodeCap = 1 << 14
-
 /// Re-encodes a decoded value and checks the result decodes to an equal value.
 ///
 /// - Parameters:
@@ -16,12 +11,13 @@ public let roundTripNodeCap = 1 << 14
 ///     objects, nodes or depth than the original, because equal values are written once).
 ///   - deduplicate: The writer mode.
 ///   - compressionLevel: When set, the output is a zlib envelope at that level.
-/// - Returns: The re-encoded bytes, or nil when the value was too large to compare.
+/// - Returns: The re-encoded bytes.
 @discardableResult
 public func checkRoundTrip(
     _ value: PlistValue, original: BinaryPlistDocument, deduplicate: Bool = true, compressionLevel: Int? = nil
 ) -> Data? {
-    guard treeSize(value, cap: roundTripNodeCap) != nil else { return nil }
+    // No size gate: `==`, hashing and the writer are linear in shared sub-trees (storage identity),
+    // so even a 2^60-leaf DAG from a 300-byte input compares and re-encodes in its file size.
     let writer = BinaryPlistWriter(
         deduplicate: deduplicate, compression: compressionLevel.map { .zlib(level: $0) } ?? .none)
     let encoded: Data
