@@ -4,13 +4,20 @@
 // - `$objects` is a table indexed by UID; entry 0 is the string "$null".
 // - Scalars an object encodes (Bool, integers, reals) go inline into its dictionary. Strings, data
 //   and numbers that must be objects are added to the builder and get a UID; equal ones share a
-//   UID (the builder deduplicates by value, and `uidByRef` maps its reference to one UID).
+//   UID (the builder deduplicates by value, and `uidByBuilderID` maps its reference to one UID).
 // - A class instance gets its UID when first referenced (identity by `ObjectIdentifier`; the
 //   instance is retained until the archive is finished), and is queued. Its `encode(with:)` runs
 //   later, from the queue, so a deep or cyclic graph never deepens the call stack.
 // - An object's dictionary is added to the builder when its `encode(with:)` returns, unless it
 //   holds conditional references: those wait for `finishEncoding()`, which knows whether the
 //   target was ever archived unconditionally (UID) or not (`$null`).
+//
+// Performance: all mutable state lives in one struct (`State`) stored in one property, and each
+// operation is one mutating method on it, so an operation costs one dynamic exclusivity check
+// rather than one per field touched. Per class, the keys its objects encode are remembered by
+// position (a key's builder reference is found by comparing the key with the one encoded at the
+// same position last time, which for string literals is a bit comparison), and frames reuse their
+// buffers.
 
 import BinaryPlist
 public import FoundationEssentials
@@ -32,6 +39,8 @@ public final class KeyedArchiver {
         var values: [BuilderRef] = []
         /// Positions in `values` holding a conditional reference, resolved at finish.
         var conditionals: [(index: Int, object: ObjectIdentifier)] = []
+        /// Index in `State.classes` of the object's class (`-1` for `$top`): its key memo.
+        var classSlot = -1
     }
 
     enum Slot {
@@ -41,29 +50,209 @@ public final class KeyedArchiver {
         case deferred(Frame)
     }
 
-    var builder = ObjectTableBuilder()
-    /// `$objects`, by UID.
-    var objects: [Slot] = []
-    /// Builder reference of a plain object (string, number, data, NSDate…) → its UID.
-    var uidByRef: [BuilderRef: Int] = [:]
-    /// Class instance → UID.
-    var uidByObject: [ObjectIdentifier: Int] = [:]
-    /// Instances waiting for `encode(with:)` (kept after encoding, so identities stay unique).
-    var queue: [(uid: Int, object: any KeyedArchivable)] = []
-    var queueHead = 0
-    /// Frame stack: `frames[0]` is `$top`.
-    var frames: [Frame] = [Frame()]
-    /// Class description UIDs, by class name; and per Swift type, after name mapping.
-    var classUIDByName: [String: Int] = [:]
-    var classUIDByType: [ObjectIdentifier: Int] = [:]
-    var classNames: [ObjectIdentifier: String] = [:]
-    var conditionalTargets: [AnyObject] = []
-    /// `UID(n)` builder references, by n.
-    var uidRefs: [BuilderRef?] = []
-    var valueDepth = 0
+    /// A class met while archiving: its class-description UID and the keys its objects encoded.
+    struct ClassEntry {
+        var type: ObjectIdentifier
+        var classUID: Int
+        /// Key strings by field position (after `$class`), with their builder references.
+        var keys: [(key: String, ref: BuilderRef)] = []
+    }
+
+    /// Everything an archive being built mutates (one exclusivity check per operation).
+    struct State {
+        var builder = ObjectTableBuilder()
+        /// `$objects`, by UID.
+        var objects: [Slot] = []
+        /// Builder reference of a plain object (string, number, data, NSDate…) → its UID.
+        var uidByRef: [BuilderRef: Int] = [:]
+        /// Class instance → UID.
+        var uidByObject = IdentityTable()
+        /// Instances waiting for `encode(with:)` (kept after encoding, so identities stay unique).
+        var queue: [(uid: Int, object: any KeyedArchivable)] = []
+        var queueHead = 0
+        /// Frame stack: `frames[0]` is `$top`; frames above `frameCount` are spare buffers.
+        var frames: [Frame] = [Frame()]
+        var frameCount = 1
+        /// Class description UIDs, by class name.
+        var classUIDByName: [String: Int] = [:]
+        /// Classes met (per Swift type, after name mapping), and the index by type.
+        var classes: [ClassEntry] = []
+        var classSlotByType: [ObjectIdentifier: Int] = [:]
+        var lastClassType: ObjectIdentifier?
+        var lastClassSlot = 0
+        var classNames: [ObjectIdentifier: String] = [:]
+        var conditionalTargets: [AnyObject] = []
+        /// `UID(n)` builder references, by n.
+        var uidRefs: [BuilderRef?] = []
+        var valueDepth = 0
+        var result: Data?
+        var failed = false
+
+        /// The builder reference of `UID(uid)`, cached by UID (no hashing on the hot path).
+        @inline(__always)
+        mutating func uidRef(_ uid: Int) -> BuilderRef {
+            if uid < uidRefs.count, let r = uidRefs[uid] { return r }
+            return addUIDRef(uid)
+        }
+
+        mutating func addUIDRef(_ uid: Int) -> BuilderRef {
+            let r = builder.addUID(UInt64(uid))
+            while uidRefs.count <= uid { uidRefs.append(nil) }
+            uidRefs[uid] = r
+            return r
+        }
+
+        /// Stores a plain object in `$objects`, once per distinct value; returns its UID reference.
+        mutating func uid(forPlainObject ref: BuilderRef) -> BuilderRef {
+            if let uid = uidByRef[ref] { return uidRef(uid) }
+            let uid = objects.count
+            objects.append(.ready(ref))
+            uidByRef[ref] = uid
+            return uidRef(uid)
+        }
+
+        /// A string as a plain object: its UID reference (one hash when the string is new).
+        mutating func plainString(_ value: String) -> BuilderRef {
+            let before = builder.count
+            let ref = builder.addString(value)
+            guard builder.count != before else { return uid(forPlainObject: ref) }
+            let uid = objects.count
+            objects.append(.ready(ref))
+            uidByRef[ref] = uid
+            return uidRef(uid)
+        }
+
+        /// Data as a plain object: its UID reference.
+        mutating func plainData(_ value: Data) -> BuilderRef {
+            let before = builder.count
+            let ref = builder.addData(value)
+            guard builder.count != before else { return uid(forPlainObject: ref) }
+            let uid = objects.count
+            objects.append(.ready(ref))
+            uidByRef[ref] = uid
+            return uidRef(uid)
+        }
+
+        /// The UID of a class instance, reserving it (and queueing the instance) on first sight.
+        mutating func reference(to object: any KeyedArchivable) -> BuilderRef {
+            let uid = objects.count
+            let found = uidByObject.findOrInsert(ObjectIdentifier(object), uid)
+            if found != uid { return uidRef(found) }
+            objects.append(.reserved)
+            queue.append((uid, object))
+            return uidRef(uid)
+        }
+
+        /// Appends a field to the top frame. Returns `true` when the top frame is `$top`.
+        @inline(__always)
+        mutating func appendField(_ key: String, _ value: BuilderRef) -> Bool {
+            let top = frameCount &- 1
+            let k = keyRef(key, frame: top)
+            frames[top].keys.append(k)
+            frames[top].values.append(value)
+            return top == 0
+        }
+
+        /// The builder reference of an (escaped) key, memoised by field position per class.
+        @inline(__always)
+        mutating func keyRef(_ key: String, frame top: Int) -> BuilderRef {
+            let slot = frames[top].classSlot
+            guard slot >= 0 else { return builder.addString(ArchiveFormat.escape(key)) }
+            let position = frames[top].keys.count &- 1
+            if position < classes[slot].keys.count {
+                let memo = classes[slot].keys[position]
+                if memo.key == key { return memo.ref }
+                let ref = builder.addString(ArchiveFormat.escape(key))
+                classes[slot].keys[position] = (key, ref)
+                return ref
+            }
+            let ref = builder.addString(ArchiveFormat.escape(key))
+            if position == classes[slot].keys.count { classes[slot].keys.append((key, ref)) }
+            return ref
+        }
+
+        /// The class slot of a Swift type already met (after name mapping), if any.
+        @inline(__always)
+        mutating func classSlot(for type: ObjectIdentifier) -> Int? {
+            if lastClassType == type { return lastClassSlot }
+            guard let slot = classSlotByType[type] else { return nil }
+            lastClassType = type
+            lastClassSlot = slot
+            return slot
+        }
+
+        /// The UID of a class description, added once per class name.
+        mutating func classUID(named name: String, chain: [String]) throws(BinaryPlistError) -> Int {
+            if let uid = classUIDByName[name] { return uid }
+            let keys = [builder.addString(ArchiveFormat.classNameKey), builder.addString(ArchiveFormat.classesKey)]
+            let chainRefs = chain.map { builder.addString($0) }
+            let values = [builder.addString(name), try builder.addArray(chainRefs)]
+            let dict = try builder.addDictionary(keys: keys, values: values)
+            let uid = objects.count
+            objects.append(.ready(dict))
+            classUIDByName[name] = uid
+            return uid
+        }
+
+        /// Registers the class slot of a Swift type.
+        mutating func addClass(_ type: ObjectIdentifier, name: String, chain: [String]) throws(BinaryPlistError)
+            -> Int
+        {
+            let uid = try classUID(named: name, chain: chain)
+            classes.append(ClassEntry(type: type, classUID: uid))
+            let slot = classes.count &- 1
+            classSlotByType[type] = slot
+            lastClassType = type
+            lastClassSlot = slot
+            return slot
+        }
+
+        /// Pushes the frame of an object of the class in `slot`.
+        mutating func beginObject(classSlot slot: Int, classKey: BuilderRef) {
+            let classRef = uidRef(classes[slot].classUID)
+            if frameCount == frames.count { frames.append(Frame()) }
+            let top = frameCount
+            frameCount &+= 1
+            frames[top].classSlot = slot
+            frames[top].keys.append(classKey)
+            frames[top].values.append(classRef)
+            valueDepth = 0
+        }
+
+        /// Pops an object's frame and stores its dictionary (or defers it) under `uid`.
+        mutating func endObject(uid: Int, savedDepth: Int) throws(BinaryPlistError) {
+            let top = frameCount &- 1
+            frameCount = top
+            valueDepth = savedDepth
+            if frames[top].conditionals.isEmpty {
+                objects[uid] = .ready(try builder.addDictionary(keys: frames[top].keys, values: frames[top].values))
+                frames[top].keys.removeAll(keepingCapacity: true)
+                frames[top].values.removeAll(keepingCapacity: true)
+            } else {
+                objects[uid] = .deferred(frames[top])
+                frames[top] = Frame()
+            }
+        }
+
+        /// Pops a frame after a failed `encode(with:)`.
+        mutating func abandonObject(savedDepth: Int) {
+            frameCount &-= 1
+            valueDepth = savedDepth
+            frames[frameCount] = Frame()
+        }
+
+        /// The next queued object, if any.
+        mutating func nextQueued() -> (uid: Int, object: any KeyedArchivable)? {
+            guard queueHead < queue.count else { return nil }
+            let item = queue[queueHead]
+            queueHead &+= 1
+            return item
+        }
+    }
+
+    var state = State()
+
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-    var result: Data?
-    var failed = false
 
     // Keys used on every object, added once.
     let classKey: BuilderRef
@@ -75,12 +264,25 @@ public final class KeyedArchiver {
 
     /// A new archiver. Encode values under keys, then call ``finishEncoding()``.
     public init() {
-        let null = builder.addString(ArchiveFormat.null)
-        objects.append(.ready(null))
-        uidByRef[null] = 0
-        classKey = builder.addString(ArchiveFormat.classKey)
-        nullUID = builder.addUID(0)
+        var s = State()
+        let null = s.builder.addString(ArchiveFormat.null)
+        _ = s.uid(forPlainObject: null)
+        classKey = s.builder.addString(ArchiveFormat.classKey)
+        nullUID = s.uidRef(0)
+        state = s
     }
+}
+
+extension KeyedArchiver {
+    // MARK: - Compatibility accessors (Codable path)
+
+    var builder: ObjectTableBuilder {
+        get { state.builder }
+        _modify { yield &state.builder }
+    }
+
+    /// Whether the frame being filled is `$top`.
+    var atTopLevel: Bool { state.frameCount == 1 }
 
     // MARK: - One-shot API
 
@@ -99,8 +301,9 @@ public final class KeyedArchiver {
     /// Archives instances of `type` under another class name (this archiver only; it takes
     /// precedence over the global mapping). `nil` removes the mapping.
     public func setClassName(_ name: String?, for type: any KeyedArchivable.Type) {
-        classNames[ObjectIdentifier(type)] = name
-        classUIDByType.removeAll()
+        state.classNames[ObjectIdentifier(type)] = name
+        state.classSlotByType.removeAll()
+        state.lastClassType = nil
     }
 
     /// Archives instances of `type` under another class name in every archiver (unless an
@@ -111,7 +314,7 @@ public final class KeyedArchiver {
 
     /// The class name this archiver writes for `type`.
     public func className(for type: any KeyedArchivable.Type) -> String {
-        classNames[ObjectIdentifier(type)] ?? ClassRegistry.shared.className(for: type) ?? type.archiveClassName
+        state.classNames[ObjectIdentifier(type)] ?? ClassRegistry.shared.className(for: type) ?? type.archiveClassName
     }
 
     /// The global class name mapped for `type`, if any.
@@ -128,8 +331,7 @@ public final class KeyedArchiver {
     public func encode(_ value: some KeyedArchiveValue, forKey key: String) throws {
         try checkOpen()
         let v = try encodeGuarded(value)
-        appendField(key, v.ref)
-        if frames.count == 1 { try drain() }
+        if state.appendField(key, v.ref) { try drain() }
     }
 
     /// Encodes a reference to `object` only if it is archived unconditionally somewhere else;
@@ -141,42 +343,43 @@ public final class KeyedArchiver {
             return
         }
         let id = ObjectIdentifier(object)
-        if let uid = uidByObject[id] {
+        if let uid = state.uidByObject.find(id) {
             appendField(key, uidRef(uid))
             return
         }
         appendField(key, nullUID)
-        let top = frames.count - 1
-        frames[top].conditionals.append((frames[top].values.count - 1, id))
+        let top = state.frameCount - 1
+        state.frames[top].conditionals.append((state.frames[top].values.count - 1, id))
         // Retained so that its identity cannot be reused by another instance before finishing.
-        conditionalTargets.append(object)
+        state.conditionalTargets.append(object)
     }
 
     /// Finishes the archive and returns its bytes. Calling it again returns the same bytes;
     /// encoding after it is an ``KeyedArchiveError/Code/unencodable`` error.
     public func finishEncoding() throws -> Data {
-        if let result { return result }
+        if let result = state.result { return result }
         try checkOpen()
         do {
             try drain()
             let data = try assemble()
-            result = data
+            state.result = data
             return data
         } catch {
-            failed = true
+            state.failed = true
             throw error
         }
     }
 
     /// The bytes produced by ``finishEncoding()``, or `nil` before.
-    public var encodedData: Data? { result }
+    public var encodedData: Data? { state.result }
 
     // MARK: - Internals used by the value conformances
 
     func checkOpen() throws(KeyedArchiveError) {
-        guard result == nil, !failed else {
+        let (finished, failed) = (state.result != nil, state.failed)
+        guard !finished, !failed else {
             throw KeyedArchiveError(
-                .unencodable, result == nil ? "the archiver failed earlier" : "the archive is already finished")
+                .unencodable, finished ? "the archive is already finished" : "the archiver failed earlier")
         }
     }
 
@@ -191,42 +394,31 @@ public final class KeyedArchiver {
         do {
             return try value.encodeArchiveValue(to: self)
         } catch {
-            failed = true
+            state.failed = true
             throw error
         }
     }
 
     @inline(__always)
     func appendField(_ key: String, _ value: BuilderRef) {
-        let k = builder.addString(ArchiveFormat.escape(key))
-        let top = frames.count - 1
-        frames[top].keys.append(k)
-        frames[top].values.append(value)
+        _ = state.appendField(key, value)
     }
 
     /// The builder reference of `UID(uid)`, cached by UID (no hashing on the hot path).
     @inline(__always)
     func uidRef(_ uid: Int) -> BuilderRef {
-        if uid < uidRefs.count, let r = uidRefs[uid] { return r }
-        let r = builder.addUID(UInt64(uid))
-        if uid >= uidRefs.count { uidRefs.append(contentsOf: repeatElement(nil, count: uid - uidRefs.count + 1)) }
-        uidRefs[uid] = r
-        return r
+        state.uidRef(uid)
     }
 
     /// Stores a plain object (string, number, data, or a Foundation-class dictionary) in
     /// `$objects`, once per distinct value, and returns its UID reference.
     func uid(forPlainObject ref: BuilderRef) -> BuilderRef {
-        if let uid = uidByRef[ref] { return uidRef(uid) }
-        let uid = objects.count
-        objects.append(.ready(ref))
-        uidByRef[ref] = uid
-        return uidRef(uid)
+        state.uid(forPlainObject: ref)
     }
 
     /// A UID for an archived value: references pass through, inline scalars become objects.
     func objectReference(_ value: ArchivedValue) -> BuilderRef {
-        value.isReference ? value.ref : uid(forPlainObject: value.ref)
+        value.isReference ? value.ref : state.uid(forPlainObject: value.ref)
     }
 
     /// Encodes an element of a collection: always an object reference.
@@ -236,31 +428,17 @@ public final class KeyedArchiver {
 
     /// The UID of a class instance, reserving it (and queueing the instance) on first sight.
     func reference(to object: any KeyedArchivable) -> BuilderRef {
-        let id = ObjectIdentifier(object)
-        if let uid = uidByObject[id] { return uidRef(uid) }
-        let uid = objects.count
-        objects.append(.reserved)
-        uidByObject[id] = uid
-        queue.append((uid, object))
-        return uidRef(uid)
+        state.reference(to: object)
     }
 
     /// The UID of a class description, added once per class name.
     func classUID(named name: String, chain: [String]) throws(BinaryPlistError) -> Int {
-        if let uid = classUIDByName[name] { return uid }
-        let keys = [builder.addString(ArchiveFormat.classNameKey), builder.addString(ArchiveFormat.classesKey)]
-        let chainRefs = chain.map { builder.addString($0) }
-        let values = [builder.addString(name), try builder.addArray(chainRefs)]
-        let dict = try builder.addDictionary(keys: keys, values: values)
-        let uid = objects.count
-        objects.append(.ready(dict))
-        classUIDByName[name] = uid
-        return uid
+        try state.classUID(named: name, chain: chain)
     }
 
     /// The UID of a Foundation class description (NSArray, NSDate, …).
     func foundationClassUID(_ name: String) throws(BinaryPlistError) -> Int {
-        if let uid = classUIDByName[name] { return uid }
+        if let uid = state.classUIDByName[name] { return uid }
         return try classUID(named: name, chain: ArchiveFormat.chains[name] ?? [name, "NSObject"])
     }
 
@@ -268,33 +446,27 @@ public final class KeyedArchiver {
     /// reference (equal objects share one UID).
     func foundationObject(_ className: String, keys: [String], values: [BuilderRef]) throws -> BuilderRef {
         let cls = try foundationClassUID(className)
-        var k = [classKey]
-        k.reserveCapacity(keys.count + 1)
-        for key in keys { k.append(builder.addString(key)) }
-        var v = [uidRef(cls)]
-        v.append(contentsOf: values)
-        return uid(forPlainObject: try builder.addDictionary(keys: k, values: v))
+        return try state.foundationObject(classUID: cls, classKey: classKey, keys: keys, values: values)
     }
 
     /// Runs `body` one value-nesting level deeper, bounded by ``maxValueDepth``.
     func nested<R>(_ body: () throws -> R) throws -> R {
-        guard valueDepth < maxValueDepth else {
+        let depth = state.valueDepth
+        guard depth < maxValueDepth else {
             throw KeyedArchiveError(.limitExceeded, "values nested deeper than \(maxValueDepth) levels")
         }
-        valueDepth += 1
-        defer { valueDepth -= 1 }
+        state.valueDepth = depth + 1
+        defer { state.valueDepth -= 1 }
         return try body()
     }
 
     /// Runs the queued objects' `encode(with:)`.
     func drain() throws {
-        while queueHead < queue.count {
-            let (uid, object) = queue[queueHead]
-            queueHead += 1
+        while let item = state.nextQueued() {
             do {
-                try encodeBody(of: object, uid: uid)
+                try encodeBody(of: item.object, uid: item.uid)
             } catch {
-                failed = true
+                state.failed = true
                 throw error
             }
         }
@@ -303,32 +475,47 @@ public final class KeyedArchiver {
     private func encodeBody(of object: any KeyedArchivable, uid: Int) throws {
         let type = Swift.type(of: object)
         let typeID = ObjectIdentifier(type)
-        let classUID: Int
-        if let known = classUIDByType[typeID] {
-            classUID = known
+        let slot: Int
+        if let known = state.classSlot(for: typeID) {
+            slot = known
         } else {
             let name = className(for: type)
-            classUID = try self.classUID(named: name, chain: [name] + type.archiveSuperclassNames)
-            classUIDByType[typeID] = classUID
+            let chain = [name] + type.archiveSuperclassNames
+            slot = try state.addClass(typeID, name: name, chain: chain)
         }
-        var frame = Frame()
-        frame.keys.append(classKey)
-        frame.values.append(builder.addUID(UInt64(classUID)))
-        frames.append(frame)
-        let savedDepth = valueDepth
-        valueDepth = 0
-        defer { valueDepth = savedDepth }
-        try object.encode(with: self)
-        let done = frames.removeLast()
-        if done.conditionals.isEmpty {
-            objects[uid] = .ready(try builder.addDictionary(keys: done.keys, values: done.values))
-        } else {
-            objects[uid] = .deferred(done)
+        let savedDepth = state.valueDepth
+        state.beginObject(classSlot: slot, classKey: classKey)
+        do {
+            try object.encode(with: self)
+        } catch {
+            state.abandonObject(savedDepth: savedDepth)
+            throw error
         }
+        try state.endObject(uid: uid, savedDepth: savedDepth)
     }
 
     /// Resolves conditional references and writes the file.
     private func assemble() throws -> Data {
+        try state.assemble()
+    }
+}
+
+extension KeyedArchiver.State {
+    /// Adds `{$class: UID(classUID), key1: v1, …}` as a plain object; returns its UID reference.
+    mutating func foundationObject(classUID: Int, classKey: BuilderRef, keys: [String], values: [BuilderRef])
+        throws(BinaryPlistError) -> BuilderRef
+    {
+        var k = [classKey]
+        k.reserveCapacity(keys.count + 1)
+        for key in keys { k.append(builder.addString(key)) }
+        var v = [uidRef(classUID)]
+        v.reserveCapacity(values.count + 1)
+        v.append(contentsOf: values)
+        return uid(forPlainObject: try builder.addDictionary(keys: k, values: v))
+    }
+
+    /// Resolves conditional references and writes the file.
+    mutating func assemble() throws -> Data {
         var refs: [BuilderRef] = []
         refs.reserveCapacity(objects.count)
         for i in objects.indices {
@@ -354,12 +541,76 @@ public final class KeyedArchiver {
         return try builder.finish(root: root)
     }
 
-    private func resolved(_ frame: Frame) -> [BuilderRef] {
+    mutating func resolved(_ frame: KeyedArchiver.Frame) -> [BuilderRef] {
         var values = frame.values
         for c in frame.conditionals {
             // An object is archived unconditionally exactly when it has a UID.
-            if let uid = uidByObject[c.object] { values[c.index] = uidRef(uid) }
+            if let uid = uidByObject.find(c.object) { values[c.index] = uidRef(uid) }
         }
         return values
+    }
+}
+
+/// An open-addressing table from object identity to UID (no `Hasher`: identities are addresses,
+/// mixed by one multiplication).
+struct IdentityTable {
+    private var keys: [UInt] = Array(repeating: 0, count: 64)
+    private var values: [Int] = Array(repeating: 0, count: 64)
+    private var count = 0
+
+    @inline(__always)
+    private static func start(_ key: UInt, _ mask: Int) -> Int {
+        let h = key &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: h ^ (h >> 32)) & mask
+    }
+
+    /// The UID of `id`, if recorded.
+    func find(_ id: ObjectIdentifier) -> Int? {
+        let key = UInt(bitPattern: id)
+        let mask = keys.count &- 1
+        var i = IdentityTable.start(key, mask)
+        while true {
+            let k = keys[i]
+            if k == key { return values[i] }
+            if k == 0 { return nil }
+            i = (i &+ 1) & mask
+        }
+    }
+
+    /// The UID recorded for `id`, or `value` after recording it.
+    mutating func findOrInsert(_ id: ObjectIdentifier, _ value: Int) -> Int {
+        let key = UInt(bitPattern: id)
+        var mask = keys.count &- 1
+        var i = IdentityTable.start(key, mask)
+        while true {
+            let k = keys[i]
+            if k == key { return values[i] }
+            if k == 0 { break }
+            i = (i &+ 1) & mask
+        }
+        if (count &+ 1) &* 2 > keys.count {
+            grow()
+            mask = keys.count &- 1
+            i = IdentityTable.start(key, mask)
+            while keys[i] != 0 { i = (i &+ 1) & mask }
+        }
+        keys[i] = key
+        values[i] = value
+        count &+= 1
+        return value
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys
+        let oldValues = values
+        keys = Array(repeating: 0, count: oldKeys.count &* 2)
+        values = Array(repeating: 0, count: oldKeys.count &* 2)
+        let mask = keys.count &- 1
+        for j in 0..<oldKeys.count where oldKeys[j] != 0 {
+            var i = IdentityTable.start(oldKeys[j], mask)
+            while keys[i] != 0 { i = (i &+ 1) & mask }
+            keys[i] = oldKeys[j]
+            values[i] = oldValues[j]
+        }
     }
 }

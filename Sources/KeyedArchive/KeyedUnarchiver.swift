@@ -53,6 +53,10 @@ public final class KeyedUnarchiver {
         var className: String?
         /// Where the last key was found: lookups usually follow the encoding order.
         var hint = 0
+        /// Index in `State.classSlots` of the object's class (`-1`: none), and lookups made so far:
+        /// the class remembers which key object the n-th lookup found.
+        var classSlot = -1
+        var requests = 0
     }
 
     enum PathComponent {
@@ -63,6 +67,138 @@ public final class KeyedUnarchiver {
     struct ClassInfo {
         var name: String
         var chain: [String]
+    }
+
+    /// What is memoised per archived class description (by class UID).
+    struct ClassSlot {
+        var info: ClassInfo
+        /// The type `classMap`/the global registry map the name to, for `generation`.
+        var mapped: (any KeyedArchivable.Type)?
+        var generation = -1
+        /// The last candidate type whose own name matched (when nothing is mapped).
+        var nameMatch: ObjectIdentifier?
+        /// The last resolved type and its two-phase view.
+        var lastType: ObjectIdentifier?
+        var lastTwoPhase: (any TwoPhaseKeyedArchivable.Type)?
+        /// The n-th key looked up in objects of this class, and the key object it matched.
+        var keys: [(key: String, ref: ObjectRef)] = []
+    }
+
+    /// Everything decoding mutates, in one property: one exclusivity check per operation.
+    struct State {
+        var frames: [Frame]
+        var path: [PathComponent] = []
+        var instances: [(any KeyedArchivable)?] = []
+        var inProgress: [Bool] = []
+        /// Class UID → index in `classSlots` + 1 (0: not seen).
+        var classSlotByUID: [Int32] = []
+        var classSlots: [ClassSlot] = []
+        var pending: [PendingFields] = []
+        var pendingHead = 0
+        var depth = 0
+        var decodedValues = 0
+        /// Bumped by `setClass(_:forClassName:)`: invalidates `ClassSlot.mapped`.
+        var classMapGeneration = 0
+        /// The `$class` key object last found, and where.
+        var classKeyRef: ObjectRef?
+        var classKeyHint = 0
+
+        /// The key path of the value being decoded.
+        var keyPath: [String] {
+            path.map {
+                switch $0 {
+                case .key(let k): k
+                case .index(let i): String(i)
+                }
+            }
+        }
+
+        func error(_ code: KeyedArchiveError.Code, uid: Int? = nil, className: String? = nil, _ detail: String)
+            -> KeyedArchiveError
+        {
+            KeyedArchiveError(
+                code, keyPath: keyPath, className: className ?? frames.last?.className,
+                uid: uid ?? frames.last?.uid, detail)
+        }
+
+        mutating func allocateTables(_ count: Int) {
+            if instances.isEmpty {
+                instances = Array(repeating: nil, count: count)
+                inProgress = Array(repeating: false, count: count)
+            }
+        }
+
+        /// Pops the path component pushed for a key or element; `true` when back at `$top`.
+        @inline(__always)
+        mutating func popPath() -> Bool {
+            path.removeLast()
+            return frames.count == 1
+        }
+
+        /// Counts one decoded value and pushes an element index.
+        @inline(__always)
+        mutating func beginElement(_ i: Int, limit: Int) throws(KeyedArchiveError) {
+            decodedValues &+= 1
+            guard decodedValues <= limit else {
+                throw error(.limitExceeded, "more than \(limit) values decoded")
+            }
+            path.append(.index(i))
+        }
+
+        /// Pushes `key` and finds it (escaped) in the current frame.
+        mutating func lookup(_ key: String, in document: BinaryPlistDocument, push: Bool) throws(KeyedArchiveError)
+            -> ObjectRef?
+        {
+            if push { path.append(.key(key)) }
+            let top = frames.count &- 1
+            let n = frames[top].keys.count
+            guard n > 0 else { return nil }
+            let keys = frames[top].keys
+            let slot = frames[top].classSlot
+            let request = frames[top].requests
+            frames[top].requests = request &+ 1
+            var known: ObjectRef?
+            if slot >= 0, request < classSlots[slot].keys.count {
+                let memo = classSlots[slot].keys[request]
+                if memo.key == key { known = memo.ref }
+            }
+            var i = frames[top].hint < n ? frames[top].hint : 0
+            if let known {
+                // The same key object as last time: found by reference, no string comparison.
+                if keys[i] == known {
+                    frames[top].hint = i &+ 1
+                    return frames[top].values[i]
+                }
+            }
+            let stored = ArchiveFormat.escape(key)
+            for _ in 0..<n {
+                let k = keys[i]
+                let equal: Bool
+                if k == known {
+                    equal = true
+                } else {
+                    do {
+                        equal = try document.string(k, equals: stored)
+                    } catch {
+                        throw KeyedArchiveError(
+                            plist: error, keyPath: keyPath, uid: frames.last?.uid)
+                    }
+                }
+                if equal {
+                    frames[top].hint = i &+ 1
+                    if slot >= 0 && k != known {
+                        if request < classSlots[slot].keys.count {
+                            classSlots[slot].keys[request] = (key, k)
+                        } else if request == classSlots[slot].keys.count {
+                            classSlots[slot].keys.append((key, k))
+                        }
+                    }
+                    return frames[top].values[i]
+                }
+                i = i &+ 1 == n ? 0 : i &+ 1
+            }
+            return nil
+        }
     }
 
     struct PendingFields {
@@ -78,16 +214,8 @@ public final class KeyedUnarchiver {
     let objects: ReferenceList
     /// The limits in force.
     public let limits: Limits
-    var frames: [Frame]
-    var path: [PathComponent] = []
-    var instances: [(any KeyedArchivable)?] = []
-    var inProgress: [Bool] = []
-    var classInfos: [Int: ClassInfo] = [:]
+    var state: State
     var classMap: [String: any KeyedArchivable.Type] = [:]
-    var pending: [PendingFields] = []
-    var pendingHead = 0
-    var depth = 0
-    var decodedValues = 0
     var codableUserInfo: [CodingUserInfoKey: any Sendable] = [:]
     var codableNames: [ObjectIdentifier: Set<String>] = [:]
 
@@ -107,7 +235,7 @@ public final class KeyedUnarchiver {
         document = doc
         let parts = try KeyedUnarchiver.topLevel(doc)
         objects = parts.objects
-        frames = [Frame(keys: parts.topKeys, values: parts.topValues)]
+        state = State(frames: [Frame(keys: parts.topKeys, values: parts.topValues)])
     }
 
     /// Checks the archive's top-level dictionary.
@@ -174,6 +302,7 @@ public final class KeyedUnarchiver {
     /// over the global mapping). Also how a subclass is accepted where its superclass is expected.
     public func setClass(_ type: (any KeyedArchivable.Type)?, forClassName name: String) {
         classMap[name] = type
+        state.classMapGeneration &+= 1
     }
 
     /// Decodes objects archived under `name` as `type` in every unarchiver (unless one maps the
@@ -196,25 +325,37 @@ public final class KeyedUnarchiver {
 
     /// Whether the object being decoded (or `$top`) has a value under `key`.
     public func containsValue(forKey key: String) -> Bool {
-        (try? lookup(key)) != nil
+        (try? state.lookup(key, in: document, push: false)) != nil
     }
 
     /// The archived class name of the object being decoded (`nil` at the top level).
-    public var currentClassName: String? { frames.last?.className }
+    public var currentClassName: String? { state.frames.last?.className }
 
     /// Decodes the value under `key` as `type`.
     ///
     /// A missing key is ``KeyedArchiveError/Code/missingKey`` (or `nil` when `type` is optional).
     public func decode<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T {
-        path.append(.key(key))
-        defer { path.removeLast() }
-        guard let ref = try lookup(key) else {
-            if let none = (T.self as? any OptionalArchiveValue.Type)?.archiveNone as? T { return none }
-            throw error(.missingKey, "no value for key \"\(key)\"")
+        let value: T
+        do {
+            if let ref = try state.lookup(key, in: document, push: true) {
+                value = try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self)
+            } else {
+                value = try missingValue(T.self, forKey: key)
+            }
+        } catch {
+            _ = state.popPath()
+            throw error
         }
-        let value = try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self)
-        if frames.count == 1 { try drainPending() }
+        if state.popPath() { try drainPending() }
         return value
+    }
+
+    /// The value of a missing key: `nil` for optional types, otherwise a `missingKey` error. (Kept
+    /// out of `decode`, whose generic body would otherwise instantiate `Optional<T>` metadata.)
+    @inline(never)
+    func missingValue<T>(_ type: T.Type, forKey key: String) throws -> T {
+        if let none = (T.self as? any OptionalArchiveValue.Type)?.archiveNone as? T { return none }
+        throw error(.missingKey, "no value for key \"\(key)\"")
     }
 
     /// Decodes the value under `key` as `type`, or `nil` when the key is missing or holds `$null`.
@@ -241,26 +382,29 @@ public final class KeyedUnarchiver {
 
     // MARK: - Internals
 
-    /// The key path of the value being decoded.
-    var keyPath: [String] {
-        path.map {
-            switch $0 {
-            case .key(let k): k
-            case .index(let i): String(i)
-            }
-        }
+    /// The frame stack (compatibility accessor for the Codable path).
+    var frames: [Frame] {
+        get { state.frames }
+        _modify { yield &state.frames }
     }
+
+    /// The key path components (compatibility accessor for the Codable path).
+    var path: [PathComponent] {
+        get { state.path }
+        _modify { yield &state.path }
+    }
+
+    /// The key path of the value being decoded.
+    var keyPath: [String] { state.keyPath }
 
     func error(_ code: KeyedArchiveError.Code, uid: Int? = nil, className: String? = nil, _ detail: String)
         -> KeyedArchiveError
     {
-        KeyedArchiveError(
-            code, keyPath: keyPath, className: className ?? frames.last?.className, uid: uid ?? frames.last?.uid,
-            detail)
+        state.error(code, uid: uid, className: className, detail)
     }
 
     func plistError(_ e: BinaryPlistError, uid: Int? = nil) -> KeyedArchiveError {
-        KeyedArchiveError(plist: e, keyPath: keyPath, uid: uid ?? frames.last?.uid)
+        KeyedArchiveError(plist: e, keyPath: keyPath, uid: uid ?? state.frames.last?.uid)
     }
 
     @inline(__always)
@@ -282,26 +426,7 @@ public final class KeyedUnarchiver {
 
     /// Finds `key` (escaped) in the current frame.
     func lookup(_ key: String) throws(KeyedArchiveError) -> ObjectRef? {
-        let top = frames.count - 1
-        let frame = frames[top]
-        let n = frame.keys.count
-        guard n > 0 else { return nil }
-        let stored = ArchiveFormat.escape(key)
-        var i = frame.hint < n ? frame.hint : 0
-        for _ in 0..<n {
-            let equal: Bool
-            do {
-                equal = try document.string(frame.keys[i], equals: stored)
-            } catch {
-                throw plistError(error)
-            }
-            if equal {
-                frames[top].hint = i + 1
-                return frame.values[i]
-            }
-            i = i + 1 == n ? 0 : i + 1
-        }
-        return nil
+        try state.lookup(key, in: document, push: false)
     }
 
     /// Finds a field of a dictionary that is not a frame (Foundation-class objects).
@@ -321,8 +446,9 @@ public final class KeyedUnarchiver {
     /// Counts one decoded value against the budget.
     @inline(__always)
     func countValue() throws(KeyedArchiveError) {
-        decodedValues += 1
-        guard decodedValues <= limits.maxDecodedValues else {
+        let n = state.decodedValues &+ 1
+        state.decodedValues = n
+        guard n <= limits.maxDecodedValues else {
             throw error(.limitExceeded, "more than \(limits.maxDecodedValues) values decoded")
         }
     }
@@ -348,16 +474,55 @@ public final class KeyedUnarchiver {
         return (try object(objects[uid]), uid)
     }
 
-    /// The class description an object dictionary's `$class` points at (memoised per class UID).
-    func classInfo(keys: ReferenceList, values: ReferenceList, uid: Int?) throws(KeyedArchiveError) -> ClassInfo {
-        guard let classRef = try field(ArchiveFormat.classKey, keys: keys, values: values) else {
+    /// The `$class` field of an object dictionary (the key object found last time is tried first,
+    /// by reference).
+    func classField(keys: ReferenceList, values: ReferenceList) throws(KeyedArchiveError) -> ObjectRef? {
+        let n = keys.count
+        if let known = state.classKeyRef {
+            let h = state.classKeyHint
+            if h < n, keys[h] == known { return values[h] }
+        }
+        for i in 0..<n {
+            let k = keys[i]
+            let equal: Bool
+            do {
+                equal = try document.string(k, equals: ArchiveFormat.classKey)
+            } catch {
+                throw plistError(error)
+            }
+            if equal {
+                state.classKeyRef = k
+                state.classKeyHint = i
+                return values[i]
+            }
+        }
+        return nil
+    }
+
+    /// The class slot (memoised class description) an object dictionary's `$class` points at.
+    func classSlot(keys: ReferenceList, values: ReferenceList, uid: Int?) throws(KeyedArchiveError) -> Int {
+        guard let classRef = try classField(keys: keys, values: values) else {
             throw error(.corrupted, uid: uid, "object \(uid.map(String.init) ?? "?") has no $class")
         }
         guard case .uid(let cu) = try object(classRef), cu > 0, cu < UInt64(objects.count) else {
             throw error(.badUID, uid: uid, "$class is not a UID inside $objects")
         }
         let classUID = Int(cu)
-        if let known = classInfos[classUID] { return known }
+        if classUID < state.classSlotByUID.count {
+            let s = Int(state.classSlotByUID[classUID])
+            if s > 0 { return s &- 1 }
+        }
+        let info = try readClassInfo(classUID)
+        return state.addClassSlot(classUID: classUID, info: info, objectCount: objects.count)
+    }
+
+    /// The class description an object dictionary's `$class` points at (memoised per class UID).
+    func classInfo(keys: ReferenceList, values: ReferenceList, uid: Int?) throws(KeyedArchiveError) -> ClassInfo {
+        let slot = try classSlot(keys: keys, values: values, uid: uid)
+        return state.classSlots[slot].info
+    }
+
+    private func readClassInfo(_ classUID: Int) throws(KeyedArchiveError) -> ClassInfo {
         guard case .dictionary(let ck, let cv) = try object(objects[classUID]) else {
             throw error(.corrupted, uid: classUID, "$class points at UID \(classUID), which is not a class description")
         }
@@ -376,9 +541,18 @@ public final class KeyedUnarchiver {
             }
         }
         if chain.isEmpty { chain = [name] }
-        let info = ClassInfo(name: name, chain: chain)
-        classInfos[classUID] = info
-        return info
+        return ClassInfo(name: name, chain: chain)
+    }
+
+    /// The type the instance and global maps give a class slot's name (memoised per generation).
+    func mappedType(slot: Int) -> (any KeyedArchivable.Type)? {
+        let generation = ClassRegistry.shared.typeGeneration &+ state.classMapGeneration &* 0x1_0000_0000
+        if state.classSlots[slot].generation == generation { return state.classSlots[slot].mapped }
+        let name = state.classSlots[slot].info.name
+        let t = classMap[name] ?? ClassRegistry.shared.type(forClassName: name)
+        state.classSlots[slot].mapped = t
+        state.classSlots[slot].generation = generation
+        return t
     }
 
     /// The Swift type an archived class name stands for: instance map, global map, then the
@@ -401,11 +575,8 @@ public final class KeyedUnarchiver {
             throw error(.typeMismatch, "expected a reference to a \(expected) object, found an inline value")
         }
         if uid == 0 { return nil }
-        if instances.isEmpty {
-            instances = Array(repeating: nil, count: objects.count)
-            inProgress = Array(repeating: false, count: objects.count)
-        }
-        if let existing = instances[uid] {
+        state.allocateTables(objects.count)
+        if let existing = state.instances[uid] {
             // Identity: the same instance wherever it is referenced, but never as another type.
             guard accept(Swift.type(of: existing)) else {
                 throw error(
@@ -414,87 +585,185 @@ public final class KeyedUnarchiver {
             }
             return existing
         }
-        guard !inProgress[uid] else {
+        guard !state.inProgress[uid] else {
             throw error(.cycle, uid: uid, "UID \(uid) refers back to an object that is still being decoded")
         }
         guard case .dictionary(let keys, let values) = try object(objects[uid]) else {
             throw error(.typeMismatch, uid: uid, "expected a \(expected) object at UID \(uid), found a plain value")
         }
-        let info = try classInfo(keys: keys, values: values, uid: uid)
+        let slot = try classSlot(keys: keys, values: values, uid: uid)
+        let name = state.classSlots[slot].info.name
         // The class check, before any field is read.
-        guard let type = resolveType(info.name, candidates: candidates), accept(type) else {
+        guard let type = mappedType(slot: slot) ?? candidates.first(where: { $0.archiveClassName == name }),
+            accept(type)
+        else {
             throw error(
-                .classNotAllowed, uid: uid, className: info.name,
-                "archived class \(info.name) is not \(expected) (map it with setClass(_:forClassName:))")
+                .classNotAllowed, uid: uid, className: name,
+                "archived class \(name) is not \(expected) (map it with setClass(_:forClassName:))")
         }
-        if let twoPhase = type as? any TwoPhaseKeyedArchivable.Type {
+        return try construct(type, uid: uid, slot: slot, keys: keys, values: values)
+    }
+
+    /// Creates the instance of an object whose class was checked: two-phase types are created and
+    /// queued, others decode their fields now (bounded depth, marked in progress).
+    private func construct(
+        _ type: any KeyedArchivable.Type, uid: Int, slot: Int, keys: ReferenceList, values: ReferenceList
+    ) throws -> any KeyedArchivable {
+        let typeID = ObjectIdentifier(type)
+        let twoPhase: (any TwoPhaseKeyedArchivable.Type)?
+        if state.classSlots[slot].lastType == typeID {
+            twoPhase = state.classSlots[slot].lastTwoPhase
+        } else {
+            twoPhase = type as? any TwoPhaseKeyedArchivable.Type
+            state.classSlots[slot].lastType = typeID
+            state.classSlots[slot].lastTwoPhase = twoPhase
+        }
+        let name = state.classSlots[slot].info.name
+        if let twoPhase {
             let instance = twoPhase.init()
-            instances[uid] = instance
-            pending.append(PendingFields(uid: uid, object: instance, keys: keys, values: values, className: info.name))
+            state.instances[uid] = instance
+            state.pending.append(
+                PendingFields(uid: uid, object: instance, keys: keys, values: values, className: name))
             return instance
         }
-        guard depth < limits.maxDepth else {
-            throw error(.limitExceeded, uid: uid, "objects nested deeper than \(limits.maxDepth) levels")
+        try state.enterObject(
+            Frame(keys: keys, values: values, uid: uid, className: name, classSlot: slot), maxDepth: limits.maxDepth)
+        let instance: any KeyedArchivable
+        do {
+            instance = try type.init(from: self)
+        } catch {
+            state.leaveObject(uid: uid, instance: nil)
+            throw error
         }
-        depth += 1
-        inProgress[uid] = true
-        frames.append(Frame(keys: keys, values: values, uid: uid, className: info.name))
-        defer {
-            frames.removeLast()
-            inProgress[uid] = false
-            depth -= 1
-        }
-        let instance = try type.init(from: self)
-        instances[uid] = instance
+        state.leaveObject(uid: uid, instance: instance)
         return instance
     }
 
     /// Decodes an instance of `T` (or a subclass mapped to the archived name).
     func decodeObject<T: KeyedArchivable>(_ type: T.Type, from value: UnarchivedValue) throws -> T? {
-        let result = try decodeInstance(value, candidates: [T.self], expected: T.archiveClassName) { $0 is T.Type }
-        guard let result else { return nil }
-        guard let typed = result as? T else {
+        try countValue()
+        guard let uid = try uid(of: value) else {
+            throw error(
+                .typeMismatch, "expected a reference to a \(T.archiveClassName) object, found an inline value")
+        }
+        if uid == 0 { return nil }
+        state.allocateTables(objects.count)
+        if let existing = state.instances[uid] {
+            // Identity: the same instance wherever it is referenced, but never as another type.
+            if let typed = existing as? T { return typed }
+            throw error(
+                .classNotAllowed, uid: uid, className: String(describing: Swift.type(of: existing)),
+                "the object at UID \(uid) was already decoded as a type that is not \(T.archiveClassName)")
+        }
+        guard !state.inProgress[uid] else {
+            throw error(.cycle, uid: uid, "UID \(uid) refers back to an object that is still being decoded")
+        }
+        guard case .dictionary(let keys, let values) = try object(objects[uid]) else {
+            throw error(
+                .typeMismatch, uid: uid, "expected a \(T.archiveClassName) object at UID \(uid), found a plain value")
+        }
+        let slot = try classSlot(keys: keys, values: values, uid: uid)
+        // The class check, before any field is read.
+        let type: any KeyedArchivable.Type
+        if let mapped = mappedType(slot: slot) {
+            guard mapped is T.Type else { throw notAllowed(T.self, uid: uid, slot: slot) }
+            type = mapped
+        } else {
+            let id = ObjectIdentifier(T.self)
+            if state.classSlots[slot].nameMatch != id {
+                guard T.archiveClassName == state.classSlots[slot].info.name else {
+                    throw notAllowed(T.self, uid: uid, slot: slot)
+                }
+                state.classSlots[slot].nameMatch = id
+            }
+            type = T.self
+        }
+        let instance = try construct(type, uid: uid, slot: slot, keys: keys, values: values)
+        guard let typed = instance as? T else {
             throw error(.classNotAllowed, "decoded object is not a \(T.archiveClassName)")
         }
         return typed
     }
 
+    private func notAllowed<T: KeyedArchivable>(_ type: T.Type, uid: Int, slot: Int) -> KeyedArchiveError {
+        let name = state.classSlots[slot].info.name
+        return error(
+            .classNotAllowed, uid: uid, className: name,
+            "archived class \(name) is not \(T.archiveClassName) (map it with setClass(_:forClassName:))")
+    }
+
     /// Runs `decodeFields(from:)` of the two-phase objects created so far (and those they create).
     func drainPending() throws {
-        while pendingHead < pending.count {
-            let item = pending[pendingHead]
-            pendingHead += 1
-            let savedPath = path
-            path = [.key("<UID \(item.uid)>")]
-            frames.append(Frame(keys: item.keys, values: item.values, uid: item.uid, className: item.className))
+        while let item = state.nextPending() {
+            let savedPath = state.path
+            state.path = [.key("<UID \(item.uid)>")]
+            state.frames.append(Frame(keys: item.keys, values: item.values, uid: item.uid, className: item.className))
             defer {
-                frames.removeLast()
-                path = savedPath
+                state.frames.removeLast()
+                state.path = savedPath
             }
             try item.object.decodeFields(from: self)
         }
-        pending.removeAll(keepingCapacity: true)
-        pendingHead = 0
     }
 
     /// Runs `body` one collection level deeper (bounded), with UID `uid` marked in progress.
     func nestedCollection<R>(uid: Int, _ body: () throws -> R) throws -> R {
-        guard depth < limits.maxDepth else {
-            throw error(.limitExceeded, uid: uid, "values nested deeper than \(limits.maxDepth) levels")
+        try state.enterCollection(uid: uid, maxDepth: limits.maxDepth, objectCount: objects.count)
+        defer { state.leaveCollection(uid: uid) }
+        return try body()
+    }
+}
+
+extension KeyedUnarchiver.State {
+    mutating func addClassSlot(classUID: Int, info: KeyedUnarchiver.ClassInfo, objectCount: Int) -> Int {
+        if classSlotByUID.count < objectCount { classSlotByUID = Array(repeating: 0, count: objectCount) }
+        classSlots.append(KeyedUnarchiver.ClassSlot(info: info))
+        classSlotByUID[classUID] = Int32(truncatingIfNeeded: classSlots.count)
+        return classSlots.count &- 1
+    }
+
+    mutating func enterObject(_ frame: KeyedUnarchiver.Frame, maxDepth: Int) throws(KeyedArchiveError) {
+        let uid = frame.uid ?? 0
+        guard depth < maxDepth else {
+            throw error(.limitExceeded, uid: uid, "objects nested deeper than \(maxDepth) levels")
         }
-        if instances.isEmpty {
-            instances = Array(repeating: nil, count: objects.count)
-            inProgress = Array(repeating: false, count: objects.count)
+        depth &+= 1
+        inProgress[uid] = true
+        frames.append(frame)
+    }
+
+    mutating func leaveObject(uid: Int, instance: (any KeyedArchivable)?) {
+        frames.removeLast()
+        inProgress[uid] = false
+        depth &-= 1
+        if let instance { instances[uid] = instance }
+    }
+
+    mutating func enterCollection(uid: Int, maxDepth: Int, objectCount: Int) throws(KeyedArchiveError) {
+        guard depth < maxDepth else {
+            throw error(.limitExceeded, uid: uid, "values nested deeper than \(maxDepth) levels")
         }
+        allocateTables(objectCount)
         guard !inProgress[uid] else {
             throw error(.cycle, uid: uid, "the collection at UID \(uid) contains itself")
         }
-        depth += 1
+        depth &+= 1
         inProgress[uid] = true
-        defer {
-            depth -= 1
-            inProgress[uid] = false
+    }
+
+    mutating func leaveCollection(uid: Int) {
+        depth &-= 1
+        inProgress[uid] = false
+    }
+
+    mutating func nextPending() -> KeyedUnarchiver.PendingFields? {
+        guard pendingHead < pending.count else {
+            pending.removeAll(keepingCapacity: true)
+            pendingHead = 0
+            return nil
         }
-        return try body()
+        let item = pending[pendingHead]
+        pendingHead &+= 1
+        return item
     }
 }

@@ -52,8 +52,7 @@ extension KeyedArchiver {
     public func encodeCodable(_ value: some Encodable, forKey key: String) throws {
         try checkOpen()
         let v = try encodeCodableValue(value, codingPath: [])
-        appendField(key, v.ref)
-        if frames.count == 1 { try drain() }
+        if state.appendField(key, v.ref) { try drain() }
     }
 
     /// The class name a Codable type's keyed container is archived as.

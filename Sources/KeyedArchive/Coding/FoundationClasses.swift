@@ -100,6 +100,28 @@ extension KeyedUnarchiver {
         }
     }
 
+    /// `decodeInteger(Int.self, _:)` without generic dispatch (the common case).
+    func decodeInt(_ value: UnarchivedValue) throws(KeyedArchiveError) -> Int {
+        var o = try object(value.ref)
+        var uid: Int?
+        if case .uid(let u) = o {
+            guard u < UInt64(objects.count) else {
+                throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
+            }
+            uid = Int(u)
+            o = u == 0 ? .null : try object(objects[Int(u)])
+        }
+        switch o {
+        case .integer(let i):
+            guard let v = Int(exactly: i) else {
+                throw error(.typeMismatch, uid: uid, "integer \(i) does not fit Int")
+            }
+            return v
+        case .bool(let b): return b ? 1 : 0
+        default: throw mismatch("an integer", found: o, uid: uid)
+        }
+    }
+
     func decodeDouble(_ value: UnarchivedValue) throws(KeyedArchiveError) -> Double {
         let (o, _, uid) = try resolveRef(value)
         switch o {
@@ -204,11 +226,18 @@ extension KeyedUnarchiver {
     }
 
     func decodeElements<E: KeyedArchiveValue>(_ list: ReferenceList, _ body: (E) -> Void) throws {
+        let limit = limits.maxDecodedValues
         for i in 0..<list.count {
-            try countValue()
-            path.append(.index(i))
-            defer { path.removeLast() }
-            body(try E.decodeArchiveValue(UnarchivedValue(ref: list[i]), from: self))
+            try state.beginElement(i, limit: limit)
+            let element: E
+            do {
+                element = try E.decodeArchiveValue(UnarchivedValue(ref: list[i]), from: self)
+            } catch {
+                _ = state.popPath()
+                throw error
+            }
+            _ = state.popPath()
+            body(element)
         }
     }
 }
@@ -217,14 +246,18 @@ extension KeyedUnarchiver {
 
 extension KeyedArchiveValue where Self: FixedWidthInteger {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
-        ArchivedValue(ref: archiver.builder.addInt(self), isReference: false)
+        ArchivedValue(ref: archiver.state.builder.addInt(self), isReference: false)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeInteger(Self.self, value)
     }
 }
 
-extension Int: KeyedArchiveValue {}
+extension Int: KeyedArchiveValue {
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Int {
+        try unarchiver.decodeInt(value)
+    }
+}
 extension Int8: KeyedArchiveValue {}
 extension Int16: KeyedArchiveValue {}
 extension Int32: KeyedArchiveValue {}
@@ -237,7 +270,7 @@ extension UInt64: KeyedArchiveValue {}
 
 extension Bool: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
-        ArchivedValue(ref: archiver.builder.addBool(self), isReference: false)
+        ArchivedValue(ref: archiver.state.builder.addBool(self), isReference: false)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Bool {
         try unarchiver.decodeBool(value)
@@ -246,7 +279,7 @@ extension Bool: KeyedArchiveValue {
 
 extension Double: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
-        ArchivedValue(ref: archiver.builder.addReal(self), isReference: false)
+        ArchivedValue(ref: archiver.state.builder.addReal(self), isReference: false)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Double {
         try unarchiver.decodeDouble(value)
@@ -255,7 +288,7 @@ extension Double: KeyedArchiveValue {
 
 extension Float: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
-        ArchivedValue(ref: archiver.builder.addFloat(self), isReference: false)
+        ArchivedValue(ref: archiver.state.builder.addFloat(self), isReference: false)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Float {
         Float(try unarchiver.decodeDouble(value))
@@ -266,7 +299,7 @@ extension Float: KeyedArchiveValue {
 
 extension String: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
-        ArchivedValue(ref: archiver.uid(forPlainObject: archiver.builder.addString(self)), isReference: true)
+        ArchivedValue(ref: archiver.state.plainString(self), isReference: true)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> String {
         try unarchiver.decodeString(value)
@@ -275,7 +308,7 @@ extension String: KeyedArchiveValue {
 
 extension Data: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
-        ArchivedValue(ref: archiver.uid(forPlainObject: archiver.builder.addData(self)), isReference: true)
+        ArchivedValue(ref: archiver.state.plainData(self), isReference: true)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Data {
         try unarchiver.decodeData(value)
@@ -286,7 +319,7 @@ extension Data: KeyedArchiveValue {
 
 extension Date: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
-        let time = archiver.builder.addReal(timeIntervalSinceReferenceDate)
+        let time = archiver.state.builder.addReal(timeIntervalSinceReferenceDate)
         return ArchivedValue(
             ref: try archiver.foundationObject("NSDate", keys: ["NS.time"], values: [time]), isReference: true)
     }
@@ -300,7 +333,7 @@ extension UUID: KeyedArchiveValue {
         let u = uuid
         let bytes = Data([u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15])
         let ref = try archiver.foundationObject(
-            "NSUUID", keys: ["NS.uuidbytes"], values: [archiver.builder.addData(bytes)])
+            "NSUUID", keys: ["NS.uuidbytes"], values: [archiver.state.builder.addData(bytes)])
         return ArchivedValue(ref: ref, isReference: true)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> UUID {
@@ -333,7 +366,7 @@ extension Array: KeyedArchiveValue where Element: KeyedArchiveValue {
             for e in self { refs.append(try archiver.elementReference(e)) }
             return refs
         }
-        let list = try archiver.builder.addArray(refs)
+        let list = try archiver.state.builder.addArray(refs)
         return ArchivedValue(
             ref: try archiver.foundationObject("NSArray", keys: ["NS.objects"], values: [list]), isReference: true)
     }
@@ -359,7 +392,7 @@ extension Set: KeyedArchiveValue where Element: KeyedArchiveValue {
             for e in self { refs.append(try archiver.elementReference(e)) }
             return refs
         }
-        let list = try archiver.builder.addArray(refs)
+        let list = try archiver.state.builder.addArray(refs)
         return ArchivedValue(
             ref: try archiver.foundationObject("NSSet", keys: ["NS.objects"], values: [list]), isReference: true)
     }
@@ -391,7 +424,7 @@ extension Dictionary: KeyedArchiveValue where Key: KeyedArchiveValue, Value: Key
         }
         let ref = try archiver.foundationObject(
             "NSDictionary", keys: ["NS.keys", "NS.objects"],
-            values: [try archiver.builder.addArray(keys), try archiver.builder.addArray(values)])
+            values: [try archiver.state.builder.addArray(keys), try archiver.state.builder.addArray(values)])
         return ArchivedValue(ref: ref, isReference: true)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> [Key:

@@ -9,6 +9,11 @@ final class ClassRegistry: Sendable {
 
     private let archiveNames = Mutex<[ObjectIdentifier: String]>([:])
     private let unarchiveTypes = Mutex<[String: any KeyedArchivable.Type]>([:])
+    /// Bumped on every change of the unarchiving map, so unarchivers can cache resolved types.
+    private let unarchiveGeneration = Atomic<Int>(0)
+
+    /// The number of changes made to the unarchiving map so far.
+    var typeGeneration: Int { unarchiveGeneration.load(ordering: .acquiring) }
 
     func setClassName(_ name: String?, for type: any KeyedArchivable.Type) {
         archiveNames.withLock { $0[ObjectIdentifier(type)] = name }
@@ -20,6 +25,7 @@ final class ClassRegistry: Sendable {
 
     func setClass(_ type: (any KeyedArchivable.Type)?, forClassName name: String) {
         unarchiveTypes.withLock { $0[name] = type }
+        unarchiveGeneration.add(1, ordering: .releasing)
     }
 
     func type(forClassName name: String) -> (any KeyedArchivable.Type)? {
