@@ -202,8 +202,13 @@ import Testing
         #expect(Self.error { try Self.decode(Self.file([[0xA1, 1], [0x0F]])) }?.code == .invalidObject)
     }
 
-    @Test func uidAboveTheLimitIsLimitExceeded() {
-        #expect(Self.error { try Self.decode(Self.file([[0x84, 1, 0, 0, 0, 0]])) }?.code == .limitExceeded)
+    @Test func uidAboveTheLimitIsLimitExceeded() throws {
+        // A 5-byte UID is valid bplist00 (the default limit is the format's 8 bytes); CoreFoundation's
+        // UInt32 limit, when asked for, rejects it.
+        let fiveBytes = Self.file([[0x84, 1, 0, 0, 0, 0]])
+        #expect(try Self.decode(fiveBytes) == .uid(1 << 32))
+        let cf = BinaryPlistLimits(maxUID: UInt64(UInt32.max))
+        #expect(Self.error { try Self.decode(fiveBytes, limits: cf) }?.code == .limitExceeded)
         let wide = Self.file([[0x8F, 1] + Array(repeating: 0, count: 15)])
         #expect(Self.error { try Self.decode(wide) }?.code == .limitExceeded)
         var limits = BinaryPlistLimits()
