@@ -262,6 +262,10 @@ public final class KeyedArchiver {
     /// recursively. Class instances are queued, not nested, so object graphs have no depth limit.
     public var maxValueDepth = 512
 
+    /// The property-list form ``finishEncoding()`` produces: `.binary` (default) or `.xml`, as
+    /// `NSKeyedArchiver.outputFormat`. Readers accept either.
+    public var outputFormat: PlistFormat = .binary
+
     /// A new archiver. Encode values under keys, then call ``finishEncoding()``.
     public init() {
         var s = State()
@@ -361,7 +365,7 @@ extension KeyedArchiver {
         try checkOpen()
         do {
             try drain()
-            let data = try assemble()
+            let data = try KeyedArchiver.render(try assemble(), as: outputFormat)
             state.result = data
             return data
         } catch {

@@ -21,7 +21,7 @@ import BinaryPlist
 ///
 /// Subclasses: a non-final class must mark `init(from:)` `required`; a subclass that should be
 /// archived under its own name overrides `class var archiveClassName` and must be registered
-/// with the unarchiver (``KeyedUnarchiver/setClass(_:forClassName:)``) to be accepted where its
+/// with the unarchiver (``KeyedUnarchiver/setClass(_:forClassName:)-method``) to be accepted where its
 /// superclass is expected.
 public protocol KeyedArchivable: AnyObject, KeyedArchiveValue, SendableMetatype {
     /// The class name written in the archive (`$classname`). Default: the Swift type name.

@@ -106,6 +106,8 @@ public struct KeyedArchiveGraph: Sendable {
     /// Decodes the whole archive into nodes.
     ///
     /// - Parameters:
+    ///   - data: The archive: a binary property list (plain or in a zlib/gzip envelope) or an XML one.
+    ///   - limits: Bounds for hostile input, as for ``KeyedUnarchiver``.
     ///   - allowedClasses: When given, an object of any other class is `classNotAllowed`.
     ///   - requiredTopKey: A `$top` key that must be present (default `"root"`; `nil` for none).
     /// - Throws: ``KeyedArchiveError``: `plist`, `notAKeyedArchive`, `missingKey`, `badUID` (a UID
@@ -117,7 +119,7 @@ public struct KeyedArchiveGraph: Sendable {
     ) throws {
         let doc: BinaryPlistDocument
         do {
-            doc = try BinaryPlistDocument(data, limits: limits.plist)
+            doc = try BinaryPlistDocument.openArchive(data, limits: limits.plist)
         } catch {
             throw KeyedArchiveError(plist: error)
         }

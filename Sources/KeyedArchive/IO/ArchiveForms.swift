@@ -1,0 +1,43 @@
+// Sources/KeyedArchive/IO/ArchiveForms.swift - Keyed archives in binary or XML property-list form.
+//
+// NSKeyedArchiver writes binary by default and XML on request (`outputFormat`); NSKeyedUnarchiver
+// reads either. Our readers sniff the form: binary (plain, zlib or gzip) goes straight to the lazy
+// document; XML is parsed once and re-encoded as binary, so every later read takes the same lazy path.
+
+public import BinaryPlist
+public import FoundationEssentials
+
+extension BinaryPlistDocument {
+    /// Opens a keyed archive given as a binary or an XML property list (sniffed).
+    static func openArchive(_ data: Data, limits: BinaryPlistLimits) throws(BinaryPlistError) -> BinaryPlistDocument {
+        guard XMLPlist.looksLikeXML(data) else { return try BinaryPlistDocument(data, limits: limits) }
+        let value = try XMLPlist.decode(data, limits: limits)
+        return try BinaryPlistDocument(BinaryPlistWriter().write(value), limits: limits)
+    }
+}
+
+extension KeyedArchiver {
+    /// Converts a finished binary archive to the requested form.
+    static func render(_ binary: Data, as format: PlistFormat) throws -> Data {
+        guard format == .xml else { return binary }
+        do {
+            let value = try BinaryPlistDocument(binary).value()
+            return try XMLPlist.encode(value)
+        } catch {
+            throw KeyedArchiveError(plist: error)
+        }
+    }
+
+    /// Archives a value under the key `"root"` in the given property-list form.
+    ///
+    /// - Parameters:
+    ///   - root: The object (or value) to archive.
+    ///   - format: `.binary` (`bplist00`, the default elsewhere) or `.xml` (`<plist version="1.0">`,
+    ///     with UIDs as `CF$UID` dictionaries, as `NSKeyedArchiver` writes with `outputFormat = .xml`).
+    public static func archivedData(withRootObject root: some KeyedArchiveValue, format: PlistFormat) throws -> Data {
+        let archiver = KeyedArchiver()
+        archiver.outputFormat = format
+        try archiver.encodeRoot(root, forKey: ArchiveFormat.rootKey)
+        return try archiver.finishEncoding()
+    }
+}
