@@ -56,8 +56,8 @@ enum Tool {
         let dir = try TempDir()
         let outURL = dir.file("stdout")
         let errURL = dir.file("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
         process.executableURL = exe
         process.arguments = args
