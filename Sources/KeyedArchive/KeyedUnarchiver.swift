@@ -228,7 +228,7 @@ public final class KeyedUnarchiver {
         self.limits = limits
         let doc: BinaryPlistDocument
         do {
-            doc = try BinaryPlistDocument(data, limits: limits.plist)
+            doc = try BinaryPlistDocument.openArchive(data, limits: limits.plist)
         } catch {
             throw KeyedArchiveError(plist: error)
         }
