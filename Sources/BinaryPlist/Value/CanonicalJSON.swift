@@ -136,7 +136,7 @@ extension PlistValue {
             secondOfDay += 86_400
             days -= 1
         }
-        let (year, month, day) = civilDate(daysSince2001: days)
+        let (year, month, day) = PlistCalendar.civil(daysSince2001: days)
         guard (1...9999).contains(year) else { return nil }
         var s = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         s += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
@@ -161,7 +161,8 @@ extension PlistValue {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour < 24, minute < 60, second < 60
+            (1...12).contains(month), day >= 1, day <= PlistCalendar.daysInMonth(year, month), hour < 24, minute < 60,
+            second < 60
         else { return nil }
         var fraction = 0.0
         if b.count > 19 {
@@ -170,7 +171,7 @@ extension PlistValue {
             else { return nil }
             fraction = f
         }
-        let days = daysSince2001(year: year, month: month, day: day)
+        let days = PlistCalendar.daysSince2001(year: year, month: month, day: day)
         let whole = days * 86_400 + hour * 3600 + minute * 60 + second
         // Negative dates count the fraction forwards from an earlier whole second.
         return Double(whole) + fraction
@@ -179,38 +180,6 @@ extension PlistValue {
     private static func pad(_ v: Int64, _ width: Int) -> String {
         let s = String(v)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
-
-    private static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 2001-01-01 to a proleptic Gregorian date (days-from-civil, eras of 400 years).
-    private static func daysSince2001(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        // 730_791 = days from 0000-03-01 to 2001-01-01.
-        return era * 146_097 + dayOfEra - 730_791
-    }
-
-    /// The proleptic Gregorian date `days` after 2001-01-01 (civil-from-days).
-    private static func civilDate(daysSince2001 days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 730_791
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 
@@ -469,7 +438,7 @@ struct CanonicalJSONParser {
         throws(BinaryPlistError) -> PlistValue
     {
         guard names.count == 1, PlistValue.canonicalJSONTags.contains(names[0]) else {
-            return .dictionary(CanonicalJSONParser.dictionary(zip(names, values).map { (PlistValue.string($0), $1) }))
+            return .dictionary(PlistDictionary(zip(names, values).map { (PlistValue.string($0), $1) }))
         }
         let tag = names[0]
         let v = values[0]
@@ -519,26 +488,8 @@ struct CanonicalJSONParser {
                 }
                 out.append((kv[0], kv[1]))
             }
-            return .dictionary(CanonicalJSONParser.dictionary(out))
+            return .dictionary(PlistDictionary(out))
         }
-    }
-
-    /// A dictionary from pairs in O(n): a repeated key keeps its first position and its last value,
-    /// as `PlistDictionary.init(_:)` does (which compares every pair with every other).
-    static func dictionary(_ pairs: [(PlistValue, PlistValue)]) -> PlistDictionary {
-        var entries: [PlistDictionary.Element] = []
-        entries.reserveCapacity(pairs.count)
-        var position: [PlistValue: Int] = [:]
-        position.reserveCapacity(pairs.count)
-        for (k, v) in pairs {
-            if let p = position[k] {
-                entries[p].value = v
-            } else {
-                position[k] = entries.count
-                entries.append((k, v))
-            }
-        }
-        return PlistDictionary(uniqueEntries: entries)
     }
 
     // MARK: Tokens

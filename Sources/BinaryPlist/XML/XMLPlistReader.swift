@@ -820,7 +820,7 @@ struct XMLPlistReader {
             let second = digits(2...2)
         else { throw bad() }
         let year = negativeYear ? -y : y
-        guard (1...12).contains(month), day >= 1, day <= XMLCalendar.daysInMonth(year, month), hour < 24,
+        guard (1...12).contains(month), day >= 1, day <= PlistCalendar.daysInMonth(year, month), hour < 24,
             minute < 60, second < 60
         else { throw fail(offset(r.lowerBound, in: text), "<date> has a field out of range") }
         var fraction = 0.0
@@ -836,7 +836,7 @@ struct XMLPlistReader {
             guard k > fractionStart else { throw bad() }
         }
         guard expect("Z"), k == r.upperBound else { throw bad() }
-        let days = XMLCalendar.daysSince2001(year: year, month: month, day: day)
+        let days = PlistCalendar.daysSince2001(year: year, month: month, day: day)
         let whole = days * 86_400 + hour * 3600 + minute * 60 + second
         return Date(timeIntervalSinceReferenceDate: Double(whole) + fraction)
     }
@@ -1084,39 +1084,5 @@ struct ExactKey: Hashable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(text.utf8.count)
         for b in text.utf8 { hasher.combine(b) }
-    }
-}
-
-/// Proleptic Gregorian calendar arithmetic on days since 2001-01-01 (eras of 400 years).
-enum XMLCalendar {
-    static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    static func daysSince2001(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        // 730_791 days from 0000-03-01 to 2001-01-01.
-        return era * 146_097 + dayOfEra - 730_791
-    }
-
-    /// (year, month, day) of the day `days` after 2001-01-01.
-    static func civil(daysSince2001 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 730_791
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -183,7 +183,7 @@ public struct XMLPlistWriter: Sendable {
             secondOfDay += 86_400
             days -= 1
         }
-        let (year, month, day) = XMLCalendar.civil(daysSince2001: days)
+        let (year, month, day) = PlistCalendar.civil(daysSince2001: days)
         guard (-9999...99999).contains(year) else {
             throw BinaryPlistError(.unencodable, "date in year \(year) cannot be written in XML (years -9999…99999)")
         }
