@@ -143,7 +143,7 @@ private func randomSeed() -> UInt64 {
     return UInt64.random(in: 0...UInt64.max)
 }
 
-// MARK: - Foundation bridging (this file's own, so it does not depend on other tests)
+// MARK: - Foundation bridging (reading back uses InteropTests' `plistValue(fromFoundation:)`)
 
 private func xmlFoundationObject(_ v: PlistValue) -> Any {
     switch v {
@@ -160,34 +160,6 @@ private func xmlFoundationObject(_ v: PlistValue) -> Any {
         return out
     case .null, .uid: return "unsupported"
     }
-}
-
-private func xmlPlistValue(fromFoundation x: Any) -> PlistValue? {
-    if type(of: x) == Bool.self, let b = x as? Bool { return .bool(b) }
-    if let n = x as? NSNumber {
-        switch String(cString: n.objCType) {
-        case "c", "B": return .bool(n.boolValue)
-        case "f", "d": return .real(n.doubleValue)
-        case "Q": return .integer(Int128(n.uint64Value))
-        default: return .integer(Int128(n.int64Value))
-        }
-    }
-    if let s = x as? String { return .string(s) }
-    if let d = x as? Data { return .data(d) }
-    if let d = x as? Date { return .date(d) }
-    if let a = x as? [Any] {
-        let xs = a.compactMap(xmlPlistValue(fromFoundation:))
-        return xs.count == a.count ? .array(xs) : nil
-    }
-    if let d = x as? [String: Any] {
-        var out = PlistDictionary()
-        for (k, v) in d {
-            guard let pv = xmlPlistValue(fromFoundation: v) else { return nil }
-            out[k] = pv
-        }
-        return .dictionary(out)
-    }
-    return nil
 }
 
 // MARK: - Helpers
@@ -303,7 +275,7 @@ private func xmlError(
             let data = try XMLPlist.encode(v)
             let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
             #expect(
-                xmlPlistValue(fromFoundation: object) == v, "seed \(seed)\n\(String(decoding: data, as: UTF8.self))")
+                plistValue(fromFoundation: object) == v, "seed \(seed)\n\(String(decoding: data, as: UTF8.self))")
         }
     }
 
