@@ -87,6 +87,16 @@ func plistValue(fromFoundation x: Any) -> PlistValue? {
         }
     }
 
+    @Test func foundationReadsCompactWidths() throws {
+        // 70,000 distinct strings: 3-byte references and 3-byte offsets.
+        let value = PlistValue.array((0..<70_000).map { .string("s\($0)") })
+        let data = try BinaryPlistWriter(widths: .compact).write(value)
+        #expect(try BinaryPlistDocument(data).trailer.objectRefSize == 3)
+        let back = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String]
+        #expect(back?.count == 70_000)
+        #expect(back?.last == "s69999")
+    }
+
     @Test func foundationKeepsNegativeZeroThatWeWrite() throws {
         let data = try BinaryPlistWriter().write([.real(0.0), .real(-0.0)])
         let back = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [NSNumber]
@@ -141,6 +151,18 @@ func python(_ script: String, input: Data) throws -> Data {
             let difference = firstDifference(a, b)
             #expect(difference == nil, "seed \(seed), value \(i)")
         }
+    }
+
+    @Test func plistlibReadsCompactWidths() throws {
+        let value = PlistValue.array((0..<70_000).map { .string("s\($0)") })
+        let data = try BinaryPlistWriter(widths: .compact).write(value)
+        #expect(try BinaryPlistDocument(data).trailer.offsetIntSize == 3)
+        let script = """
+            import plistlib, sys
+            v = plistlib.loads(sys.stdin.buffer.read())
+            sys.stdout.write("%d %s" % (len(v), v[-1]))
+            """
+        #expect(String(decoding: try python(script, input: data), as: UTF8.self) == "70000 s69999")
     }
 
     @Test func plistlibReadsNegativeZeroThatWeWrite() throws {

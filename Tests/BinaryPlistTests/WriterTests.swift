@@ -73,6 +73,30 @@ import Testing
         #expect(try offsetSize(70_000) == 4)
     }
 
+    @Test func compactWidthsUseTheFewestBytes() throws {
+        func widths(_ n: Int) throws -> (refs: Int, offsets: Int) {
+            let value = PlistValue.array((0..<n).map { .int($0) })
+            let data = try BinaryPlistWriter(widths: .compact).write(value)
+            let document = try BinaryPlistDocument(data)
+            #expect(try document.value() == value)
+            return (document.trailer.objectRefSize, document.trailer.offsetIntSize)
+        }
+        #expect(try widths(254) == (1, 2))  // 255 objects; offsets reach 8 + 254 × 2 + 3
+        #expect(try widths(65535) == (3, 3))  // 65,536 objects: 3-byte refs, ~300 KB of objects
+        // The same value with powers of two: 4-byte refs and offsets.
+        let wide = try BinaryPlistWriter().write(.array((0..<65535).map { .int($0) }))
+        #expect(try BinaryPlistDocument(wide).trailer.objectRefSize == 4)
+    }
+
+    @Test func utf16StringsMixingScalarsOfEveryLength() throws {
+        // 1-, 2-, 3- and 4-byte UTF-8 scalars in one string, written as UTF-16BE with a surrogate pair.
+        let s = "aé€😀z"
+        let data = try BinaryPlistWriter().write(.string(s))
+        let payload = Array(data[8..<Int(data.count - 32 - 1)])
+        #expect(payload == [0x66, 0x00, 0x61, 0x00, 0xE9, 0x20, 0xAC, 0xD8, 0x3D, 0xDE, 0x00, 0x00, 0x7A])
+        #expect(try BinaryPlistDocument(data).value() == .string(s))
+    }
+
     @Test func integerWidths() throws {
         func marker(_ v: PlistValue) throws -> [UInt8] {
             let data = try BinaryPlistWriter().write(v)

@@ -66,6 +66,61 @@ import FoundationEssentials
         }
     }
 
+    /// `values` as big-endian integers of `width` (1...8) bytes each.
+    mutating func appendBigEndian(_ values: [Int], width: Int) {
+        unsafe store(values.count &* width) { p in
+            // Entry k is stored at k × width ..< (k + 1) × width, inside the values.count × width reserved.
+            unsafe Self.storeBigEndian(p, count: values.count, width: width) { values[$0] }
+        }
+    }
+
+    /// The references `number[children[start + k]]` for k in 0 ..< count, `width` bytes each.
+    mutating func appendReferences(_ children: [Int32], start: Int, count: Int, number: [Int32], width: Int) {
+        unsafe store(count &* width) { p in
+            // Entry k is stored at k × width ..< (k + 1) × width, inside the count × width reserved; the
+            // array subscripts are checked.
+            unsafe Self.storeBigEndian(p, count: count, width: width) { Int(number[Int(children[start &+ $0])]) }
+        }
+    }
+
+    /// Stores `value(k)` for k in 0 ..< count at `p + k × width`; the caller reserved count × width bytes.
+    @inline(__always)
+    private static func storeBigEndian(
+        _ p: UnsafeMutableRawPointer, count: Int, width: Int, _ value: (Int) -> Int
+    ) {
+        switch width {
+        case 1:
+            for k in 0..<count {
+                unsafe p.storeBytes(of: UInt8(truncatingIfNeeded: value(k)), toByteOffset: k, as: UInt8.self)
+            }
+        case 2:
+            for k in 0..<count {
+                unsafe p.storeBytes(
+                    of: UInt16(truncatingIfNeeded: value(k)).bigEndian, toByteOffset: 2 &* k, as: UInt16.self)
+            }
+        case 4:
+            for k in 0..<count {
+                unsafe p.storeBytes(
+                    of: UInt32(truncatingIfNeeded: value(k)).bigEndian, toByteOffset: 4 &* k, as: UInt32.self)
+            }
+        case 8:
+            for k in 0..<count {
+                unsafe p.storeBytes(
+                    of: UInt64(truncatingIfNeeded: value(k)).bigEndian, toByteOffset: 8 &* k, as: UInt64.self)
+            }
+        default:
+            for k in 0..<count {
+                let v = UInt64(truncatingIfNeeded: value(k))
+                let base = k &* width
+                for i in 0..<width {
+                    unsafe p.storeBytes(
+                        of: UInt8(truncatingIfNeeded: v >> UInt64(8 &* (width &- 1 &- i))), toByteOffset: base &+ i,
+                        as: UInt8.self)
+                }
+            }
+        }
+    }
+
     /// A marker whose low nibble is the count, or 0xF followed by an int object with the count.
     @inline(__always)
     mutating func appendMarker(_ high: UInt8, count: Int) {
@@ -101,6 +156,68 @@ import FoundationEssentials
         }
     }
 
+    /// The bytes `start ..< start + count` of `arena`.
+    mutating func append(_ arena: ByteArena, start: Int, count: Int) {
+        precondition(start >= 0 && count >= 0 && start <= arena.count &- count, "arena range out of bounds")
+        unsafe store(count) { p in
+            unsafe arena.storage.withUnsafeBytes { src in
+                // In bounds: start ..< start + count ⊂ 0 ..< arena.count (precondition above).
+                if count > 0, let s = src.baseAddress { unsafe p.copyMemory(from: s + start, byteCount: count) }
+            }
+        }
+    }
+
+    /// The UTF-16BE encoding of the UTF-8 string at `start ..< start + count` of `arena`, which is
+    /// `units` UTF-16 code units long.
+    ///
+    /// The arena's string bytes come from a Swift `String`, so they are valid UTF-8 and each lead byte's
+    /// continuation bytes are inside the range; both facts are still checked, since they are cheap.
+    mutating func appendUTF16BE(_ arena: ByteArena, start: Int, count: Int, units: Int) {
+        precondition(start >= 0 && count >= 0 && start <= arena.count &- count, "arena range out of bounds")
+        unsafe store(2 &* units) { p in
+            unsafe arena.storage.withUnsafeBytes { src in
+                guard let base = src.baseAddress else { return }
+                let end = start &+ count
+                var i = start
+                var o = 0
+                while i < end {
+                    // i < end <= arena.count (precondition above): the lead byte is readable.
+                    let b0 = UInt32(unsafe base.load(fromByteOffset: i, as: UInt8.self))
+                    let n = b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4
+                    // Continuation bytes i + 1 ..< i + n must be inside the string's range.
+                    precondition(n <= end &- i, "arena string is not valid UTF-8 at \(i)")
+                    var scalar = b0
+                    if n > 1 {
+                        scalar &= n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07
+                        for k in 1..<n {
+                            // i + k < i + n <= end: in bounds (precondition above).
+                            scalar =
+                                scalar << 6 | UInt32(unsafe base.load(fromByteOffset: i &+ k, as: UInt8.self) & 0x3F)
+                        }
+                    }
+                    i &+= n
+                    // Output: `units` was counted from the same bytes (one unit per scalar, two above
+                    // U+FFFF), so o stays below units; checked before each store.
+                    if scalar < 0x10000 {
+                        precondition(o < units, "UTF-16 length mismatch")
+                        unsafe p.storeBytes(
+                            of: UInt16(truncatingIfNeeded: scalar).bigEndian, toByteOffset: 2 &* o, as: UInt16.self)
+                        o &+= 1
+                    } else {
+                        precondition(o &+ 1 < units, "UTF-16 length mismatch")
+                        let v = scalar &- 0x10000
+                        let high = UInt16(truncatingIfNeeded: 0xD800 | v >> 10)
+                        let low = UInt16(truncatingIfNeeded: 0xDC00 | v & 0x3FF)
+                        unsafe p.storeBytes(of: high.bigEndian, toByteOffset: 2 &* o, as: UInt16.self)
+                        unsafe p.storeBytes(of: low.bigEndian, toByteOffset: 2 &* o &+ 2, as: UInt16.self)
+                        o &+= 2
+                    }
+                }
+                precondition(o == units, "UTF-16 length mismatch")
+            }
+        }
+    }
+
     /// The UTF-16BE code units of a string (`units` of them).
     mutating func appendUTF16BE(_ s: String, units: Int) {
         unsafe store(2 &* units) { p in
@@ -111,6 +228,122 @@ import FoundationEssentials
                 i &+= 1
             }
         }
+    }
+}
+
+/// The writer's copy of string and data payloads: one growing byte buffer.
+///
+/// `ObjectTableBuilder` hashes and classifies a string or data in one pass over the caller's bytes
+/// (`summarize`), compares candidates for deduplication against the bytes kept here (`equal`), and
+/// copies the bytes in only when they are new (`append`), so a repeated key costs no copy.
+struct ByteArena: Sendable {
+    private(set) var storage: [UInt8] = []
+    var count: Int { storage.count }
+
+    /// What one pass over a string's UTF-8 or a data's bytes found.
+    struct Summary {
+        var hash: UInt64
+        var count: Int
+        /// True when every byte is below 0x80.
+        var isASCII: Bool
+        /// UTF-16 code units of a string (counted only when it is not ASCII).
+        var utf16Units: Int
+    }
+
+    static func summarize(_ s: String) -> Summary {
+        unsafe ByteHash.withUTF8(s) { unsafe summarize($0, countUTF16: true) }
+    }
+
+    static func summarize(_ d: Data) -> Summary {
+        unsafe d.withUnsafeBytes { unsafe summarize($0, countUTF16: false) }
+    }
+
+    /// Appends `s`'s UTF-8 bytes at the current `count`.
+    mutating func append(_ s: String) {
+        unsafe ByteHash.withUTF8(s) { unsafe storage.append(contentsOf: $0) }
+    }
+
+    /// Appends `d`'s bytes at the current `count`.
+    mutating func append(_ d: Data) {
+        storage.append(contentsOf: d)
+    }
+
+    /// True when the arena holds `s`'s UTF-8 at `start ..< start + length`.
+    func equal(_ start: Int, _ length: Int, _ s: String) -> Bool {
+        unsafe ByteHash.withUTF8(s) { unsafe equal(start, length, $0) }
+    }
+
+    /// True when the arena holds `d`'s bytes at `start ..< start + length`.
+    func equal(_ start: Int, _ length: Int, _ d: Data) -> Bool {
+        unsafe d.withUnsafeBytes { unsafe equal(start, length, $0) }
+    }
+
+    private func equal(_ start: Int, _ length: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        let n = bytes.count
+        guard n == length, start >= 0, start <= storage.count &- n else { return false }
+        return unsafe storage.withUnsafeBytes { all in
+            guard n > 0, let x = all.baseAddress, let y = bytes.baseAddress else { return true }
+            var i = 0
+            // start + i + 8 <= start + n <= all.count (guard above) and i + 8 <= n = bytes.count.
+            while i &+ 8 <= n {
+                if unsafe x.loadUnaligned(fromByteOffset: start &+ i, as: UInt64.self)
+                    != y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                {
+                    return false
+                }
+                i &+= 8
+            }
+            // The last 0...7 bytes: i < n.
+            while i < n {
+                if unsafe x.load(fromByteOffset: start &+ i, as: UInt8.self)
+                    != y.load(fromByteOffset: i, as: UInt8.self)
+                {
+                    return false
+                }
+                i &+= 1
+            }
+            return true
+        }
+    }
+
+    /// Hash, ASCII test and (for non-ASCII strings) UTF-16 length of `bytes`.
+    private static func summarize(_ bytes: UnsafeRawBufferPointer, countUTF16: Bool) -> Summary {
+        let n = bytes.count
+        var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(n)
+        guard n > 0, let base = bytes.baseAddress else {
+            return Summary(hash: DedupTable.mix(h), count: 0, isASCII: true, utf16Units: 0)
+        }
+        var high: UInt64 = 0
+        var i = 0
+        // Eight bytes at a time while eight remain: i + 8 <= n.
+        while i &+ 8 <= n {
+            let w = unsafe base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            high |= w
+            h = (h ^ w) &* 0x9E37_79B9_7F4A_7C15
+            h ^= h >> 29
+            i &+= 8
+        }
+        var tail: UInt64 = 0
+        // The last 0...7 bytes: i < n.
+        while i < n {
+            let b = unsafe base.load(fromByteOffset: i, as: UInt8.self)
+            tail = tail << 8 | UInt64(b)
+            high |= UInt64(b)
+            i &+= 1
+        }
+        let ascii = high & 0x8080_8080_8080_8080 == 0
+        var units = n
+        if !ascii && countUTF16 {
+            // One unit per scalar (each byte that is not a continuation byte), two for scalars above
+            // U+FFFF (4-byte sequences, lead byte 0xF0 or more). j < n.
+            units = 0
+            for j in 0..<n {
+                let b = unsafe base.load(fromByteOffset: j, as: UInt8.self)
+                if b & 0xC0 != 0x80 { units &+= 1 }
+                if b >= 0xF0 { units &+= 1 }
+            }
+        }
+        return Summary(hash: DedupTable.mix(h ^ tail), count: n, isASCII: ascii, utf16Units: units)
     }
 }
 
@@ -137,26 +370,6 @@ enum ByteHash {
 
     static func hash(_ s: String) -> UInt64 {
         unsafe withUTF8(s) { unsafe hash($0) }
-    }
-
-    /// True when every byte of `s`'s UTF-8 is below 0x80 (eight bytes at a time).
-    static func isASCII(_ s: String) -> Bool {
-        unsafe withUTF8(s) { b in
-            var i = 0
-            let n = b.count
-            // i + 8 <= n keeps each 8-byte load inside the buffer.
-            while i &+ 8 <= n {
-                if unsafe b.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
-                    return false
-                }
-                i &+= 8
-            }
-            while i < n {
-                if unsafe b.load(fromByteOffset: i, as: UInt8.self) >= 0x80 { return false }
-                i &+= 1
-            }
-            return true
-        }
     }
 
     /// True when `a` and `b` have exactly the same UTF-8 bytes (no Unicode normalisation).
@@ -196,9 +409,6 @@ enum ByteHash {
         return copy.withUTF8 { unsafe body(UnsafeRawBufferPointer($0)) }
     }
 
-    static func hash(_ d: Data) -> UInt64 {
-        unsafe d.withUnsafeBytes { unsafe hash($0) }
-    }
 }
 
 /// The identity of an array's storage: equal for copies that share a buffer (Swift arrays are

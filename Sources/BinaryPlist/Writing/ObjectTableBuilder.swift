@@ -6,8 +6,8 @@
 // until `finish(root:)`, which
 //   1. renumbers the objects reachable from the root in depth-first pre-order, so the root is object
 //      0 and unreachable objects (orphans) are dropped, as Apple's writers order them;
-//   2. picks the smallest reference width (1/2/4/8 bytes) for that object count, sizes every object,
-//      then picks the smallest offset width that reaches the offset table;
+//   2. picks the smallest reference width for that object count (1/2/4/8 bytes, or any of 1...8 with
+//      `.compact` widths), sizes every object, then the smallest offset width that reaches the table;
 //   3. writes header, objects, offset table and trailer into one buffer of the exact size.
 //
 // Example: addString("a") -> r0, addInt(5) -> r1, addDictionary(keys: [r0], values: [r1]) -> r2,
@@ -17,6 +17,8 @@
 // Deduplication uses one open-addressing table (`DedupTable`) over all kinds, keyed by a 64-bit hash
 // of (kind, payload) and confirmed by comparing payloads exactly: strings by their UTF-8 bytes (not
 // Swift's canonical equivalence), reals and dates by bit pattern, containers by their child lists.
+// Objects are 32-byte `Entry` values in one array; string and data bytes are copied once, when new,
+// into one `ByteArena`, so candidates are compared without touching the caller's values again.
 
 public import FoundationEssentials
 
@@ -34,17 +36,28 @@ public struct ObjectTableBuilder: Sendable {
         case null, bool, integer, real, float, date, data, ascii, utf16, uid, array, set, dictionary
     }
 
-    /// Per object: kind and an index into the payload store for that kind.
-    var kinds: [Kind] = []
-    var payloads: [Int] = []
-    var integers: [Int128] = []
-    var bits: [UInt64] = []  // real, float (the Float's bit pattern), date, uid
-    var strings: [String] = []
-    var stringLengths: [Int] = []  // per string: UTF-16 units (non-ASCII) or bytes (ASCII)
-    var datas: [Data] = []
-    /// Container children, as builder ids; a container's payload indexes `ranges`.
+    /// One object, in 32 bytes.
+    struct Entry {
+        var kind: Kind
+        /// integer: the low 64 bits; bool, real, float, date, uid: the bits; data and strings: the
+        /// offset of the bytes in `arena`; containers: the offset of the child ids in `children`.
+        var a: UInt64
+        /// integer: the high 64 bits; data and strings: the byte count (UTF-8 for strings);
+        /// containers: the number of child ids (2 × entries for a dictionary).
+        var b: UInt64
+        /// UTF-16 strings: the number of UTF-16 code units.
+        var units: Int = 0
+
+        var start: Int { Int(truncatingIfNeeded: a) }
+        var length: Int { Int(truncatingIfNeeded: b) }
+        var int128: Int128 { Int128(Int64(bitPattern: b)) << 64 | Int128(a) }
+    }
+
+    var objects: [Entry] = []
+    /// String and data bytes.
+    var arena = ByteArena()
+    /// Container children, as builder ids.
     var children: [Int32] = []
-    var ranges: [(start: Int, count: Int)] = []
 
     var deduplicate: Bool
     var table = DedupTable()
@@ -58,13 +71,14 @@ public struct ObjectTableBuilder: Sendable {
     }
 
     /// The number of objects added so far (after deduplication).
-    public var count: Int { kinds.count }
+    public var count: Int { objects.count }
 
     @inline(__always)
-    private mutating func append(_ kind: Kind, _ payload: Int) -> BuilderRef {
-        kinds.append(kind)
-        payloads.append(payload)
-        return BuilderRef(id: Int32(truncatingIfNeeded: kinds.count &- 1))
+    private mutating func append(_ entry: Entry, hash: UInt64) -> BuilderRef {
+        objects.append(entry)
+        let id = Int32(truncatingIfNeeded: objects.count &- 1)
+        if deduplicate { table.insert(hash, id) }
+        return BuilderRef(id: id)
     }
 
     // MARK: Scalars
@@ -82,14 +96,16 @@ public struct ObjectTableBuilder: Sendable {
         let high = UInt64(truncatingIfNeeded: value >> 64)
         let hash = DedupTable.mix(low ^ DedupTable.mix(high ^ UInt64(Kind.integer.rawValue)))
         if deduplicate,
-            let id = table.find(hash, where: { id in kinds[id] == .integer && integers[payloads[id]] == value })
+            let id = table.find(
+                hash,
+                where: { id in
+                    let e = objects[id]
+                    return e.kind == .integer && e.a == low && e.b == high
+                })
         {
             return BuilderRef(id: id)
         }
-        integers.append(value)
-        let r = append(.integer, integers.count &- 1)
-        if deduplicate { table.insert(hash, r.id) }
-        return r
+        return append(Entry(kind: .integer, a: low, b: high), hash: hash)
     }
 
     /// Adds an integer.
@@ -100,14 +116,15 @@ public struct ObjectTableBuilder: Sendable {
         let hash = DedupTable.mix(value ^ UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15)
         if deduplicate,
             let id = table.find(
-                hash, where: { id in kinds[id] == kind && (kind == .null || bits[payloads[id]] == value) })
+                hash,
+                where: { id in
+                    let e = objects[id]
+                    return e.kind == kind && e.a == value
+                })
         {
             return BuilderRef(id: id)
         }
-        bits.append(value)
-        let r = append(kind, bits.count &- 1)
-        if deduplicate { table.insert(hash, r.id) }
-        return r
+        return append(Entry(kind: kind, a: value, b: 0), hash: hash)
     }
 
     /// Adds an 8-byte real. Deduplication is by bit pattern: `-0.0` and `0.0` stay distinct.
@@ -126,69 +143,94 @@ public struct ObjectTableBuilder: Sendable {
 
     /// Adds a byte string.
     public mutating func addData(_ value: Data) -> BuilderRef {
-        let hash = DedupTable.mix(ByteHash.hash(value) ^ UInt64(Kind.data.rawValue))
-        if deduplicate, let id = table.find(hash, where: { id in kinds[id] == .data && datas[payloads[id]] == value }) {
-            return BuilderRef(id: id)
-        }
-        datas.append(value)
-        let r = append(.data, datas.count &- 1)
-        if deduplicate { table.insert(hash, r.id) }
-        return r
-    }
-
-    /// Adds a string: ASCII (`0x5n`) when every character is ASCII, otherwise UTF-16BE (`0x6n`).
-    public mutating func addString(_ value: String) -> BuilderRef {
-        let hash = DedupTable.mix(ByteHash.hash(value) ^ UInt64(Kind.ascii.rawValue))
+        let summary = ByteArena.summarize(value)
+        let hash = DedupTable.mix(summary.hash ^ UInt64(Kind.data.rawValue))
         if deduplicate,
             let id = table.find(
                 hash,
                 where: { id in
-                    (kinds[id] == .ascii || kinds[id] == .utf16)
-                        && PlistValue.exactlyEqual(strings[payloads[id]], value)
+                    let e = objects[id]
+                    return e.kind == .data && arena.equal(e.start, e.length, value)
                 })
         {
             return BuilderRef(id: id)
         }
-        let ascii = BinaryPlistWriter.isASCII(value)
-        strings.append(value)
-        stringLengths.append(ascii ? value.utf8.count : value.utf16.count)
-        let r = append(ascii ? .ascii : .utf16, strings.count &- 1)
-        if deduplicate { table.insert(hash, r.id) }
-        return r
+        let start = arena.count
+        arena.append(value)
+        return append(Entry(kind: .data, a: UInt64(start), b: UInt64(summary.count)), hash: hash)
+    }
+
+    /// Adds a string: ASCII (`0x5n`) when every character is ASCII, otherwise UTF-16BE (`0x6n`).
+    ///
+    /// Strings are equal when their UTF-8 bytes are, not by Swift's canonical equivalence: "é" and
+    /// "e\u{301}" are two objects.
+    public mutating func addString(_ value: String) -> BuilderRef {
+        let summary = ByteArena.summarize(value)
+        // Equal bytes imply the same kind (ASCII or UTF-16), so one hash domain serves both.
+        let hash = DedupTable.mix(summary.hash ^ 0x5A)
+        if deduplicate,
+            let id = table.find(
+                hash,
+                where: { id in
+                    let e = objects[id]
+                    return (e.kind == .ascii || e.kind == .utf16) && arena.equal(e.start, e.length, value)
+                })
+        {
+            return BuilderRef(id: id)
+        }
+        let start = arena.count
+        arena.append(value)
+        return append(
+            Entry(
+                kind: summary.isASCII ? .ascii : .utf16, a: UInt64(start), b: UInt64(summary.count),
+                units: summary.utf16Units), hash: hash)
     }
 
     // MARK: Containers
+
+    /// Appends one child id, checking that this builder returned it.
+    @inline(__always)
+    private mutating func appendChild(_ r: BuilderRef, _ start: Int) throws(BinaryPlistError) {
+        guard r.id >= 0, Int(r.id) < objects.count else {
+            children.removeSubrange(start...)
+            throw BinaryPlistError(.unencodable, "reference \(r.id) was not returned by this builder")
+        }
+        children.append(r.id)
+    }
 
     /// Adds a container whose children are `refs` (for a dictionary: keys, then values).
     mutating func addContainer(_ kind: Kind, _ refs: some Collection<BuilderRef>) throws(BinaryPlistError) -> BuilderRef
     {
         let start = children.count
-        var hash = UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(refs.count)
-        for r in refs {
-            guard r.id >= 0, Int(r.id) < kinds.count else {
-                children.removeSubrange(start...)
-                throw BinaryPlistError(.unencodable, "reference \(r.id) was not returned by this builder")
-            }
-            children.append(r.id)
-            hash = DedupTable.mix(hash ^ UInt64(UInt32(bitPattern: r.id)))
-        }
+        for r in refs { try appendChild(r, start) }
+        return finishContainer(kind, start)
+    }
+
+    /// Makes a container of the child ids appended from `start` on: an equal container's reference
+    /// (the ids are rolled back), or a new object.
+    private mutating func finishContainer(_ kind: Kind, _ start: Int) -> BuilderRef {
         let n = children.count &- start
+        var hash = UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(n)
+        for i in start..<children.count {
+            hash = (hash ^ UInt64(UInt32(bitPattern: children[i]))) &* 0xBF58_476D_1CE5_E9B9
+            hash ^= hash >> 31
+        }
+        hash = DedupTable.mix(hash)
         if deduplicate,
             let id = table.find(
                 hash,
                 where: { id in
-                    guard kinds[id] == kind else { return false }
-                    let other = ranges[payloads[id]]
-                    return other.count == n && children[other.start..<other.start &+ n] == children[start..<start &+ n]
+                    let e = objects[id]
+                    guard e.kind == kind, e.length == n else { return false }
+                    let other = e.start
+                    for i in 0..<n where children[other &+ i] != children[start &+ i] { return false }
+                    return true
                 })
         {
             children.removeSubrange(start...)
             return BuilderRef(id: id)
         }
-        ranges.append((start, n))
-        let r = append(kind, ranges.count &- 1)
-        if deduplicate { table.insert(hash, r.id) }
-        return r
+        return append(Entry(kind: kind, a: UInt64(start), b: UInt64(n)), hash: hash)
     }
 
     /// Adds an array of objects already added.
@@ -207,17 +249,23 @@ public struct ObjectTableBuilder: Sendable {
         guard keys.count == values.count else {
             throw BinaryPlistError(.unencodable, "dictionary has \(keys.count) keys but \(values.count) values")
         }
-        return try addContainer(.dictionary, keys + values)
+        let start = children.count
+        for r in keys { try appendChild(r, start) }
+        for r in values { try appendChild(r, start) }
+        return finishContainer(.dictionary, start)
     }
 
     /// Encodes everything reachable from `root` as a `bplist00` file.
     ///
+    /// - Parameter widths: Reference and offset widths (default: powers of two, as CoreFoundation writes).
     /// - Complexity: O(objects + references + payload bytes); one output allocation.
-    public func finish(root: BuilderRef) throws(BinaryPlistError) -> Data {
-        guard root.id >= 0, Int(root.id) < kinds.count else {
+    public func finish(root: BuilderRef, widths: BinaryPlistWriter.Widths = .powersOfTwo) throws(BinaryPlistError)
+        -> Data
+    {
+        guard root.id >= 0, Int(root.id) < objects.count else {
             throw BinaryPlistError(.unencodable, "root reference \(root.id) was not returned by this builder")
         }
-        return BinaryPlistWriter.emit(self, root: Int(root.id))
+        return BinaryPlistWriter.emit(self, root: Int(root.id), widths: widths)
     }
 }
 
