@@ -14,6 +14,7 @@
 // Operations (BENCH_OPS=decode,encode,... selects some, BENCH_OPS=all adds the keyed ones to the default):
 //   decode        BinaryPlistDocument(data).value(): open, validate and build the full owned tree
 //   encode        BinaryPlistWriter().write(tree), deduplicating; written to OUT when given
+//   encode-compact  the same with `widths: .compact` (1-8 byte references and offsets, smallest output)
 //   open          BinaryPlistDocument(data): header, trailer and whole offset-table validation
 //   lookup        doc.lookup(path) on an opened document, for one two-level key path chosen up front
 //   deflate       BinaryPlistWriter(compression: .zlib(level: 1)).write(tree)
@@ -36,7 +37,7 @@ struct Bench: ParsableCommand {
         discussion: """
             Reads FILE, then for each operation runs $WARMUP (default 1) untimed and REPS timed \
             repetitions and prints {"peer":"ours","workload":...,"op":...,"median_ms":...}. \
-            Operations: decode, encode, open, lookup, deflate, inflate, zlib-decode, and for keyed \
+            Operations: decode, encode, encode-compact, open, lookup, deflate, inflate, zlib-decode, and for keyed \
             archives unarchive, archive, graph ($BENCH_OPS=decode,encode selects some; \
             $BENCH_OPS=all runs all, including the keyed ones, which are off by default). The encoded output is written to OUT when given.
             """
@@ -44,10 +45,10 @@ struct Bench: ParsableCommand {
 
     /// The keyed operations are opt-in (`BENCH_OPS=all`): at the time of writing, unarchiving the
     /// 20,000-Person archive takes minutes (each `value(of:)` call sizes a memo by the object count).
-    static let defaultOperations = ["decode", "encode", "open", "lookup", "deflate", "inflate", "zlib-decode"]
-    static let allOperations = [
-        "decode", "encode", "open", "lookup", "deflate", "inflate", "zlib-decode", "unarchive", "archive", "graph",
+    static let defaultOperations = [
+        "decode", "encode", "encode-compact", "open", "lookup", "deflate", "inflate", "zlib-decode",
     ]
+    static let allOperations = defaultOperations + ["unarchive", "archive", "graph"]
 
     @Argument(help: "The binary property list to time.")
     var file: String
@@ -96,6 +97,12 @@ struct Bench: ParsableCommand {
                 if let out {
                     try encoded.write(to: URL(fileURLWithPath: out))
                 }
+            }
+
+            if ops.contains("encode-compact") {
+                let writer = BinaryPlistWriter(widths: .compact)
+                let encoded = try timer.measure { () throws(BinaryPlistError) in try writer.write(tree) }
+                report("encode-compact", timer.times, outBytes: encoded.count, items: items)
             }
 
             if ops.contains("deflate") || ops.contains("inflate") || ops.contains("zlib-decode") {

@@ -121,7 +121,7 @@ public struct BinaryPlistWriter: Sendable {
             let e = objects[Int(order[n])]
             switch e.kind {
             case .null, .bool: position &+= 1
-            case .integer: position &+= 1 &+ integerWidth(e.int128)
+            case .integer: position &+= 1 &+ e.units
             case .real, .date: position &+= 9
             case .float: position &+= 5
             case .uid: position &+= 1 &+ unsignedWidth(e.a)
@@ -144,8 +144,7 @@ public struct BinaryPlistWriter: Sendable {
             case .null: w.append(0x00)
             case .bool: w.append(e.a != 0 ? 0x09 : 0x08)
             case .integer:
-                let v = e.int128
-                let width = integerWidth(v)
+                let width = e.units
                 w.append(0x10 | UInt8(width.trailingZeroBitCount))
                 if width == 16 {
                     w.appendBigEndian(e.b, width: 8)

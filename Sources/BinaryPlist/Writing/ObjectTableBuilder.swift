@@ -45,12 +45,11 @@ public struct ObjectTableBuilder: Sendable {
         /// integer: the high 64 bits; data and strings: the byte count (UTF-8 for strings);
         /// containers: the number of child ids (2 × entries for a dictionary).
         var b: UInt64
-        /// UTF-16 strings: the number of UTF-16 code units.
+        /// UTF-16 strings: the number of UTF-16 code units; integers: the payload width (1, 2, 4, 8, 16).
         var units: Int = 0
 
         var start: Int { Int(truncatingIfNeeded: a) }
         var length: Int { Int(truncatingIfNeeded: b) }
-        var int128: Int128 { Int128(Int64(bitPattern: b)) << 64 | Int128(a) }
     }
 
     var objects: [Entry] = []
@@ -105,7 +104,7 @@ public struct ObjectTableBuilder: Sendable {
         {
             return BuilderRef(id: id)
         }
-        return append(Entry(kind: .integer, a: low, b: high), hash: hash)
+        return append(Entry(kind: .integer, a: low, b: high, units: BinaryPlistWriter.integerWidth(value)), hash: hash)
     }
 
     /// Adds an integer.
