@@ -111,21 +111,50 @@ import FoundationEssentials
     }
 
     /// True when every byte of `offset ..< offset + length` is below 0x80; the caller has proven the range.
+    @inline(__always)
     func isASCII(unchecked offset: Int, length: Int) -> Bool {
         assert(contains(offset: offset, length: length, limit: count))
+        let end = offset &+ length
+        if length >= 8 {
+            // Eight bytes at a time while eight remain (i + 8 <= end <= count), then the last eight
+            // bytes end - 8 ..< end (inside the range because length >= 8), overlapping what was read.
+            var bits: UInt64 = 0
+            var i = offset
+            while i &+ 8 <= end {
+                bits |= unsafe buffer.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                i &+= 8
+            }
+            bits |= unsafe buffer.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)
+            return bits & 0x8080_8080_8080_8080 == 0
+        }
+        if length >= 4 {
+            // The first and the last four bytes (both inside the range because 4 <= length < 8).
+            let first = unsafe buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            let last = unsafe buffer.loadUnaligned(fromByteOffset: end &- 4, as: UInt32.self)
+            return (first | last) & 0x8080_8080 == 0
+        }
+        var bits: UInt8 = 0
         var i = offset
-        let end = offset + length
-        // Eight bytes at a time while eight remain: i + 8 <= end <= count.
-        while i + 8 <= end {
-            let word = unsafe buffer.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if word & 0x8080_8080_8080_8080 != 0 { return false }
-            i += 8
-        }
         while i < end {
-            if unsafe buffer.load(fromByteOffset: i, as: UInt8.self) >= 0x80 { return false }
-            i += 1
+            // offset <= i < end: inside the range.
+            bits |= unsafe buffer.load(fromByteOffset: i, as: UInt8.self)
+            i &+= 1
         }
-        return true
+        return bits & 0x80 == 0
+    }
+
+    /// The bytes `offset ..< offset + length` as a `String` when they are all ASCII (below 0x80), else
+    /// nil; the caller has proven the range. One pass checks the bytes, a second copies them: the
+    /// `String` is made from an ASCII-flagged `UTF8Span`, so the standard library does not validate again.
+    func asciiString(unchecked offset: Int, length: Int) -> String? {
+        guard isASCII(unchecked: offset, length: length) else { return nil }
+        guard length > 0, let base = unsafe buffer.baseAddress else { return "" }
+        // In bounds: offset ..< offset + length is inside the buffer (the caller's proof), and every
+        // byte is below 0x80 (checked above), which is valid UTF-8 and ASCII as `isKnownASCII` claims.
+        let start = unsafe (base + offset).assumingMemoryBound(to: UInt8.self)
+        let bytes = unsafe UnsafeBufferPointer(start: start, count: length)
+        let span = unsafe bytes.span
+        return String(copying: unsafe UTF8Span(unchecked: span, isKnownASCII: true))
     }
 
     /// A `String` from bytes already proven to be in range and valid UTF-8 (ASCII is UTF-8).
