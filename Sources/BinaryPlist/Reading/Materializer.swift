@@ -116,6 +116,10 @@ struct Materializer<Memo: MemoTable> {
     var internedKeys: [PlistValue: Int32] = [:]
     var lastDictionary: [Int] = [0]
     var dictionarySerial = 0
+    /// The number of frames under `run`'s current one (for the depth limit of inline containers).
+    var depth = 0
+    /// Containers started inline that wait for a pending descendant, innermost first.
+    var started: [Started] = []
 
     /// A container being built (its storage is kept apart, see `run`).
     struct Frame {
@@ -184,12 +188,26 @@ struct Materializer<Memo: MemoTable> {
         }
         while true {
             var pending: Pending? = nil
+            depth = parents.count
             if current.kind != .dictionary {
                 try fill(&current, &children, &memo, &pending)
             } else {
                 try fill(&current, &entries, &memo, &pending)
             }
             if let next = pending {
+                // Containers started inline (see `inline`) wait for `next` too: they become frames,
+                // outermost first, each with the storage it has so far.
+                while let s = started.popLast() {
+                    if current.kind == .dictionary {
+                        entryStack.append(consume entries)
+                    } else {
+                        childStack.append(consume children)
+                    }
+                    parents.append(current)
+                    current = s.frame
+                    children = s.children
+                    entries = s.entries
+                }
                 // A child container: park the parent and its storage, then build the child first.
                 guard parents.count + 1 < maxDepth else {
                     throw BinaryPlistError(
@@ -218,20 +236,7 @@ struct Materializer<Memo: MemoTable> {
                 continue
             }
             // `current` is complete.
-            let v: PlistValue
-            switch current.kind {
-            case .array:
-                v = .array(consume children)
-            case .set:
-                v = .set(consume children)
-            default:
-                if !current.hasDuplicateKeys {
-                    v = .dictionary(PlistDictionary(uniqueEntries: consume entries))
-                } else {
-                    // Rare: merge repeated keys; the last value wins, at the first position (see PlistDictionary).
-                    v = .dictionary(PlistDictionary((consume entries).map { ($0.key, $0.value) }))
-                }
-            }
+            let v = finished(current, consume children, consume entries)
             guard let parent = parents.popLast() else { return v }
             values.append(v)
             memo.setState(current.index, values.count &+ 1)
@@ -249,11 +254,28 @@ struct Materializer<Memo: MemoTable> {
         }
     }
 
+    /// The value of a complete container.
+    @inline(__always)
+    private func finished(
+        _ f: Frame, _ children: consuming [PlistValue], _ entries: consuming [PlistDictionary.Element]
+    ) -> PlistValue {
+        switch f.kind {
+        case .array: return .array(children)
+        case .set: return .set(children)
+        default:
+            if !f.hasDuplicateKeys { return .dictionary(PlistDictionary(uniqueEntries: entries)) }
+            // Rare: merge repeated keys; the last value wins, at the first position (see PlistDictionary).
+            return .dictionary(PlistDictionary(entries.map { ($0.key, $0.value) }))
+        }
+    }
+
     /// The value of object `child` (an element, key or value of `f`), or nil when it is a container
-    /// not built yet: then `pending` holds it.
+    /// that could not be finished inline: then `pending` holds the container to open next.
+    ///
+    /// `level` is how many containers above `f` are being built inline (0 when `f` is `run`'s frame).
     @inline(__always)
     private mutating func element(
-        _ child: Int, of f: Frame, isKey: Bool, _ memo: inout Memo, _ pending: inout Pending?
+        _ child: Int, of f: Frame, isKey: Bool, level: Int, _ memo: inout Memo, _ pending: inout Pending?
     ) throws(BinaryPlistError) -> PlistValue? {
         let state = memo.state(child)
         if state >= 2 { return values[state &- 2] }
@@ -274,10 +296,69 @@ struct Materializer<Memo: MemoTable> {
                     .invalidKey, offset: off, object: f.index,
                     "dictionary key is a \(raw.kind) (object \(child)); keys must be scalars")
             }
+            if level < Self.inlineLevels {
+                return try inline(child, raw, level: level &+ 1, &memo, &pending)
+            }
             pending = Pending(index: child, raw: raw)
             return nil
         }
         return try scalar(child, at: off, marker: marker, state: state, &memo)
+    }
+
+    /// How deep containers are built inline, without a frame of `run`: a container whose
+    /// descendants are at most this deep costs no push and pop. (The call stack stays bounded.)
+    static var inlineLevels: Int { 3 }
+
+    /// A container started inline that waits for a descendant: it becomes a frame of `run`.
+    struct Started {
+        var frame: Frame
+        var children: [PlistValue]
+        var entries: [PlistDictionary.Element]
+    }
+
+    /// Builds container `child` at once, its storage allocated at its final size and filled in place.
+    /// When it holds a container deeper than `inlineLevels`, it is left half-built in `started` (with
+    /// the one to open in `pending`) and nil is returned.
+    @inline(never)
+    private mutating func inline(
+        _ child: Int, _ raw: RawObject, level: Int, _ memo: inout Memo, _ pending: inout Pending?
+    ) throws(BinaryPlistError) -> PlistValue? {
+        // The same depth rule as when `run` opens a frame: `level` frames above `depth` are inline.
+        guard depth &+ level < maxDepth else {
+            throw BinaryPlistError(
+                .limitExceeded, offset: layout.offset(of: child), object: child,
+                "nesting deeper than \(maxDepth) containers")
+        }
+        var f = try frame(child, raw, &memo)
+        let layout = self.layout
+        var pos = 0
+        var children: [PlistValue] = []
+        var entries: [PlistDictionary.Element] = []
+        // The count's references were proven present in the file, so these allocations are bounded by it.
+        if f.kind != .dictionary {
+            try children.append(addingCapacity: f.count) {
+                (out: inout OutputSpan<PlistValue>) throws(BinaryPlistError) in
+                try elements(f, &pos, &out, level: level, layout, &memo, &pending)
+            }
+        } else {
+            var duplicates = false
+            try entries.append(addingCapacity: f.count) {
+                (out: inout OutputSpan<PlistDictionary.Element>) throws(BinaryPlistError) in
+                try keys(f, &pos, &duplicates, &out, layout, &memo)
+            }
+            f.hasDuplicateKeys = duplicates
+            var slots = entries.mutableSpan
+            try dictionaryValues(f, &pos, &slots, level: level, layout, &memo, &pending)
+        }
+        f.position = pos
+        if pending != nil {
+            started.append(Started(frame: f, children: children, entries: entries))
+            return nil
+        }
+        let v = finished(f, children, entries)
+        values.append(v)
+        memo.setState(child, values.count &+ 1)
+        return v
     }
 
     /// Builds the elements of an array or set, until all are built or a child container is pending.
@@ -290,12 +371,7 @@ struct Materializer<Memo: MemoTable> {
         defer { f.position = pos }
         try children.append(addingCapacity: frame.total &- pos) {
             (out: inout OutputSpan<PlistValue>) throws(BinaryPlistError) in
-            while pos < frame.total {
-                let child = try layout.reference(frame.refs, pos, of: frame.index)
-                pos &+= 1
-                guard let v = try element(child, of: frame, isKey: false, &memo, &pending) else { return }
-                out.append(v)
-            }
+            try elements(frame, &pos, &out, level: 0, layout, &memo, &pending)
         }
     }
 
@@ -316,33 +392,68 @@ struct Materializer<Memo: MemoTable> {
         if pos < frame.count {
             try entries.append(addingCapacity: frame.count &- pos) {
                 (out: inout OutputSpan<PlistDictionary.Element>) throws(BinaryPlistError) in
-                while pos < frame.count {
-                    let child = try layout.reference(frame.refs, pos, of: frame.index)
-                    pos &+= 1
-                    // A key is never pending: containers are rejected as keys.
-                    guard let v = try element(child, of: frame, isKey: true, &memo, &pending) else { return }
-                    var id = memo.keyID(child)
-                    if id == 0 {
-                        id = try keyID(v, child, container: frame.index)
-                        memo.setKeyID(child, id)
-                    }
-                    let slot = Int(id)
-                    if lastDictionary[slot] == frame.serial {
-                        duplicates = true
-                    } else {
-                        lastDictionary[slot] = frame.serial
-                    }
-                    out.append((v, .null))
-                }
+                try keys(frame, &pos, &duplicates, &out, layout, &memo)
             }
         }
-        guard pending == nil else { return }
         var slots = entries.mutableSpan
-        while pos < frame.total {
-            let child = try layout.reference(frame.refs, pos, of: frame.index)
+        try dictionaryValues(frame, &pos, &slots, level: 0, layout, &memo, &pending)
+    }
+
+    /// Appends the elements of array or set `f` from `pos` on to `out`, until all are built or a
+    /// child container is pending.
+    @inline(__always)
+    private mutating func elements(
+        _ f: Frame, _ pos: inout Int, _ out: inout OutputSpan<PlistValue>, level: Int, _ layout: ObjectLayout,
+        _ memo: inout Memo, _ pending: inout Pending?
+    ) throws(BinaryPlistError) {
+        while pos < f.total {
+            let child = try layout.reference(f.refs, pos, of: f.index)
             pos &+= 1
-            guard let v = try element(child, of: frame, isKey: false, &memo, &pending) else { return }
-            slots[pos &- 1 &- frame.count].value = v
+            guard let v = try element(child, of: f, isKey: false, level: level, &memo, &pending) else { return }
+            out.append(v)
+        }
+    }
+
+    /// Appends the keys of dictionary `f` from `pos` on to `out` (with placeholder values), checking
+    /// each for repetition.
+    @inline(__always)
+    private mutating func keys(
+        _ f: Frame, _ pos: inout Int, _ duplicates: inout Bool, _ out: inout OutputSpan<PlistDictionary.Element>,
+        _ layout: ObjectLayout, _ memo: inout Memo
+    ) throws(BinaryPlistError) {
+        // A key is never pending: containers are rejected as keys.
+        var none: Pending? = nil
+        while pos < f.count {
+            let child = try layout.reference(f.refs, pos, of: f.index)
+            pos &+= 1
+            guard let v = try element(child, of: f, isKey: true, level: 0, &memo, &none) else { return }
+            var id = memo.keyID(child)
+            if id == 0 {
+                id = try keyID(v, child, container: f.index)
+                memo.setKeyID(child, id)
+            }
+            let slot = Int(id)
+            if lastDictionary[slot] == f.serial {
+                duplicates = true
+            } else {
+                lastDictionary[slot] = f.serial
+            }
+            out.append((v, .null))
+        }
+    }
+
+    /// Sets the values of dictionary `f` from `pos` on (its keys are all in place), until all are
+    /// built or a child container is pending.
+    @inline(__always)
+    private mutating func dictionaryValues(
+        _ f: Frame, _ pos: inout Int, _ slots: inout MutableSpan<PlistDictionary.Element>, level: Int,
+        _ layout: ObjectLayout, _ memo: inout Memo, _ pending: inout Pending?
+    ) throws(BinaryPlistError) {
+        while pos < f.total {
+            let child = try layout.reference(f.refs, pos, of: f.index)
+            pos &+= 1
+            guard let v = try element(child, of: f, isKey: false, level: level, &memo, &pending) else { return }
+            slots[pos &- 1 &- f.count].value = v
         }
     }
 
