@@ -302,6 +302,24 @@ struct Materializer<Memo: MemoTable> {
             pending = Pending(index: child, raw: raw)
             return nil
         }
+        // The commonest scalars (no allocation, nothing to memoise) are decoded right here.
+        let room = layout.regionEnd &- off &- 1  // bytes after the marker in the object region
+        let low = Int(marker & 0x0F)
+        let reader = layout.reader
+        if type == 0x1 {
+            // 1, 2, 4 or 8 bytes at off + 1 ..< off + 1 + width, inside the region (room >= width).
+            // Narrower integers are unsigned and below 2^32, so reading them as Int64 keeps them positive.
+            let width = 1 &<< low
+            if low <= 3, room >= width {
+                return .integer(Int128(Int64(bitPattern: reader.uint(unchecked: off &+ 1, width: width))))
+            }
+        } else if marker == 0x23, room >= 8 {
+            return .real(Double(bitPattern: reader.uint(unchecked: off &+ 1, width: 8)))  // 8 bytes in the region
+        } else if type == 0x8, low <= 7, low < room {
+            // A UID of 1 ... 8 bytes (off + 1 ..< off + 2 + low, in the region) always fits in 64 bits.
+            let value = reader.uint(unchecked: off &+ 1, width: low &+ 1)
+            if value <= maxUID { return .uid(value) }
+        }
         return try scalar(child, at: off, marker: marker, state: state, &memo)
     }
 
@@ -496,7 +514,7 @@ struct Materializer<Memo: MemoTable> {
     ///
     /// The common well-formed markers are decoded here directly; every other marker, and every
     /// object whose payload does not fit, goes through `scan`, which reports the exact error.
-    @inline(__always)
+    @inline(never)
     private mutating func scalar(
         _ index: Int, at off: Int, marker: UInt8, state: Int, _ memo: inout Memo
     ) throws(BinaryPlistError) -> PlistValue {
@@ -529,18 +547,39 @@ struct Materializer<Memo: MemoTable> {
                 let bits = reader.uint(unchecked: p, width: 8)  // p ..< p + 8 in the region
                 return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
             }
-        case 0x5:
-            // An ASCII string of low < 15 bytes, or one with a one-byte extended count (0x10 n).
-            if low != 0x0F {
-                if low <= room, let s = reader.asciiString(unchecked: p, length: low) {
+        case 0x4, 0x5, 0x6:
+            // Data, ASCII or UTF-16 of a short count, or of a 1- or 2-byte extended count (0x10 n, 0x11 nn).
+            let type = marker >> 4
+            var n = low
+            var start = p
+            if low == 0x0F {
+                guard room >= 2 else { break }
+                // p and p + 1 are in the region (room >= 2); p + 2 as well for a 2-byte count (room >= 3).
+                let countMarker = reader.byte(unchecked: p)
+                if countMarker == 0x10 {
+                    n = Int(reader.byte(unchecked: p &+ 1))
+                    start = p &+ 2
+                } else if countMarker == 0x11, room >= 3 {
+                    n = Int(reader.uint(unchecked: p &+ 1, width: 2))
+                    start = p &+ 3
+                } else {
+                    break
+                }
+            }
+            // The payload start ..< start + bytes lies in the region (bytes <= regionEnd - start); n < 2^16,
+            // so doubling it cannot overflow.
+            let bytes = type == 0x6 ? 2 &* n : n
+            guard bytes <= regionEnd &- start else { break }
+            if type == 0x5 {
+                // Non-ASCII bytes go to the general path (an error, or UTF-8 when the options allow it).
+                if let s = reader.asciiString(unchecked: start, length: n) {
                     return remember(.string(s), index, state, &memo)
                 }
-            } else if room >= 2, reader.byte(unchecked: p) == 0x10 {
-                // p and p + 1 are in the region (room >= 2); the n bytes from p + 2 too (n <= room - 2).
-                let n = Int(reader.byte(unchecked: p &+ 1))
-                if n <= room &- 2, let s = reader.asciiString(unchecked: p &+ 2, length: n) {
-                    return remember(.string(s), index, state, &memo)
-                }
+            } else if type == 0x4 {
+                return remember(.data(reader.data(offset: start, length: n) ?? Data()), index, state, &memo)
+            } else if case .success(let s) = reader.string(utf16BEUnchecked: start, units: n) {
+                // An unpaired surrogate goes to the general path, which reports it.
+                return remember(.string(s), index, state, &memo)
             }
         case 0x8:
             // A UID of 1 ... 8 bytes (p ..< p + low + 1 in the region) always fits in 64 bits.
