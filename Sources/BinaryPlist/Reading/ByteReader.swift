@@ -157,14 +157,6 @@ import FoundationEssentials
         return String(copying: unsafe UTF8Span(unchecked: span, isKnownASCII: true))
     }
 
-    /// A `String` from bytes already proven to be in range and valid UTF-8 (ASCII is UTF-8).
-    func string(utf8Unchecked offset: Int, length: Int) -> String {
-        assert(contains(offset: offset, length: length, limit: count))
-        return unsafe String(
-            decoding: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length]),
-            as: UTF8.self)
-    }
-
     /// Validated UTF-8 bytes decoded as a `String`, or nil when they are not valid UTF-8; range proven.
     func string(validatingUTF8Unchecked offset: Int, length: Int) -> String? {
         assert(contains(offset: offset, length: length, limit: count))

@@ -156,13 +156,17 @@ struct Materializer<Memo: MemoTable> {
             regionEnd: document.trailer.offsetTableOffset, offsetSize: document.trailer.offsetIntSize)
     }
 
+    @inline(__always)
     mutating func count(_ n: Int, at index: Int) throws(BinaryPlistError) {
         nodes &+= n
-        guard nodes <= maxNodes else {
-            throw BinaryPlistError(
-                .limitExceeded, offset: document.objectOffset(reader, index), object: index,
-                "materialising would produce more than \(maxNodes) values")
-        }
+        guard nodes <= maxNodes else { throw tooManyNodes(at: index) }
+    }
+
+    @inline(never)
+    private func tooManyNodes(at index: Int) -> BinaryPlistError {
+        BinaryPlistError(
+            .limitExceeded, offset: document.objectOffset(reader, index), object: index,
+            "materialising would produce more than \(maxNodes) values")
     }
 
     mutating func run(_ rootIndex: Int) throws(BinaryPlistError) -> PlistValue {
@@ -481,6 +485,7 @@ struct Materializer<Memo: MemoTable> {
         try document.scan(reader, index)
     }
 
+    @inline(__always)
     private mutating func frame(_ index: Int, _ raw: RawObject, _ memo: inout Memo) throws(BinaryPlistError) -> Frame {
         let total = raw.kind == .dictionary ? 2 &* raw.count : raw.count
         try count(total &+ 1, at: index)
