@@ -96,6 +96,19 @@ import FoundationEssentials
         }
     }
 
+    /// A big-endian unsigned integer of `width` (1...8) bytes at `offset`, without a branch on the
+    /// width: the 8-byte word that ends at `offset + width` is loaded and `mask` (the low `8 × width`
+    /// bits) keeps the integer. The caller has proven `offset + width <= count` and `offset + width >= 8`
+    /// (true of any reference list or offset-table entry: both start after the 8-byte header).
+    @inline(__always)
+    func uint(unchecked offset: Int, width: Int, mask: UInt64) -> UInt64 {
+        assert(width >= 1 && width <= 8 && offset + width >= 8 && offset + width <= count)
+        assert(mask == (width == 8 ? UInt64.max : (1 << (8 * UInt64(width))) - 1))
+        // In bounds: offset + width - 8 >= 0 and (offset + width - 8) + 8 <= count (the caller's proof).
+        let word = unsafe buffer.loadUnaligned(fromByteOffset: offset &+ width &- 8, as: UInt64.self)
+        return UInt64(bigEndian: word) & mask
+    }
+
     /// True when `offset ..< offset + length` lies inside `0 ..< limit` and `limit <= count`,
     /// computed without overflow.
     @inline(__always)

@@ -662,20 +662,38 @@ struct ObjectLayout {
     /// The end of the object region (the offset table's start).
     let regionEnd: Int
     let offsetSize: Int
+    /// The low `8 × refSize` and `8 × offsetSize` bits (see `ByteReader.uint(unchecked:width:mask:)`).
+    let refMask: UInt64
+    let offsetMask: UInt64
+
+    init(reader: ByteReader, objectCount: Int, refSize: Int, regionEnd: Int, offsetSize: Int) {
+        self.reader = reader
+        self.objectCount = objectCount
+        self.refSize = refSize
+        self.regionEnd = regionEnd
+        self.offsetSize = offsetSize
+        // Widths are 1...8 (checked when the trailer was parsed).
+        refMask = refSize >= 8 ? .max : (1 << (8 * UInt64(refSize))) - 1
+        offsetMask = offsetSize >= 8 ? .max : (1 << (8 * UInt64(offsetSize))) - 1
+    }
 
     /// The file offset of object `index < objectCount` (see `BinaryPlistDocument.objectOffset`).
     @inline(__always)
     func offset(of index: Int) -> Int {
-        // In bounds: the offset table was proven inside the buffer at open and index < objectCount.
-        Int(truncatingIfNeeded: reader.uint(unchecked: regionEnd &+ index &* offsetSize, width: offsetSize))
+        // In bounds: the offset table was proven inside the buffer at open and index < objectCount; it
+        // starts after the header and at least one object byte (regionEnd >= 9), so the entry ends at 8 or later.
+        Int(
+            truncatingIfNeeded: reader.uint(
+                unchecked: regionEnd &+ index &* offsetSize, width: offsetSize, mask: offsetMask))
     }
 
     /// The index of the object named by position `pos` of the reference list at `refs` (of object
     /// `container`); the list's extent was proven by `scan`.
     @inline(__always)
     func reference(_ refs: Int, _ pos: Int, of container: Int) throws(BinaryPlistError) -> Int {
-        // The ref list was proven to lie in the object region by scan() (2 × count refs for a dict).
-        let ref = reader.uint(unchecked: refs &+ pos &* refSize, width: refSize)
+        // The ref list was proven to lie in the object region by scan() (2 × count refs for a dict); it
+        // follows its container's marker (at 8 or later), so each reference ends at 10 or later.
+        let ref = reader.uint(unchecked: refs &+ pos &* refSize, width: refSize, mask: refMask)
         guard ref < UInt64(objectCount) else {
             throw BinaryPlistError(
                 .referenceOutOfRange, offset: refs + pos * refSize, object: container,
