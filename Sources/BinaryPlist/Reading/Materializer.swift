@@ -319,10 +319,17 @@ struct Materializer<Memo: MemoTable> {
             }
         } else if marker == 0x23, room >= 8 {
             return .real(Double(bitPattern: reader.uint(unchecked: off &+ 1, width: 8)))  // 8 bytes in the region
+        } else if type == 0x5 {
+            // Strings allocate: built out of line.
         } else if type == 0x8, low <= 7, low < room {
             // A UID of 1 ... 8 bytes (off + 1 ..< off + 2 + low, in the region) always fits in 64 bits.
             let value = reader.uint(unchecked: off &+ 1, width: low &+ 1)
             if value <= maxUID { return .uid(value) }
+        } else if marker == 0x33, room >= 8 {
+            let bits = reader.uint(unchecked: off &+ 1, width: 8)  // 8 bytes in the region
+            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
+        } else if marker & 0xFE == 0x08 {
+            return .bool(marker == 0x09)
         }
         return try scalar(child, at: off, marker: marker, state: state, &memo)
     }
