@@ -1,7 +1,9 @@
 // Sources/BinaryPlist/Reading/Materializer.swift - Builds the owned PlistValue tree without recursion.
 //
 // Traversal rules against hostile input:
-// - an explicit stack of frames, never the call stack, bounded by `limits.maxDepth`;
+// - an explicit stack of frames, never unbounded recursion, bounded by `limits.maxDepth` (a container
+//   whose descendants are at most `Materializer.inlineLevels` deep is built in nested calls, a fixed
+//   bound; anything deeper gets frames);
 // - every container is built once and memoised by index, so a shared sub-tree (a DAG such as 22
 //   levels of [x, x]) costs its size once: the result shares storage the way the file does;
 // - a string or data object is memoised when it is reached a second time (built at most twice);
@@ -96,7 +98,9 @@ struct SparseMemo: MemoTable {
 /// for an array or set, `entries` for a dictionary) lives in a local; the ancestors' frames wait in
 /// `parents` and their storage in `childStack` / `entryStack`, moved there and back without copies.
 /// Each container's storage is allocated once, at its final size (the count was proven against the
-/// file by `scan`), and children are moved into it as they are built, a run of them at a time.
+/// file by `scan`), and children are moved into it as they are built, a run of them at a time. Child
+/// containers are built inline where they are found (see `inline`) and only become frames when they
+/// nest deeper than `inlineLevels`.
 struct Materializer<Memo: MemoTable> {
     let document: BinaryPlistDocument
     let reader: ByteReader
