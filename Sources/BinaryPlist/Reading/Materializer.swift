@@ -385,10 +385,10 @@ struct Materializer<Memo: MemoTable> {
         }
         f.position = pos
         if pending != nil {
-            started.append(Started(frame: f, children: children, entries: entries))
+            started.append(Started(frame: f, children: consume children, entries: consume entries))
             return nil
         }
-        let v = finished(f, children, entries)
+        let v = finished(f, consume children, consume entries)
         values.append(v)
         memo.setState(child, values.count &+ 1)
         return v
