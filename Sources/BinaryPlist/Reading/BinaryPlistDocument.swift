@@ -385,9 +385,7 @@ extension BinaryPlistDocument {
     func makeString(_ r: ByteReader, _ raw: RawObject, _ index: Int) throws(BinaryPlistError) -> String {
         if raw.kind == .ascii {
             // Range proven by scan(): payload ..< payload + count is inside the object region.
-            if r.isASCII(unchecked: raw.payload, length: raw.count) {
-                return r.string(utf8Unchecked: raw.payload, length: raw.count)
-            }
+            if let s = r.asciiString(unchecked: raw.payload, length: raw.count) { return s }
             if options.asciiStringsMayBeUTF8, let s = r.string(validatingUTF8Unchecked: raw.payload, length: raw.count)
             {
                 return s

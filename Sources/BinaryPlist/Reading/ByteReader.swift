@@ -96,6 +96,19 @@ import FoundationEssentials
         }
     }
 
+    /// A big-endian unsigned integer of `width` (1...8) bytes at `offset`, without a branch on the
+    /// width: the 8-byte word that ends at `offset + width` is loaded and `mask` (the low `8 × width`
+    /// bits) keeps the integer. The caller has proven `offset + width <= count` and `offset + width >= 8`
+    /// (true of any reference list or offset-table entry: both start after the 8-byte header).
+    @inline(__always)
+    func uint(unchecked offset: Int, width: Int, mask: UInt64) -> UInt64 {
+        assert(width >= 1 && width <= 8 && offset + width >= 8 && offset + width <= count)
+        assert(mask == (width == 8 ? UInt64.max : (1 << (8 * UInt64(width))) - 1))
+        // In bounds: offset + width - 8 >= 0 and (offset + width - 8) + 8 <= count (the caller's proof).
+        let word = unsafe buffer.loadUnaligned(fromByteOffset: offset &+ width &- 8, as: UInt64.self)
+        return UInt64(bigEndian: word) & mask
+    }
+
     /// True when `offset ..< offset + length` lies inside `0 ..< limit` and `limit <= count`,
     /// computed without overflow.
     @inline(__always)
@@ -111,29 +124,50 @@ import FoundationEssentials
     }
 
     /// True when every byte of `offset ..< offset + length` is below 0x80; the caller has proven the range.
+    @inline(__always)
     func isASCII(unchecked offset: Int, length: Int) -> Bool {
         assert(contains(offset: offset, length: length, limit: count))
+        let end = offset &+ length
+        if length >= 8 {
+            // Eight bytes at a time while eight remain (i + 8 <= end <= count), then the last eight
+            // bytes end - 8 ..< end (inside the range because length >= 8), overlapping what was read.
+            var bits: UInt64 = 0
+            var i = offset
+            while i &+ 8 <= end {
+                bits |= unsafe buffer.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                i &+= 8
+            }
+            bits |= unsafe buffer.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)
+            return bits & 0x8080_8080_8080_8080 == 0
+        }
+        if length >= 4 {
+            // The first and the last four bytes (both inside the range because 4 <= length < 8).
+            let first = unsafe buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            let last = unsafe buffer.loadUnaligned(fromByteOffset: end &- 4, as: UInt32.self)
+            return (first | last) & 0x8080_8080 == 0
+        }
+        var bits: UInt8 = 0
         var i = offset
-        let end = offset + length
-        // Eight bytes at a time while eight remain: i + 8 <= end <= count.
-        while i + 8 <= end {
-            let word = unsafe buffer.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if word & 0x8080_8080_8080_8080 != 0 { return false }
-            i += 8
-        }
         while i < end {
-            if unsafe buffer.load(fromByteOffset: i, as: UInt8.self) >= 0x80 { return false }
-            i += 1
+            // offset <= i < end: inside the range.
+            bits |= unsafe buffer.load(fromByteOffset: i, as: UInt8.self)
+            i &+= 1
         }
-        return true
+        return bits & 0x80 == 0
     }
 
-    /// A `String` from bytes already proven to be in range and valid UTF-8 (ASCII is UTF-8).
-    func string(utf8Unchecked offset: Int, length: Int) -> String {
-        assert(contains(offset: offset, length: length, limit: count))
-        return unsafe String(
-            decoding: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length]),
-            as: UTF8.self)
+    /// The bytes `offset ..< offset + length` as a `String` when they are all ASCII (below 0x80), else
+    /// nil; the caller has proven the range. One pass checks the bytes, a second copies them: the
+    /// `String` is made from an ASCII-flagged `UTF8Span`, so the standard library does not validate again.
+    func asciiString(unchecked offset: Int, length: Int) -> String? {
+        guard isASCII(unchecked: offset, length: length) else { return nil }
+        guard length > 0, let base = unsafe buffer.baseAddress else { return "" }
+        // In bounds: offset ..< offset + length is inside the buffer (the caller's proof), and every
+        // byte is below 0x80 (checked above), which is valid UTF-8 and ASCII as `isKnownASCII` claims.
+        let start = unsafe (base + offset).assumingMemoryBound(to: UInt8.self)
+        let bytes = unsafe UnsafeBufferPointer(start: start, count: length)
+        let span = unsafe bytes.span
+        return String(copying: unsafe UTF8Span(unchecked: span, isKnownASCII: true))
     }
 
     /// Validated UTF-8 bytes decoded as a `String`, or nil when they are not valid UTF-8; range proven.

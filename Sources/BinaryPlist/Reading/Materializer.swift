@@ -1,9 +1,13 @@
 // Sources/BinaryPlist/Reading/Materializer.swift - Builds the owned PlistValue tree without recursion.
 //
 // Traversal rules against hostile input:
-// - an explicit stack of frames, never the call stack, bounded by `limits.maxDepth`;
-// - every object is built once and memoised by index, so a shared sub-tree (a DAG such as 22 levels
-//   of [x, x]) costs its size once: the result shares storage the way the file does;
+// - an explicit stack of frames, never unbounded recursion, bounded by `limits.maxDepth` (a container
+//   whose descendants are at most `Materializer.inlineLevels` deep is built in nested calls, a fixed
+//   bound; anything deeper gets frames);
+// - every container is built once and memoised by index, so a shared sub-tree (a DAG such as 22
+//   levels of [x, x]) costs its size once: the result shares storage the way the file does;
+// - a string or data object is memoised when it is reached a second time (built at most twice);
+//   numbers, dates, booleans and UIDs allocate nothing and are simply decoded again;
 // - an object still on the stack when it is reached again is a cycle;
 // - every produced value and every element slot is counted against `limits.maxNodes`.
 
@@ -29,72 +33,144 @@ extension BinaryPlistDocument {
                 "reference \(ref.index) is not below the object count \(objectCount)")
         }
         return try withReader { r throws(BinaryPlistError) in
-            var m = Materializer(
-                document: self, reader: r, dense: ref.index == trailer.topObject || objectCount <= 4096)
+            // Dense bookkeeping (arrays of `objectCount` entries) is right for the whole document; a
+            // sub-tree of a large file uses hash maps sized by what it touches, so that materialising
+            // many small sub-trees does not cost O(objectCount) each.
+            if (ref.index == trailer.topObject || objectCount <= 4096) && objectCount < DenseMemo.maxCount {
+                var m = Materializer<DenseMemo>(document: self, reader: r)
+                return try m.run(ref.index)
+            }
+            var m = Materializer<SparseMemo>(document: self, reader: r)
             return try m.run(ref.index)
         }
     }
 }
 
+/// Per-object bookkeeping of one materialisation.
+///
+/// `state` is 0 for an object not reached yet, 1 for a string or data object built once (not kept),
+/// -1 for a container being built (cycle detection), and `k >= 2` for an object memoised at
+/// `values[k - 2]`. `keyID` is the object's duplicate-key id (0: not used as a key yet).
+protocol MemoTable {
+    init(count: Int)
+    func state(_ index: Int) -> Int
+    mutating func setState(_ index: Int, _ state: Int)
+    func keyID(_ index: Int) -> Int32
+    mutating func setKeyID(_ index: Int, _ id: Int32)
+}
+
+/// Bookkeeping in one array of `objectCount` slots (8 bytes each).
+struct DenseMemo: MemoTable {
+    struct Slot {
+        var state: Int32 = 0
+        var keyID: Int32 = 0
+    }
+    /// Object counts below this keep every state (at most `objectCount + 1`) in an `Int32`.
+    static let maxCount = Int(Int32.max) - 2
+    private var slots: [Slot]
+
+    init(count: Int) { slots = Array(repeating: Slot(), count: count) }
+
+    @inline(__always) func state(_ index: Int) -> Int { Int(slots[index].state) }
+    @inline(__always) mutating func setState(_ index: Int, _ state: Int) {
+        slots[index].state = Int32(truncatingIfNeeded: state)  // state <= objectCount + 1 < Int32.max
+    }
+    @inline(__always) func keyID(_ index: Int) -> Int32 { slots[index].keyID }
+    @inline(__always) mutating func setKeyID(_ index: Int, _ id: Int32) { slots[index].keyID = id }
+}
+
+/// Bookkeeping in hash maps, for a sub-tree of a large document.
+struct SparseMemo: MemoTable {
+    private var states: [Int: Int] = [:]
+    private var keyIDs: [Int: Int32] = [:]
+
+    init(count: Int) {}
+
+    func state(_ index: Int) -> Int { states[index] ?? 0 }
+    mutating func setState(_ index: Int, _ state: Int) { states[index] = state }
+    func keyID(_ index: Int) -> Int32 { keyIDs[index] ?? 0 }
+    mutating func setKeyID(_ index: Int, _ id: Int32) { keyIDs[index] = id }
+}
+
 /// One materialisation: memo, cycle marks, budget and the explicit stack.
 ///
-/// The container being filled is kept in a local (`current`) and its ancestors wait in `parents`.
+/// The container being filled is described by a plain `Frame` (`current`) and its storage (`children`
+/// for an array or set, `entries` for a dictionary) lives in a local; the ancestors' frames wait in
+/// `parents` and their storage in `childStack` / `entryStack`, moved there and back without copies.
 /// Each container's storage is allocated once, at its final size (the count was proven against the
-/// file by `scan`), and children are moved into it as they are built.
-struct Materializer {
+/// file by `scan`), and children are moved into it as they are built, a run of them at a time. Child
+/// containers are built inline where they are found (see `inline`) and only become frames when they
+/// nest deeper than `inlineLevels`.
+struct Materializer<Memo: MemoTable> {
     let document: BinaryPlistDocument
     let reader: ByteReader
-    /// Built values by object index, for objects that allocate (strings, data, containers).
-    var memo: IndexMap<PlistValue?>
-    /// Objects whose container is being built (cycle detection).
-    var onStack: IndexMap<Bool>
+    /// Memoised values (containers, and strings or data reached more than once), see `MemoTable`.
+    var values: [PlistValue] = []
     var nodes = 0
     let maxNodes: Int
+    let maxDepth: Int
+    let maxUID: UInt64
+    let layout: ObjectLayout
+    var objectCount: Int { layout.objectCount }
+    var regionEnd: Int { layout.regionEnd }
     /// Duplicate-key detection in O(1) per key. Each distinct key *value* gets a small id the first time
-    /// an object holding it is used as a key (`keyIDs` caches the id per object index, `internedKeys`
+    /// an object holding it is used as a key (the memo caches the id per object index, `internedKeys`
     /// finds equal values held by different objects); `lastDictionary[id]` is the serial number of the
     /// dictionary that last used the id, so a repeated key is one comparison away.
-    var keyIDs: IndexMap<Int32>
     var internedKeys: [PlistValue: Int32] = [:]
     var lastDictionary: [Int] = [0]
     var dictionarySerial = 0
+    /// The number of frames under `run`'s current one (for the depth limit of inline containers).
+    var depth = 0
+    /// Containers started inline that wait for a pending descendant, innermost first.
+    var started: [Started] = []
 
+    /// A container being built (its storage is kept apart, see `run`).
     struct Frame {
         var index: Int
-        var raw: RawObject
+        var kind: RawObject.Kind
+        /// Offset of the reference list.
+        var refs: Int
+        /// Elements of an array or set; entries of a dictionary.
+        var count: Int
         /// Next reference to read; for a dictionary, keys are positions 0 ..< count, values count ..< 2count.
         var position = 0
         /// Number of references to read.
         var total: Int
-        /// Elements of an array or set.
-        var children: [PlistValue] = []
-        /// Entries of a dictionary: keys first (with placeholder values), then the values are filled in.
-        var entries: [PlistDictionary.Element] = []
         /// This dictionary's serial number (for duplicate detection).
         var serial = 0
         /// Whether a key repeats (rare: then the entries are merged when the dictionary is finished).
         var hasDuplicateKeys = false
     }
 
-    /// - Parameter dense: Index the bookkeeping by arrays of `objectCount` entries (fast; right for the
-    ///   whole document). Otherwise hash maps sized by what the sub-tree touches, so that materialising
-    ///   many small sub-trees of a large file does not cost O(objectCount) each.
-    init(document: BinaryPlistDocument, reader: ByteReader, dense: Bool) {
-        self.document = document
-        self.reader = reader
-        memo = IndexMap(count: document.objectCount, empty: nil, dense: dense)
-        onStack = IndexMap(count: document.objectCount, empty: false, dense: dense)
-        keyIDs = IndexMap(count: document.objectCount, empty: 0, dense: dense)
-        maxNodes = document.limits.maxNodes
+    /// A child container that must be built before its parent can go on.
+    struct Pending {
+        var index: Int
+        var raw: RawObject
     }
 
+    init(document: BinaryPlistDocument, reader: ByteReader) {
+        self.document = document
+        self.reader = reader
+        maxNodes = document.limits.maxNodes
+        maxDepth = document.limits.maxDepth
+        maxUID = document.limits.maxUID
+        layout = ObjectLayout(
+            reader: reader, objectCount: document.objectCount, refSize: document.trailer.objectRefSize,
+            regionEnd: document.trailer.offsetTableOffset, offsetSize: document.trailer.offsetIntSize)
+    }
+
+    @inline(__always)
     mutating func count(_ n: Int, at index: Int) throws(BinaryPlistError) {
         nodes &+= n
-        guard nodes <= maxNodes else {
-            throw BinaryPlistError(
-                .limitExceeded, offset: document.objectOffset(reader, index), object: index,
-                "materialising would produce more than \(maxNodes) values")
-        }
+        guard nodes <= maxNodes else { throw tooManyNodes(at: index) }
+    }
+
+    @inline(never)
+    private func tooManyNodes(at index: Int) -> BinaryPlistError {
+        BinaryPlistError(
+            .limitExceeded, offset: document.objectOffset(reader, index), object: index,
+            "materialising would produce more than \(maxNodes) values")
     }
 
     mutating func run(_ rootIndex: Int) throws(BinaryPlistError) -> PlistValue {
@@ -103,137 +179,470 @@ struct Materializer {
             try count(1, at: rootIndex)
             return try scalar(rootRaw, rootIndex)
         }
-        let refSize = document.trailer.objectRefSize
-        let objectCount = document.objectCount
-        let maxDepth = document.limits.maxDepth
+        // Allocated only now that the root is a container: a scalar root never pays for it.
+        var memo = Memo(count: objectCount)
         var parents: [Frame] = []
-        var current = try frame(rootIndex, rootRaw)
+        var childStack: [[PlistValue]] = []
+        var entryStack: [[PlistDictionary.Element]] = []
+        // The storage of `current`: `children` for an array or set, `entries` for a dictionary; the
+        // other one is empty.
+        var children: [PlistValue] = []
+        var entries: [PlistDictionary.Element] = []
+        var current = try frame(rootIndex, rootRaw, &memo)
+        if current.kind == .dictionary {
+            entries.reserveCapacity(current.count)
+        } else {
+            children.reserveCapacity(current.count)
+        }
         while true {
-            if current.position < current.total {
-                let pos = current.position
-                current.position = pos &+ 1
-                let isKey = current.raw.kind == .dictionary && pos < current.raw.count
-                // The ref list was proven to lie in the object region by scan() (2 × count refs for a dict).
-                let ref = document.reference(reader, listStart: current.raw.payload, pos)
-                guard ref < UInt64(objectCount) else {
-                    throw BinaryPlistError(
-                        .referenceOutOfRange, offset: current.raw.payload + pos * refSize, object: current.index,
-                        "reference \(ref) is not below the object count \(objectCount)")
-                }
-                let child = Int(ref)
-                let v: PlistValue
-                if let memoised = memo[child] {
-                    v = memoised
-                } else {
-                    if onStack[child] {
-                        throw BinaryPlistError(
-                            .cycle, offset: document.objectOffset(reader, child), object: child,
-                            "object \(child) contains itself (reached again from object \(current.index))")
-                    }
-                    let raw = try document.scan(reader, child)
-                    if raw.isContainer {
-                        if isKey {
-                            throw BinaryPlistError(
-                                .invalidKey, offset: document.objectOffset(reader, child), object: current.index,
-                                "dictionary key is a \(raw.kind) (object \(child)); keys must be scalars")
-                        }
-                        guard parents.count + 1 < maxDepth else {
-                            throw BinaryPlistError(
-                                .limitExceeded, offset: document.objectOffset(reader, child), object: child,
-                                "nesting deeper than \(maxDepth) containers")
-                        }
-                        parents.append(current)
-                        current = try frame(child, raw)
-                        continue
-                    }
-                    v = try scalar(raw, child)
-                }
-                if current.raw.kind != .dictionary {
-                    current.children.append(v)
-                } else if isKey {
-                    if try isRepeatedKey(v, child, &current) { current.hasDuplicateKeys = true }
-                    current.entries.append((v, .null))
-                } else {
-                    current.entries[pos &- current.raw.count].value = v
-                }
+            var pending: Pending? = nil
+            depth = parents.count
+            if current.kind != .dictionary {
+                try fill(&current, &children, &memo, &pending)
             } else {
-                let v = finish(&current)
-                memo[current.index] = v
-                onStack[current.index] = false
-                guard let parent = parents.popLast() else { return v }
-                current = parent
-                // Re-deliver the finished child to its parent (always an array, set or dictionary value).
-                let pos = current.position &- 1
-                if current.raw.kind != .dictionary {
-                    current.children.append(v)
-                } else {
-                    current.entries[pos &- current.raw.count].value = v
+                try fill(&current, &entries, &memo, &pending)
+            }
+            if let next = pending {
+                // Containers started inline (see `inline`) wait for `next` too: they become frames,
+                // outermost first, each with the storage it has so far.
+                while let s = started.popLast() {
+                    if current.kind == .dictionary {
+                        entryStack.append(consume entries)
+                    } else {
+                        childStack.append(consume children)
+                    }
+                    parents.append(current)
+                    current = s.frame
+                    children = s.children
+                    entries = s.entries
                 }
+                // A child container: park the parent and its storage, then build the child first.
+                guard parents.count + 1 < maxDepth else {
+                    throw BinaryPlistError(
+                        .limitExceeded, offset: layout.offset(of: next.index), object: next.index,
+                        "nesting deeper than \(maxDepth) containers")
+                }
+                let child = try frame(next.index, next.raw, &memo)
+                if current.kind == .dictionary {
+                    entryStack.append(consume entries)
+                } else {
+                    childStack.append(consume children)
+                }
+                // The count's references were proven present in the file, so these allocations are
+                // bounded by it.
+                if child.kind == .dictionary {
+                    entries = []
+                    entries.reserveCapacity(child.count)
+                    children = []
+                } else {
+                    children = []
+                    children.reserveCapacity(child.count)
+                    entries = []
+                }
+                parents.append(current)
+                current = child
+                continue
+            }
+            // `current` is complete.
+            let v = finished(current, consume children, consume entries)
+            guard let parent = parents.popLast() else { return v }
+            values.append(v)
+            memo.setState(current.index, values.count &+ 1)
+            current = parent
+            // Deliver the finished child to its parent (always an array, set or dictionary value).
+            if current.kind != .dictionary {
+                children = childStack.popLast() ?? []
+                entries = []
+                children.append(v)
+            } else {
+                entries = entryStack.popLast() ?? []
+                children = []
+                entries[current.position &- 1 &- current.count].value = v
             }
         }
     }
 
-    private mutating func frame(_ index: Int, _ raw: RawObject) throws(BinaryPlistError) -> Frame {
+    /// The value of a complete container.
+    @inline(__always)
+    private func finished(
+        _ f: Frame, _ children: consuming [PlistValue], _ entries: consuming [PlistDictionary.Element]
+    ) -> PlistValue {
+        switch f.kind {
+        case .array: return .array(children)
+        case .set: return .set(children)
+        default:
+            if !f.hasDuplicateKeys { return .dictionary(PlistDictionary(uniqueEntries: entries)) }
+            // Rare: merge repeated keys; the last value wins, at the first position (see PlistDictionary).
+            return .dictionary(PlistDictionary(entries.map { ($0.key, $0.value) }))
+        }
+    }
+
+    /// The value of object `child` (an element, key or value of `f`), or nil when it is a container
+    /// that could not be finished inline: then `pending` holds the container to open next.
+    ///
+    /// `level` is how many containers above `f` are being built inline (0 when `f` is `run`'s frame).
+    @inline(__always)
+    private mutating func element(
+        _ child: Int, of f: Frame, isKey: Bool, level: Int, _ memo: inout Memo, _ pending: inout Pending?
+    ) throws(BinaryPlistError) -> PlistValue? {
+        let state = memo.state(child)
+        if state >= 2 { return values[state &- 2] }
+        if state < 0 {
+            throw BinaryPlistError(
+                .cycle, offset: layout.offset(of: child), object: child,
+                "object \(child) contains itself (reached again from object \(f.index))")
+        }
+        let off = layout.offset(of: child)
+        // off < regionEnd was proven at open, so the marker byte is readable.
+        let marker = layout.reader.byte(unchecked: off)
+        let type = marker >> 4
+        if type == 0xA || type == 0xC || type == 0xD {
+            let raw: RawObject
+            if let short = layout.container(at: off, marker: marker) { raw = short } else { raw = try scanned(child) }
+            if isKey {
+                throw BinaryPlistError(
+                    .invalidKey, offset: off, object: f.index,
+                    "dictionary key is a \(raw.kind) (object \(child)); keys must be scalars")
+            }
+            if level < Self.inlineLevels {
+                return try inline(child, raw, level: level &+ 1, &memo, &pending)
+            }
+            pending = Pending(index: child, raw: raw)
+            return nil
+        }
+        // The commonest scalars (no allocation, nothing to memoise) are decoded right here.
+        let room = layout.regionEnd &- off &- 1  // bytes after the marker in the object region
+        let low = Int(marker & 0x0F)
+        let reader = layout.reader
+        if type == 0x1 {
+            // 1, 2, 4 or 8 bytes at off + 1 ..< off + 1 + width, inside the region (room >= width).
+            // Narrower integers are unsigned and below 2^32, so reading them as Int64 keeps them positive.
+            let width = 1 &<< low
+            if low <= 3, room >= width {
+                return .integer(Int128(Int64(bitPattern: reader.uint(unchecked: off &+ 1, width: width))))
+            }
+        } else if marker == 0x23, room >= 8 {
+            return .real(Double(bitPattern: reader.uint(unchecked: off &+ 1, width: 8)))  // 8 bytes in the region
+        } else if type == 0x5 {
+            // Strings allocate: built out of line.
+        } else if type == 0x8, low <= 7, low < room {
+            // A UID of 1 ... 8 bytes (off + 1 ..< off + 2 + low, in the region) always fits in 64 bits.
+            let value = reader.uint(unchecked: off &+ 1, width: low &+ 1)
+            if value <= maxUID { return .uid(value) }
+        } else if marker == 0x33, room >= 8 {
+            let bits = reader.uint(unchecked: off &+ 1, width: 8)  // 8 bytes in the region
+            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
+        } else if marker & 0xFE == 0x08 {
+            return .bool(marker == 0x09)
+        }
+        return try scalar(child, at: off, marker: marker, state: state, &memo)
+    }
+
+    /// How deep containers are built inline, without a frame of `run`: a container whose
+    /// descendants are at most this deep costs no push and pop. (The call stack stays bounded.)
+    static var inlineLevels: Int { 3 }
+
+    /// A container started inline that waits for a descendant: it becomes a frame of `run`.
+    struct Started {
+        var frame: Frame
+        var children: [PlistValue]
+        var entries: [PlistDictionary.Element]
+    }
+
+    /// Builds container `child` at once, its storage allocated at its final size and filled in place.
+    /// When it holds a container deeper than `inlineLevels`, it is left half-built in `started` (with
+    /// the one to open in `pending`) and nil is returned.
+    @inline(never)
+    private mutating func inline(
+        _ child: Int, _ raw: RawObject, level: Int, _ memo: inout Memo, _ pending: inout Pending?
+    ) throws(BinaryPlistError) -> PlistValue? {
+        // The same depth rule as when `run` opens a frame: `level` frames above `depth` are inline.
+        guard depth &+ level < maxDepth else {
+            throw BinaryPlistError(
+                .limitExceeded, offset: layout.offset(of: child), object: child,
+                "nesting deeper than \(maxDepth) containers")
+        }
+        var f = try frame(child, raw, &memo)
+        let layout = self.layout
+        var pos = 0
+        var children: [PlistValue] = []
+        var entries: [PlistDictionary.Element] = []
+        // The count's references were proven present in the file, so these allocations are bounded by it.
+        if f.kind != .dictionary {
+            try children.append(addingCapacity: f.count) {
+                (out: inout OutputSpan<PlistValue>) throws(BinaryPlistError) in
+                try elements(f, &pos, &out, level: level, layout, &memo, &pending)
+            }
+        } else {
+            var duplicates = false
+            try entries.append(addingCapacity: f.count) {
+                (out: inout OutputSpan<PlistDictionary.Element>) throws(BinaryPlistError) in
+                try keys(f, &pos, &duplicates, &out, layout, &memo)
+            }
+            f.hasDuplicateKeys = duplicates
+            var slots = entries.mutableSpan
+            try dictionaryValues(f, &pos, &slots, level: level, layout, &memo, &pending)
+        }
+        f.position = pos
+        if pending != nil {
+            started.append(Started(frame: f, children: consume children, entries: consume entries))
+            return nil
+        }
+        let v = finished(f, consume children, consume entries)
+        values.append(v)
+        memo.setState(child, values.count &+ 1)
+        return v
+    }
+
+    /// Builds the elements of an array or set, until all are built or a child container is pending.
+    private mutating func fill(
+        _ f: inout Frame, _ children: inout [PlistValue], _ memo: inout Memo, _ pending: inout Pending?
+    ) throws(BinaryPlistError) {
+        var pos = f.position
+        let frame = f
+        let layout = self.layout
+        defer { f.position = pos }
+        try children.append(addingCapacity: frame.total &- pos) {
+            (out: inout OutputSpan<PlistValue>) throws(BinaryPlistError) in
+            try elements(frame, &pos, &out, level: 0, layout, &memo, &pending)
+        }
+    }
+
+    /// Builds the keys, then the values of a dictionary, until all are built or a child container is
+    /// pending.
+    private mutating func fill(
+        _ f: inout Frame, _ entries: inout [PlistDictionary.Element], _ memo: inout Memo,
+        _ pending: inout Pending?
+    ) throws(BinaryPlistError) {
+        var pos = f.position
+        var duplicates = f.hasDuplicateKeys
+        let frame = f
+        let layout = self.layout
+        defer {
+            f.position = pos
+            f.hasDuplicateKeys = duplicates
+        }
+        if pos < frame.count {
+            try entries.append(addingCapacity: frame.count &- pos) {
+                (out: inout OutputSpan<PlistDictionary.Element>) throws(BinaryPlistError) in
+                try keys(frame, &pos, &duplicates, &out, layout, &memo)
+            }
+        }
+        var slots = entries.mutableSpan
+        try dictionaryValues(frame, &pos, &slots, level: 0, layout, &memo, &pending)
+    }
+
+    /// Appends the elements of array or set `f` from `pos` on to `out`, until all are built or a
+    /// child container is pending.
+    @inline(__always)
+    private mutating func elements(
+        _ f: Frame, _ pos: inout Int, _ out: inout OutputSpan<PlistValue>, level: Int, _ layout: ObjectLayout,
+        _ memo: inout Memo, _ pending: inout Pending?
+    ) throws(BinaryPlistError) {
+        while pos < f.total {
+            let child = try layout.reference(f.refs, pos, of: f.index)
+            pos &+= 1
+            guard let v = try element(child, of: f, isKey: false, level: level, &memo, &pending) else { return }
+            out.append(v)
+        }
+    }
+
+    /// Appends the keys of dictionary `f` from `pos` on to `out` (with placeholder values), checking
+    /// each for repetition.
+    @inline(__always)
+    private mutating func keys(
+        _ f: Frame, _ pos: inout Int, _ duplicates: inout Bool, _ out: inout OutputSpan<PlistDictionary.Element>,
+        _ layout: ObjectLayout, _ memo: inout Memo
+    ) throws(BinaryPlistError) {
+        // A key is never pending: containers are rejected as keys.
+        var none: Pending? = nil
+        while pos < f.count {
+            let child = try layout.reference(f.refs, pos, of: f.index)
+            pos &+= 1
+            guard let v = try element(child, of: f, isKey: true, level: 0, &memo, &none) else { return }
+            var id = memo.keyID(child)
+            if id == 0 {
+                id = try keyID(v, child, container: f.index)
+                memo.setKeyID(child, id)
+            }
+            let slot = Int(id)
+            if lastDictionary[slot] == f.serial {
+                duplicates = true
+            } else {
+                lastDictionary[slot] = f.serial
+            }
+            out.append((v, .null))
+        }
+    }
+
+    /// Sets the values of dictionary `f` from `pos` on (its keys are all in place), until all are
+    /// built or a child container is pending.
+    @inline(__always)
+    private mutating func dictionaryValues(
+        _ f: Frame, _ pos: inout Int, _ slots: inout MutableSpan<PlistDictionary.Element>, level: Int,
+        _ layout: ObjectLayout, _ memo: inout Memo, _ pending: inout Pending?
+    ) throws(BinaryPlistError) {
+        while pos < f.total {
+            let child = try layout.reference(f.refs, pos, of: f.index)
+            pos &+= 1
+            guard let v = try element(child, of: f, isKey: false, level: level, &memo, &pending) else { return }
+            slots[pos &- 1 &- f.count].value = v
+        }
+    }
+
+    /// Scans an object the fast paths leave to `scan` (which reports any error).
+    @inline(never)
+    private func scanned(_ index: Int) throws(BinaryPlistError) -> RawObject {
+        try document.scan(reader, index)
+    }
+
+    @inline(__always)
+    private mutating func frame(_ index: Int, _ raw: RawObject, _ memo: inout Memo) throws(BinaryPlistError) -> Frame {
         let total = raw.kind == .dictionary ? 2 &* raw.count : raw.count
         try count(total &+ 1, at: index)
-        onStack[index] = true
-        var f = Frame(index: index, raw: raw, total: total)
-        // The count's references were proven present in the file, so these allocations are bounded by it.
+        memo.setState(index, -1)
+        var f = Frame(index: index, kind: raw.kind, refs: raw.payload, count: raw.count, total: total)
         if raw.kind == .dictionary {
-            f.entries.reserveCapacity(raw.count)
             dictionarySerial &+= 1
             f.serial = dictionarySerial
-        } else {
-            f.children.reserveCapacity(raw.count)
         }
         return f
     }
 
-    /// Checks that a key is a scalar and reports whether the dictionary already has an equal key.
-    private mutating func isRepeatedKey(_ v: PlistValue, _ child: Int, _ frame: inout Frame) throws(BinaryPlistError)
-        -> Bool
-    {
+    /// The duplicate-key id of a key value used for the first time by object `child`; checks that the
+    /// key is a scalar that may be a key.
+    private mutating func keyID(_ v: PlistValue, _ child: Int, container: Int) throws(BinaryPlistError) -> Int32 {
         switch v {
         case .string, .integer, .real, .date, .data: break
         default:
             throw BinaryPlistError(
-                .invalidKey, offset: document.objectOffset(reader, child), object: frame.index,
+                .invalidKey, offset: document.objectOffset(reader, child), object: container,
                 "dictionary key is a \(v.kind) (object \(child)); keys must be strings, numbers, dates or data")
         }
-        var id = keyIDs[child]
-        if id == 0 {
-            // First use of this object as a key: find (or assign) the id of its value.
-            if let known = internedKeys[v] {
-                id = known
-            } else {
-                id = Int32(truncatingIfNeeded: lastDictionary.count)
-                internedKeys[v] = id
-                lastDictionary.append(0)
+        if let known = internedKeys[v] { return known }
+        let id = Int32(truncatingIfNeeded: lastDictionary.count)
+        internedKeys[v] = id
+        lastDictionary.append(0)
+        return id
+    }
+
+    /// Builds the scalar object `index` whose marker byte sits at `off`; `state` is its memo state (0 or 1).
+    ///
+    /// The common well-formed markers are decoded here directly; every other marker, and every
+    /// object whose payload does not fit, goes through `scan`, which reports the exact error.
+    @inline(never)
+    private mutating func scalar(
+        _ index: Int, at off: Int, marker: UInt8, state: Int, _ memo: inout Memo
+    ) throws(BinaryPlistError) -> PlistValue {
+        // Bytes after the marker inside the object region (off < regionEnd was proven at open).
+        let room = regionEnd &- off &- 1
+        let p = off &+ 1
+        let low = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0:
+            if marker == 0x08 { return .bool(false) }
+            if marker == 0x09 { return .bool(true) }
+            if marker == 0x00 { return .null }
+        case 0x1:
+            // 1, 2, 4 or 8 bytes at p ..< p + width, inside the region (room >= width). Narrower
+            // integers are unsigned and fit in 32 bits, so reading them as Int64 keeps them positive.
+            let width = 1 &<< low
+            if low <= 3, room >= width {
+                return .integer(Int128(Int64(bitPattern: reader.uint(unchecked: p, width: width))))
             }
-            keyIDs[child] = id
+        case 0x2:
+            if marker == 0x23, room >= 8 {
+                return .real(Double(bitPattern: reader.uint(unchecked: p, width: 8)))  // p ..< p + 8 in the region
+            }
+            if marker == 0x22, room >= 4 {
+                let bits = UInt32(truncatingIfNeeded: reader.uint(unchecked: p, width: 4))  // p ..< p + 4 in the region
+                return .real(Double(Float(bitPattern: bits)))
+            }
+        case 0x3:
+            if marker == 0x33, room >= 8 {
+                let bits = reader.uint(unchecked: p, width: 8)  // p ..< p + 8 in the region
+                return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
+            }
+        case 0x4, 0x5, 0x6:
+            // Data, ASCII or UTF-16 of a short count, or of a 1- or 2-byte extended count (0x10 n, 0x11 nn).
+            let type = marker >> 4
+            var n = low
+            var start = p
+            if low == 0x0F {
+                guard room >= 2 else { break }
+                // p and p + 1 are in the region (room >= 2); p + 2 as well for a 2-byte count (room >= 3).
+                let countMarker = reader.byte(unchecked: p)
+                if countMarker == 0x10 {
+                    n = Int(reader.byte(unchecked: p &+ 1))
+                    start = p &+ 2
+                } else if countMarker == 0x11, room >= 3 {
+                    n = Int(reader.uint(unchecked: p &+ 1, width: 2))
+                    start = p &+ 3
+                } else {
+                    break
+                }
+            }
+            // The payload start ..< start + bytes lies in the region (bytes <= regionEnd - start); n < 2^16,
+            // so doubling it cannot overflow.
+            let bytes = type == 0x6 ? 2 &* n : n
+            guard bytes <= regionEnd &- start else { break }
+            if type == 0x5 {
+                // Non-ASCII bytes go to the general path (an error, or UTF-8 when the options allow it).
+                if let s = reader.asciiString(unchecked: start, length: n) {
+                    return remember(.string(s), index, state, &memo)
+                }
+            } else if type == 0x4 {
+                return remember(.data(reader.data(offset: start, length: n) ?? Data()), index, state, &memo)
+            } else if case .success(let s) = reader.string(utf16BEUnchecked: start, units: n) {
+                // An unpaired surrogate goes to the general path, which reports it.
+                return remember(.string(s), index, state, &memo)
+            }
+        case 0x8:
+            // A UID of 1 ... 8 bytes (p ..< p + low + 1 in the region) always fits in 64 bits.
+            if low <= 7, low < room {
+                let value = reader.uint(unchecked: p, width: low &+ 1)
+                if value <= maxUID { return .uid(value) }
+            }
+        default: break
         }
-        let slot = Int(id)
-        if lastDictionary[slot] == frame.serial { return true }
-        lastDictionary[slot] = frame.serial
-        return false
+        return try scannedScalar(index, state: state, &memo)
     }
 
-    /// Turns a finished frame into its value.
-    private func finish(_ frame: inout Frame) -> PlistValue {
-        switch frame.raw.kind {
-        case .array: return .array(frame.children)
-        case .set: return .set(frame.children)
-        default:
-            if !frame.hasDuplicateKeys { return .dictionary(PlistDictionary(uniqueEntries: frame.entries)) }
-            // Rare: merge repeated keys; the last value wins, at the first position (see PlistDictionary).
-            return .dictionary(PlistDictionary(frame.entries.map { ($0.key, $0.value) }))
+    /// Builds a scalar that the fast path in `scalar(_:at:marker:state:_:)` leaves to `scan`.
+    @inline(never)
+    private mutating func scannedScalar(_ index: Int, state: Int, _ memo: inout Memo) throws(BinaryPlistError)
+        -> PlistValue
+    {
+        let raw = try scanned(index)
+        return try scalar(raw, index, state: state, &memo)
+    }
+
+    /// Memoises a string or data value the second time its object is built.
+    @inline(__always)
+    private mutating func remember(_ v: PlistValue, _ index: Int, _ state: Int, _ memo: inout Memo) -> PlistValue {
+        if state == 0 {
+            memo.setState(index, 1)
+        } else {
+            values.append(v)
+            memo.setState(index, values.count &+ 1)
+        }
+        return v
+    }
+
+    /// Builds a scalar value from a scanned object; memoises the ones that allocate (strings, data)
+    /// on their second build. (Its slot was counted against the node budget when its container was opened.)
+    private mutating func scalar(_ raw: RawObject, _ index: Int, state: Int, _ memo: inout Memo)
+        throws(BinaryPlistError) -> PlistValue
+    {
+        let v = try scalar(raw, index)
+        switch raw.kind {
+        case .data, .ascii, .utf16: return remember(v, index, state, &memo)
+        default: return v
         }
     }
 
-    /// Builds a scalar value; memoises the ones that allocate (strings, data). (Its slot was counted
-    /// against the node budget when its container was opened.)
-    private mutating func scalar(_ raw: RawObject, _ index: Int) throws(BinaryPlistError) -> PlistValue {
-        let v: PlistValue
+    /// Builds a scalar value from a scanned object.
+    private func scalar(_ raw: RawObject, _ index: Int) throws(BinaryPlistError) -> PlistValue {
         switch raw.kind {
         case .null: return .null
         case .bool: return .bool(raw.scalar != 0)
@@ -247,48 +656,73 @@ struct Materializer {
                 "a fill byte (0x0F) is padding, not a value")
         case .data:
             // Range proven by scan().
-            v = .data(reader.data(offset: raw.payload, length: raw.count) ?? Data())
+            return .data(reader.data(offset: raw.payload, length: raw.count) ?? Data())
         case .ascii, .utf16:
-            v = .string(try document.makeString(reader, raw, index))
+            return .string(try document.makeString(reader, raw, index))
         case .array, .set, .dictionary:
             preconditionFailure("containers are built by run()")  // Internal invariant: callers check isContainer.
         }
-        memo[index] = v
-        return v
     }
 }
 
-/// A map from object index to a value: a dense array for whole-document work, or a hash map when
-/// only a few indexes will be touched.
-struct IndexMap<Value> {
-    private var dense: [Value]
-    private var sparse: [Int: Value]
-    private let empty: Value
-    private let isDense: Bool
-    private let count: Int
+/// What the hot loop needs to know about a document's layout (small enough to copy freely).
+struct ObjectLayout {
+    let reader: ByteReader
+    let objectCount: Int
+    let refSize: Int
+    /// The end of the object region (the offset table's start).
+    let regionEnd: Int
+    let offsetSize: Int
+    /// The low `8 × refSize` and `8 × offsetSize` bits (see `ByteReader.uint(unchecked:width:mask:)`).
+    let refMask: UInt64
+    let offsetMask: UInt64
 
-    init(count: Int, empty: Value, dense: Bool) {
-        self.empty = empty
-        self.count = count
-        isDense = dense
-        self.dense = []
-        sparse = [:]
+    init(reader: ByteReader, objectCount: Int, refSize: Int, regionEnd: Int, offsetSize: Int) {
+        self.reader = reader
+        self.objectCount = objectCount
+        self.refSize = refSize
+        self.regionEnd = regionEnd
+        self.offsetSize = offsetSize
+        // Widths are 1...8 (checked when the trailer was parsed).
+        refMask = refSize >= 8 ? .max : (1 << (8 * UInt64(refSize))) - 1
+        offsetMask = offsetSize >= 8 ? .max : (1 << (8 * UInt64(offsetSize))) - 1
     }
 
+    /// The file offset of object `index < objectCount` (see `BinaryPlistDocument.objectOffset`).
     @inline(__always)
-    subscript(index: Int) -> Value {
-        get {
-            if isDense { return dense.isEmpty ? empty : dense[index] }
-            return sparse[index] ?? empty
+    func offset(of index: Int) -> Int {
+        // In bounds: the offset table was proven inside the buffer at open and index < objectCount; it
+        // starts after the header and at least one object byte (regionEnd >= 9), so the entry ends at 8 or later.
+        Int(
+            truncatingIfNeeded: reader.uint(
+                unchecked: regionEnd &+ index &* offsetSize, width: offsetSize, mask: offsetMask))
+    }
+
+    /// The index of the object named by position `pos` of the reference list at `refs` (of object
+    /// `container`); the list's extent was proven by `scan`.
+    @inline(__always)
+    func reference(_ refs: Int, _ pos: Int, of container: Int) throws(BinaryPlistError) -> Int {
+        // The ref list was proven to lie in the object region by scan() (2 × count refs for a dict); it
+        // follows its container's marker (at 8 or later), so each reference ends at 10 or later.
+        let ref = reader.uint(unchecked: refs &+ pos &* refSize, width: refSize, mask: refMask)
+        guard ref < UInt64(objectCount) else {
+            throw BinaryPlistError(
+                .referenceOutOfRange, offset: refs + pos * refSize, object: container,
+                "reference \(ref) is not below the object count \(objectCount)")
         }
-        set {
-            if isDense {
-                // Allocated on first write: a scalar root never pays for it.
-                if dense.isEmpty { dense = Array(repeating: empty, count: count) }
-                dense[index] = newValue
-            } else {
-                sparse[index] = newValue
-            }
-        }
+        return Int(truncatingIfNeeded: ref)
+    }
+
+    /// Decodes a container marker (0xA, 0xC or 0xD) at `off` in its short form (count < 15) when its
+    /// references fit in the object region; nil otherwise (then `scan` decides).
+    @inline(__always)
+    func container(at off: Int, marker: UInt8) -> RawObject? {
+        let n = Int(marker & 0x0F)
+        let type = marker >> 4
+        let perEntry = type == 0xD ? 2 &* refSize : refSize
+        // n < 15 refs of at most 16 bytes each: no overflow; they must fit before the region's end.
+        guard n != 0x0F, n &* perEntry <= regionEnd &- off &- 1 else { return nil }
+        let kind: RawObject.Kind = type == 0xA ? .array : type == 0xC ? .set : .dictionary
+        return RawObject(kind: kind, payload: off &+ 1, count: n)
     }
 }
