@@ -110,10 +110,12 @@ public struct BinaryPlistTrailer: Sendable, Hashable {
         guard r.contains(offset: table, length: objectCount * w, limit: r.count) else {
             throw BinaryPlistError(.truncated, offset: table, "offset table runs past the end of the input")
         }
+        let mask: UInt64 = w == 8 ? .max : (1 << (8 &* UInt64(w))) &- 1
         var p = table
         for i in 0..<objectCount {
-            // In bounds: table + i × w + w <= table + count × w (range proven above).
-            let off = r.uint(unchecked: p, width: w)
+            // In bounds: table + i × w + w <= table + count × w (range proven above), and p + w >= 8 because
+            // the table starts after the header (parse() checked offsetTableOffset >= 9).
+            let off = r.uint(unchecked: p, width: w, mask: mask)
             guard off >= UInt64(BinaryPlistTrailer.headerSize), off < UInt64(table) else {
                 throw BinaryPlistError(
                     .offsetOutOfRange, offset: p, object: i,
