@@ -256,7 +256,9 @@ public struct ObjectTableBuilder: Sendable {
 
     /// Encodes everything reachable from `root` as a `bplist00` file.
     ///
-    /// - Parameter widths: Reference and offset widths (default: powers of two, as CoreFoundation writes).
+    /// - Parameters:
+    ///   - root: The root object; it becomes object 0.
+    ///   - widths: Reference and offset widths (default: powers of two, as CoreFoundation writes).
     /// - Complexity: O(objects + references + payload bytes); one output allocation.
     public func finish(root: BuilderRef, widths: BinaryPlistWriter.Widths = .powersOfTwo) throws(BinaryPlistError)
         -> Data
