@@ -110,7 +110,7 @@ public struct BinaryPlistTrailer: Sendable, Hashable {
         guard r.contains(offset: table, length: objectCount * w, limit: r.count) else {
             throw BinaryPlistError(.truncated, offset: table, "offset table runs past the end of the input")
         }
-        let mask: UInt64 = w == 8 ? .max : (1 << (8 &* UInt64(w))) &- 1
+        let mask = ByteReader.mask(width: w)
         var p = table
         for i in 0..<objectCount {
             // In bounds: table + i × w + w <= table + count × w (range proven above), and p + w >= 8 because

@@ -103,10 +103,15 @@ import FoundationEssentials
     @inline(__always)
     func uint(unchecked offset: Int, width: Int, mask: UInt64) -> UInt64 {
         assert(width >= 1 && width <= 8 && offset + width >= 8 && offset + width <= count)
-        assert(mask == (width == 8 ? UInt64.max : (1 << (8 * UInt64(width))) - 1))
+        assert(mask == ByteReader.mask(width: width))
         // In bounds: offset + width - 8 >= 0 and (offset + width - 8) + 8 <= count (the caller's proof).
         let word = unsafe buffer.loadUnaligned(fromByteOffset: offset &+ width &- 8, as: UInt64.self)
         return UInt64(bigEndian: word) & mask
+    }
+
+    /// The low `8 × width` bits set: the mask `uint(unchecked:width:mask:)` takes for a width of 1...8.
+    static func mask(width: Int) -> UInt64 {
+        width >= 8 ? .max : (1 << (8 &* UInt64(width))) &- 1
     }
 
     /// True when `offset ..< offset + length` lies inside `0 ..< limit` and `limit <= count`,

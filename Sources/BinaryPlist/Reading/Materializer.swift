@@ -684,8 +684,8 @@ struct ObjectLayout {
         self.regionEnd = regionEnd
         self.offsetSize = offsetSize
         // Widths are 1...8 (checked when the trailer was parsed).
-        refMask = refSize >= 8 ? .max : (1 << (8 * UInt64(refSize))) - 1
-        offsetMask = offsetSize >= 8 ? .max : (1 << (8 * UInt64(offsetSize))) - 1
+        refMask = ByteReader.mask(width: refSize)
+        offsetMask = ByteReader.mask(width: offsetSize)
     }
 
     /// The file offset of object `index < objectCount` (see `BinaryPlistDocument.objectOffset`).

@@ -282,32 +282,13 @@ struct ByteArena: Sendable {
         let n = bytes.count
         guard n == length, start >= 0, start <= storage.count &- n else { return false }
         return unsafe storage.withUnsafeBytes { all in
-            guard n > 0, let x = all.baseAddress, let y = bytes.baseAddress else { return true }
-            var i = 0
-            // start + i + 8 <= start + n <= all.count (guard above) and i + 8 <= n = bytes.count.
-            while i &+ 8 <= n {
-                if unsafe x.loadUnaligned(fromByteOffset: start &+ i, as: UInt64.self)
-                    != y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                {
-                    return false
-                }
-                i &+= 8
-            }
-            // The last 0...7 bytes: i < n.
-            while i < n {
-                if unsafe x.load(fromByteOffset: start &+ i, as: UInt8.self)
-                    != y.load(fromByteOffset: i, as: UInt8.self)
-                {
-                    return false
-                }
-                i &+= 1
-            }
-            return true
+            // start ..< start + n lies inside the arena (guard above); bytes holds n bytes.
+            unsafe ByteHash.same(UnsafeRawBufferPointer(rebasing: all[start..<start &+ n]), bytes)
         }
     }
 
     /// Hash, ASCII test and (for non-ASCII strings) UTF-16 length of `bytes`.
-    private static func summarize(_ bytes: UnsafeRawBufferPointer, countUTF16: Bool) -> Summary {
+    fileprivate static func summarize(_ bytes: UnsafeRawBufferPointer, countUTF16: Bool) -> Summary {
         let n = bytes.count
         var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(n)
         guard n > 0, let base = bytes.baseAddress else {
@@ -349,23 +330,9 @@ struct ByteArena: Sendable {
 
 /// Fast, non-cryptographic hashing of byte strings for the writer's deduplication table.
 enum ByteHash {
-    /// A 64-bit hash of the bytes (8 bytes at a time, mixed with multiply-xorshift steps).
+    /// A 64-bit hash of the bytes (the writer's deduplication hash: 8 bytes at a time, multiply-xorshift).
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(bytes.count)
-        var i = 0
-        let n = bytes.count
-        // Eight bytes at a time while eight remain: i + 8 <= n.
-        while i &+ 8 <= n {
-            let w = unsafe bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            h = DedupTable.mix(h ^ w)
-            i &+= 8
-        }
-        var tail: UInt64 = 0
-        while i < n {
-            tail = tail << 8 | UInt64(unsafe bytes.load(fromByteOffset: i, as: UInt8.self))
-            i &+= 1
-        }
-        return DedupTable.mix(h ^ tail)
+        unsafe ByteArena.summarize(bytes, countUTF16: false).hash
     }
 
     static func hash(_ s: String) -> UInt64 {
@@ -375,28 +342,32 @@ enum ByteHash {
     /// True when `a` and `b` have exactly the same UTF-8 bytes (no Unicode normalisation).
     static func sameUTF8(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        return unsafe withUTF8(a) { x in
-            unsafe withUTF8(b) { y in
-                // Both buffers hold n bytes (lengths checked above); i + 8 <= n keeps word loads inside.
-                let n = x.count
-                var i = 0
-                while i &+ 8 <= n {
-                    if unsafe x.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                        != y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    {
-                        return false
-                    }
-                    i &+= 8
-                }
-                while i < n {
-                    if unsafe x.load(fromByteOffset: i, as: UInt8.self) != y.load(fromByteOffset: i, as: UInt8.self) {
-                        return false
-                    }
-                    i &+= 1
-                }
-                return true
+        return unsafe withUTF8(a) { x in unsafe withUTF8(b) { y in unsafe same(x, y) } }
+    }
+
+    /// True when `x` and `y` hold the same bytes.
+    static func same(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+        let n = x.count
+        guard y.count == n else { return false }
+        guard n > 0, let p = x.baseAddress, let q = y.baseAddress else { return true }
+        var i = 0
+        // Both buffers hold n bytes (checked above); i + 8 <= n keeps the word loads inside.
+        while i &+ 8 <= n {
+            if unsafe p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                != q.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            {
+                return false
             }
+            i &+= 8
         }
+        // The last 0...7 bytes: i < n.
+        while i < n {
+            if unsafe p.load(fromByteOffset: i, as: UInt8.self) != q.load(fromByteOffset: i, as: UInt8.self) {
+                return false
+            }
+            i &+= 1
+        }
+        return true
     }
 
     /// Runs `body` over the string's UTF-8 bytes (contiguous for native strings; copied otherwise).
