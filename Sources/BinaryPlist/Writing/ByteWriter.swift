@@ -134,28 +134,6 @@ import FoundationEssentials
         }
     }
 
-    /// The bytes of `d`.
-    mutating func append(_ d: Data) {
-        unsafe store(d.count) { p in
-            unsafe d.withUnsafeBytes { src in
-                if let s = src.baseAddress { unsafe p.copyMemory(from: s, byteCount: src.count) }
-            }
-        }
-    }
-
-    /// The UTF-8 bytes of an ASCII string.
-    mutating func appendASCII(_ s: String) {
-        let n = s.utf8.count
-        unsafe store(n) { p in
-            let copied: Void? = unsafe s.utf8.withContiguousStorageIfAvailable { src in
-                if let b = src.baseAddress { unsafe p.copyMemory(from: b, byteCount: n) }
-            }
-            if copied == nil {
-                for (i, b) in s.utf8.enumerated() { unsafe p.storeBytes(of: b, toByteOffset: i, as: UInt8.self) }
-            }
-        }
-    }
-
     /// The bytes `start ..< start + count` of `arena`.
     mutating func append(_ arena: ByteArena, start: Int, count: Int) {
         precondition(start >= 0 && count >= 0 && start <= arena.count &- count, "arena range out of bounds")
@@ -218,17 +196,6 @@ import FoundationEssentials
         }
     }
 
-    /// The UTF-16BE code units of a string (`units` of them).
-    mutating func appendUTF16BE(_ s: String, units: Int) {
-        unsafe store(2 &* units) { p in
-            var i = 0
-            for u in s.utf16 {
-                // i < units: s has exactly `units` UTF-16 code units.
-                unsafe p.storeBytes(of: u.bigEndian, toByteOffset: 2 &* i, as: UInt16.self)
-                i &+= 1
-            }
-        }
-    }
 }
 
 /// The writer's copy of string and data payloads: one growing byte buffer.
