@@ -27,6 +27,9 @@ public import FoundationEssentials
 /// Decoding is secure by construction: every decode names the type it expects, and an archived
 /// object of another class is rejected before any of its fields is read.
 public final class KeyedUnarchiver {
+    /// Reads share one borrow of the input per public call (see `BinaryPlistDocument.Reader`).
+    typealias PlistReader = BinaryPlistDocument.Reader
+
     /// Bounds for hostile input. The defaults are safe for untrusted archives.
     public struct Limits: Sendable, Hashable {
         /// Deepest nesting of objects and collections decoded recursively (default 512, as
@@ -80,8 +83,8 @@ public final class KeyedUnarchiver {
         /// The last resolved type and its two-phase view.
         var lastType: ObjectIdentifier?
         var lastTwoPhase: (any TwoPhaseKeyedArchivable.Type)?
-        /// The n-th key looked up in objects of this class, and the key object it matched.
-        var keys: [(key: String, ref: ObjectRef)] = []
+        /// The n-th key looked up in objects of this class, the key object it matched and where.
+        var keys: [(key: String, ref: ObjectRef, position: Int)] = []
     }
 
     /// Everything decoding mutates, in one property: one exclusivity check per operation.
@@ -146,54 +149,67 @@ public final class KeyedUnarchiver {
         }
 
         /// Pushes `key` and finds it (escaped) in the current frame.
-        mutating func lookup(_ key: String, in document: BinaryPlistDocument, push: Bool) throws(KeyedArchiveError)
+        ///
+        /// Objects of one class usually store their keys in the same order, so the class remembers,
+        /// for its n-th lookup, the key object found and its position: the next object's lookup
+        /// checks that position first (by reference, then, for writers that do not share key strings
+        /// such as swift-corelibs-foundation's, with one string comparison), then searches the key
+        /// object by reference, and compares strings along the dictionary only when all that fails.
+        mutating func lookup(_ key: String, in r: borrowing PlistReader, push: Bool) throws(KeyedArchiveError)
             -> ObjectRef?
         {
             if push { path.append(.key(key)) }
             let top = frames.count &- 1
-            let n = frames[top].keys.count
-            guard n > 0 else { return nil }
             let keys = frames[top].keys
+            let n = keys.count
+            guard n > 0 else { return nil }
+            let values = frames[top].values
             let slot = frames[top].classSlot
             let request = frames[top].requests
             frames[top].requests = request &+ 1
-            var known: ObjectRef?
+            let stored = ArchiveFormat.escape(key)
             if slot >= 0, request < classSlots[slot].keys.count {
                 let memo = classSlots[slot].keys[request]
-                if memo.key == key { known = memo.ref }
-            }
-            var i = frames[top].hint < n ? frames[top].hint : 0
-            if let known {
-                // The same key object as last time: found by reference, no string comparison.
-                if keys[i] == known {
-                    frames[top].hint = i &+ 1
-                    return frames[top].values[i]
+                if memo.key == key {
+                    let p = memo.position
+                    if p < n {
+                        let k = r.reference(at: p, in: keys)
+                        let equal: Bool
+                        do {
+                            equal = k == memo.ref ? true : try r.string(k, equals: stored)
+                        } catch {
+                            throw KeyedArchiveError(plist: error, keyPath: keyPath, uid: frames.last?.uid)
+                        }
+                        if equal {
+                            frames[top].hint = p &+ 1
+                            return r.reference(at: p, in: values)
+                        }
+                    }
+                    if let i = r.position(of: memo.ref, in: keys, from: frames[top].hint) {
+                        frames[top].hint = i &+ 1
+                        return r.reference(at: i, in: values)
+                    }
                 }
             }
-            let stored = ArchiveFormat.escape(key)
+            var i = frames[top].hint < n ? frames[top].hint : 0
             for _ in 0..<n {
-                let k = keys[i]
+                let k = r.reference(at: i, in: keys)
                 let equal: Bool
-                if k == known {
-                    equal = true
-                } else {
-                    do {
-                        equal = try document.string(k, equals: stored)
-                    } catch {
-                        throw KeyedArchiveError(
-                            plist: error, keyPath: keyPath, uid: frames.last?.uid)
-                    }
+                do {
+                    equal = try r.string(k, equals: stored)
+                } catch {
+                    throw KeyedArchiveError(plist: error, keyPath: keyPath, uid: frames.last?.uid)
                 }
                 if equal {
                     frames[top].hint = i &+ 1
-                    if slot >= 0 && k != known {
+                    if slot >= 0 {
                         if request < classSlots[slot].keys.count {
-                            classSlots[slot].keys[request] = (key, k)
+                            classSlots[slot].keys[request] = (key, k, i)
                         } else if request == classSlots[slot].keys.count {
-                            classSlots[slot].keys.append((key, k))
+                            classSlots[slot].keys.append((key, k, i))
                         }
                     }
-                    return frames[top].values[i]
+                    return r.reference(at: i, in: values)
                 }
                 i = i &+ 1 == n ? 0 : i &+ 1
             }
@@ -325,7 +341,7 @@ public final class KeyedUnarchiver {
 
     /// Whether the object being decoded (or `$top`) has a value under `key`.
     public func containsValue(forKey key: String) -> Bool {
-        (try? state.lookup(key, in: document, push: false)) != nil
+        (try? lookup(key)) != nil
     }
 
     /// The archived class name of the object being decoded (`nil` at the top level).
@@ -337,10 +353,13 @@ public final class KeyedUnarchiver {
     public func decode<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T {
         let value: T
         do {
-            if let ref = try state.lookup(key, in: document, push: true) {
-                value = try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self)
-            } else {
-                value = try missingValue(T.self, forKey: key)
+            // One borrow of the input for the lookup and the value (nested objects borrow again
+            // when their own `init(from:)` calls back).
+            value = try document.withReader { (r: borrowing PlistReader) throws -> T in
+                if let ref = try state.lookup(key, in: r, push: true) {
+                    return try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
+                }
+                return try missingValue(T.self, forKey: key)
             }
         } catch {
             _ = state.popPath()
@@ -373,8 +392,10 @@ public final class KeyedUnarchiver {
         guard let ref = try lookup(key) else { return nil }
         let allowed = Set(types.map { ObjectIdentifier($0) })
         let names = types.map { $0.archiveClassName }.joined(separator: ", ")
-        let result = try decodeInstance(UnarchivedValue(ref: ref), candidates: types, expected: "one of [\(names)]") {
-            allowed.contains(ObjectIdentifier($0))
+        let result = try document.withReader { (r: borrowing PlistReader) throws -> (any KeyedArchivable)? in
+            try decodeInstance(r, UnarchivedValue(ref: ref), candidates: types, expected: "one of [\(names)]") {
+                allowed.contains(ObjectIdentifier($0))
+            }
         }
         if frames.count == 1 { try drainPending() }
         return result
@@ -407,40 +428,69 @@ public final class KeyedUnarchiver {
         KeyedArchiveError(plist: e, keyPath: keyPath, uid: uid ?? state.frames.last?.uid)
     }
 
+    /// Runs `body` with one borrow of the input.
     @inline(__always)
-    func object(_ ref: ObjectRef) throws(KeyedArchiveError) -> PlistObject {
+    func reading<R>(_ body: (borrowing PlistReader) throws(KeyedArchiveError) -> R) throws(KeyedArchiveError) -> R {
+        try document.withReader(body)
+    }
+
+    @inline(__always)
+    func object(_ r: borrowing PlistReader, _ ref: ObjectRef) throws(KeyedArchiveError) -> PlistObject {
         do {
-            return try document.object(ref)
+            return try r.object(ref)
         } catch {
             throw plistError(error)
+        }
+    }
+
+    func object(_ ref: ObjectRef) throws(KeyedArchiveError) -> PlistObject {
+        try reading { r throws(KeyedArchiveError) in try object(r, ref) }
+    }
+
+    func string(_ r: borrowing PlistReader, _ ref: ObjectRef) throws(KeyedArchiveError) -> String? {
+        do {
+            return try r.string(ref)
+        } catch {
+            throw plistError(error)
+        }
+    }
+
+    /// The string of an object already read, without reading its marker again.
+    func string(_ r: borrowing PlistReader, _ o: PlistObject, uid: Int?) throws(KeyedArchiveError) -> String? {
+        do {
+            return try r.string(o)
+        } catch {
+            throw plistError(error, uid: uid)
         }
     }
 
     func string(_ ref: ObjectRef) throws(KeyedArchiveError) -> String? {
-        do {
-            return try document.string(ref)
-        } catch {
-            throw plistError(error)
-        }
+        try reading { r throws(KeyedArchiveError) in try string(r, ref) }
     }
 
     /// Finds `key` (escaped) in the current frame.
     func lookup(_ key: String) throws(KeyedArchiveError) -> ObjectRef? {
-        try state.lookup(key, in: document, push: false)
+        try reading { r throws(KeyedArchiveError) in try state.lookup(key, in: r, push: false) }
     }
 
     /// Finds a field of a dictionary that is not a frame (Foundation-class objects).
-    func field(_ name: String, keys: ReferenceList, values: ReferenceList) throws(KeyedArchiveError) -> ObjectRef? {
+    func field(_ r: borrowing PlistReader, _ name: String, keys: ReferenceList, values: ReferenceList)
+        throws(KeyedArchiveError) -> ObjectRef?
+    {
         for i in 0..<keys.count {
             let equal: Bool
             do {
-                equal = try document.string(keys[i], equals: name)
+                equal = try r.string(r.reference(at: i, in: keys), equals: name)
             } catch {
                 throw plistError(error)
             }
-            if equal { return values[i] }
+            if equal { return r.reference(at: i, in: values) }
         }
         return nil
+    }
+
+    func field(_ name: String, keys: ReferenceList, values: ReferenceList) throws(KeyedArchiveError) -> ObjectRef? {
+        try reading { r throws(KeyedArchiveError) in try field(r, name, keys: keys, values: values) }
     }
 
     /// Counts one decoded value against the budget.
@@ -454,8 +504,8 @@ public final class KeyedUnarchiver {
     }
 
     /// The UID a stored value holds: `nil` when it is not a UID.
-    func uid(of value: UnarchivedValue) throws(KeyedArchiveError) -> Int? {
-        guard case .uid(let u) = try object(value.ref) else { return nil }
+    func uid(_ r: borrowing PlistReader, of value: UnarchivedValue) throws(KeyedArchiveError) -> Int? {
+        guard case .uid(let u) = try object(r, value.ref) else { return nil }
         guard u < UInt64(objects.count) else {
             throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
         }
@@ -464,47 +514,60 @@ public final class KeyedUnarchiver {
 
     /// What a stored value means after following a UID: the object and its UID (0 = `$null`).
     func resolve(_ value: UnarchivedValue) throws(KeyedArchiveError) -> (object: PlistObject, uid: Int?) {
-        let o = try object(value.ref)
-        guard case .uid(let u) = o else { return (o, nil) }
-        guard u < UInt64(objects.count) else {
-            throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
-        }
-        let uid = Int(u)
-        if uid == 0 { return (.null, 0) }
-        return (try object(objects[uid]), uid)
+        let (o, _, uid) = try resolveRef(value)
+        return (o, uid)
     }
 
     /// The `$class` field of an object dictionary (the key object found last time is tried first,
     /// by reference).
-    func classField(keys: ReferenceList, values: ReferenceList) throws(KeyedArchiveError) -> ObjectRef? {
+    func classField(_ r: borrowing PlistReader, keys: ReferenceList, values: ReferenceList)
+        throws(KeyedArchiveError) -> ObjectRef?
+    {
         let n = keys.count
         if let known = state.classKeyRef {
+            // Where `$class` was last time: the same key object, or (writers that do not share key
+            // strings) an equal one.
             let h = state.classKeyHint
-            if h < n, keys[h] == known { return values[h] }
+            if h < n {
+                let k = r.reference(at: h, in: keys)
+                let equal: Bool
+                do {
+                    equal = k == known ? true : try r.string(k, equals: ArchiveFormat.classKey)
+                } catch {
+                    throw plistError(error)
+                }
+                if equal { return r.reference(at: h, in: values) }
+            }
+            if let i = r.position(of: known, in: keys, from: h) {
+                state.classKeyHint = i
+                return r.reference(at: i, in: values)
+            }
         }
         for i in 0..<n {
-            let k = keys[i]
+            let k = r.reference(at: i, in: keys)
             let equal: Bool
             do {
-                equal = try document.string(k, equals: ArchiveFormat.classKey)
+                equal = try r.string(k, equals: ArchiveFormat.classKey)
             } catch {
                 throw plistError(error)
             }
             if equal {
                 state.classKeyRef = k
                 state.classKeyHint = i
-                return values[i]
+                return r.reference(at: i, in: values)
             }
         }
         return nil
     }
 
     /// The class slot (memoised class description) an object dictionary's `$class` points at.
-    func classSlot(keys: ReferenceList, values: ReferenceList, uid: Int?) throws(KeyedArchiveError) -> Int {
-        guard let classRef = try classField(keys: keys, values: values) else {
+    func classSlot(_ r: borrowing PlistReader, keys: ReferenceList, values: ReferenceList, uid: Int?)
+        throws(KeyedArchiveError) -> Int
+    {
+        guard let classRef = try classField(r, keys: keys, values: values) else {
             throw error(.corrupted, uid: uid, "object \(uid.map(String.init) ?? "?") has no $class")
         }
-        guard case .uid(let cu) = try object(classRef), cu > 0, cu < UInt64(objects.count) else {
+        guard case .uid(let cu) = try object(r, classRef), cu > 0, cu < UInt64(objects.count) else {
             throw error(.badUID, uid: uid, "$class is not a UID inside $objects")
         }
         let classUID = Int(cu)
@@ -512,32 +575,38 @@ public final class KeyedUnarchiver {
             let s = Int(state.classSlotByUID[classUID])
             if s > 0 { return s &- 1 }
         }
-        let info = try readClassInfo(classUID)
+        let info = try readClassInfo(r, classUID)
         return state.addClassSlot(classUID: classUID, info: info, objectCount: objects.count)
     }
 
     /// The class description an object dictionary's `$class` points at (memoised per class UID).
-    func classInfo(keys: ReferenceList, values: ReferenceList, uid: Int?) throws(KeyedArchiveError) -> ClassInfo {
-        let slot = try classSlot(keys: keys, values: values, uid: uid)
+    func classInfo(_ r: borrowing PlistReader, keys: ReferenceList, values: ReferenceList, uid: Int?)
+        throws(KeyedArchiveError) -> ClassInfo
+    {
+        let slot = try classSlot(r, keys: keys, values: values, uid: uid)
         return state.classSlots[slot].info
     }
 
-    private func readClassInfo(_ classUID: Int) throws(KeyedArchiveError) -> ClassInfo {
-        guard case .dictionary(let ck, let cv) = try object(objects[classUID]) else {
+    func classInfo(keys: ReferenceList, values: ReferenceList, uid: Int?) throws(KeyedArchiveError) -> ClassInfo {
+        try reading { r throws(KeyedArchiveError) in try classInfo(r, keys: keys, values: values, uid: uid) }
+    }
+
+    private func readClassInfo(_ r: borrowing PlistReader, _ classUID: Int) throws(KeyedArchiveError) -> ClassInfo {
+        guard case .dictionary(let ck, let cv) = try object(r, r.reference(at: classUID, in: objects)) else {
             throw error(.corrupted, uid: classUID, "$class points at UID \(classUID), which is not a class description")
         }
-        guard let nameRef = try field(ArchiveFormat.classNameKey, keys: ck, values: cv),
-            let name = try string(nameRef)
+        guard let nameRef = try field(r, ArchiveFormat.classNameKey, keys: ck, values: cv),
+            let name = try string(r, nameRef)
         else {
             throw error(.corrupted, uid: classUID, "the class description at UID \(classUID) has no $classname")
         }
         var chain: [String] = []
-        if let chainRef = try field(ArchiveFormat.classesKey, keys: ck, values: cv),
-            case .array(let list) = try object(chainRef)
+        if let chainRef = try field(r, ArchiveFormat.classesKey, keys: ck, values: cv),
+            case .array(let list) = try object(r, chainRef)
         {
             chain.reserveCapacity(min(list.count, 64))
-            for r in list {
-                if let s = try string(r) { chain.append(s) }
+            for i in 0..<list.count {
+                if let s = try string(r, r.reference(at: i, in: list)) { chain.append(s) }
             }
         }
         if chain.isEmpty { chain = [name] }
@@ -567,11 +636,11 @@ public final class KeyedUnarchiver {
     /// Decodes a class instance. The archived class must resolve to a type `accept` admits,
     /// checked before any field of the object is read.
     func decodeInstance(
-        _ value: UnarchivedValue, candidates: [any KeyedArchivable.Type], expected: String,
-        accept: (any KeyedArchivable.Type) -> Bool
+        _ r: borrowing PlistReader, _ value: UnarchivedValue, candidates: [any KeyedArchivable.Type],
+        expected: String, accept: (any KeyedArchivable.Type) -> Bool
     ) throws -> (any KeyedArchivable)? {
         try countValue()
-        guard let uid = try uid(of: value) else {
+        guard let uid = try uid(r, of: value) else {
             throw error(.typeMismatch, "expected a reference to a \(expected) object, found an inline value")
         }
         if uid == 0 { return nil }
@@ -588,10 +657,10 @@ public final class KeyedUnarchiver {
         guard !state.inProgress[uid] else {
             throw error(.cycle, uid: uid, "UID \(uid) refers back to an object that is still being decoded")
         }
-        guard case .dictionary(let keys, let values) = try object(objects[uid]) else {
+        guard case .dictionary(let keys, let values) = try object(r, r.reference(at: uid, in: objects)) else {
             throw error(.typeMismatch, uid: uid, "expected a \(expected) object at UID \(uid), found a plain value")
         }
-        let slot = try classSlot(keys: keys, values: values, uid: uid)
+        let slot = try classSlot(r, keys: keys, values: values, uid: uid)
         let name = state.classSlots[slot].info.name
         // The class check, before any field is read.
         guard let type = mappedType(slot: slot) ?? candidates.first(where: { $0.archiveClassName == name }),
@@ -641,8 +710,15 @@ public final class KeyedUnarchiver {
 
     /// Decodes an instance of `T` (or a subclass mapped to the archived name).
     func decodeObject<T: KeyedArchivable>(_ type: T.Type, from value: UnarchivedValue) throws -> T? {
+        try document.withReader { (r: borrowing PlistReader) throws -> T? in try decodeObject(r, type, from: value) }
+    }
+
+    /// Decodes an instance of `T` (or a subclass mapped to the archived name), reading through `r`.
+    func decodeObject<T: KeyedArchivable>(_ r: borrowing PlistReader, _ type: T.Type, from value: UnarchivedValue)
+        throws -> T?
+    {
         try countValue()
-        guard let uid = try uid(of: value) else {
+        guard let uid = try uid(r, of: value) else {
             throw error(
                 .typeMismatch, "expected a reference to a \(T.archiveClassName) object, found an inline value")
         }
@@ -658,11 +734,11 @@ public final class KeyedUnarchiver {
         guard !state.inProgress[uid] else {
             throw error(.cycle, uid: uid, "UID \(uid) refers back to an object that is still being decoded")
         }
-        guard case .dictionary(let keys, let values) = try object(objects[uid]) else {
+        guard case .dictionary(let keys, let values) = try object(r, r.reference(at: uid, in: objects)) else {
             throw error(
                 .typeMismatch, uid: uid, "expected a \(T.archiveClassName) object at UID \(uid), found a plain value")
         }
-        let slot = try classSlot(keys: keys, values: values, uid: uid)
+        let slot = try classSlot(r, keys: keys, values: values, uid: uid)
         // The class check, before any field is read.
         let type: any KeyedArchivable.Type
         if let mapped = mappedType(slot: slot) {

@@ -63,7 +63,7 @@ public struct BinaryPlistDocument: Sendable {
     public var objectCount: Int { trailer.objectCount }
     /// The header's version bytes, e.g. `"00"`.
     public var version: String {
-        withReader { r in String(decoding: [r.byte(at: 6) ?? 0, r.byte(at: 7) ?? 0], as: UTF8.self) }
+        withBytes { r in String(decoding: [r.byte(at: 6) ?? 0, r.byte(at: 7) ?? 0], as: UTF8.self) }
     }
 
     /// Opens and validates a binary property list.
@@ -134,7 +134,7 @@ public struct BinaryPlistDocument: Sendable {
     static func locate(_ data: Data, limits: BinaryPlistLimits, allowTrailingData: Bool)
         throws(BinaryPlistError) -> (BinaryPlistTrailer, Int)
     {
-        try withReader(data) { r throws(BinaryPlistError) in
+        try withBytes(data) { r throws(BinaryPlistError) in
             guard r.count >= BinaryPlistTrailer.headerSize else {
                 throw BinaryPlistError(
                     .notABinaryPlist, offset: 0, "\(r.count) bytes are too short for the bplist0? header")
@@ -186,12 +186,12 @@ public struct BinaryPlistDocument: Sendable {
 
     /// Runs `body` with a reader over this document's bytes.
     @inline(__always)
-    func withReader<R, E: Error>(_ body: (ByteReader) throws(E) -> R) throws(E) -> R {
-        try BinaryPlistDocument.withReader(data, body)
+    func withBytes<R, E: Error>(_ body: (ByteReader) throws(E) -> R) throws(E) -> R {
+        try BinaryPlistDocument.withBytes(data, body)
     }
 
     @inline(__always)
-    static func withReader<R, E: Error>(_ data: Data, _ body: (ByteReader) throws(E) -> R) throws(E) -> R {
+    static func withBytes<R, E: Error>(_ data: Data, _ body: (ByteReader) throws(E) -> R) throws(E) -> R {
         try ByteReader.read(data, body)
     }
 }
@@ -240,7 +240,7 @@ public struct ReferenceList: RandomAccessCollection, Sendable, Hashable {
     public subscript(position: Int) -> ObjectRef {
         precondition(position >= 0 && position < count, "ReferenceList index out of range")
         // In bounds: the scanner proved start + count × width lies in the object region.
-        return BinaryPlistDocument.withReader(document) { r in
+        return BinaryPlistDocument.withBytes(document) { r in
             ObjectRef(Int(truncatingIfNeeded: r.uint(unchecked: start + position * width, width: width)))
         }
     }
@@ -300,13 +300,7 @@ extension BinaryPlistDocument {
     ///   format error (`unknownMarker`, `truncatedObject`, `invalidObject`, `limitExceeded` for a UID).
     /// - Complexity: O(1) (an extended count reads one more int object).
     public func object(_ ref: ObjectRef) throws(BinaryPlistError) -> PlistObject {
-        guard ref.index >= 0, ref.index < objectCount else {
-            throw BinaryPlistError(
-                .referenceOutOfRange, object: ref.index,
-                "reference \(ref.index) is not below the object count \(objectCount)")
-        }
-        let raw = try withReader { r throws(BinaryPlistError) in try scan(r, ref.index) }
-        return publicObject(raw)
+        try withReader { (r: borrowing Reader) throws(BinaryPlistError) in try r.object(ref) }
     }
 
     func publicObject(_ raw: RawObject) -> PlistObject {
@@ -335,16 +329,16 @@ extension BinaryPlistDocument {
     ///
     /// - Throws: `invalidString` for non-ASCII bytes in an ASCII string or an unpaired surrogate.
     public func string(_ ref: ObjectRef) throws(BinaryPlistError) -> String? {
-        guard ref.index >= 0, ref.index < objectCount else {
-            throw BinaryPlistError(
-                .referenceOutOfRange, object: ref.index,
-                "reference \(ref.index) is not below the object count \(objectCount)")
-        }
-        return try withReader { r throws(BinaryPlistError) in
-            let raw = try scan(r, ref.index)
-            guard raw.kind == .ascii || raw.kind == .utf16 else { return nil }
-            return try makeString(r, raw, ref.index)
-        }
+        try withReader { (r: borrowing Reader) throws(BinaryPlistError) in try r.string(ref) }
+    }
+
+    /// The string of an object already decoded with ``object(_:)``, without reading its marker again;
+    /// `nil` when it is not a string.
+    ///
+    /// - Parameter object: A string object of this document.
+    /// - Throws: `invalidString`, or `offsetOutOfRange` for an object of another document.
+    public func string(_ object: PlistObject) throws(BinaryPlistError) -> String? {
+        try withReader { (r: borrowing Reader) throws(BinaryPlistError) in try r.string(object) }
     }
 
     /// A copy of the bytes a data object holds, or `nil` when it is not data.
@@ -355,34 +349,18 @@ extension BinaryPlistDocument {
 
     /// A copy of a byte range of the input.
     public func bytes(_ range: ByteRange) -> Data {
-        withReader { r in
+        withBytes { r in
             r.data(offset: range.offset, length: range.count) ?? Data()
         }
     }
 
     /// Compares a string object with `key` without allocating a `String` (ASCII fast path).
     public func string(_ ref: ObjectRef, equals key: String) throws(BinaryPlistError) -> Bool {
-        guard ref.index >= 0, ref.index < objectCount else {
-            throw BinaryPlistError(
-                .referenceOutOfRange, object: ref.index,
-                "reference \(ref.index) is not below the object count \(objectCount)")
-        }
-        return try withReader { r throws(BinaryPlistError) in
-            let raw = try scan(r, ref.index)
-            switch raw.kind {
-            case .ascii:
-                // Range proven by scan(): payload ..< payload + count is inside the object region.
-                return r.bytes(unchecked: raw.payload, length: raw.count, equal: key)
-            case .utf16:
-                return try makeString(r, raw, ref.index).utf8.elementsEqual(key.utf8)
-            default:
-                return false
-            }
-        }
+        try withReader { (r: borrowing Reader) throws(BinaryPlistError) in try r.string(ref, equals: key) }
     }
 
     /// Builds a `String` from a string object located by `scan`.
-    func makeString(_ r: ByteReader, _ raw: RawObject, _ index: Int) throws(BinaryPlistError) -> String {
+    func makeString(_ r: ByteReader, _ raw: RawObject, _ index: Int?) throws(BinaryPlistError) -> String {
         if raw.kind == .ascii {
             // Range proven by scan(): payload ..< payload + count is inside the object region.
             if let s = r.asciiString(unchecked: raw.payload, length: raw.count) { return s }

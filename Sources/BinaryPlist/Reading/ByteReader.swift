@@ -19,12 +19,14 @@ import FoundationEssentials
 
     /// Runs `body` with a reader over `data`'s bytes. The pointer lives only for this call and the
     /// reader never escapes `body` (it is not stored by any caller).
+    ///
+    /// Borrowed through `Data.bytes` (a `RawSpan`), whose `withUnsafeBytes` has typed throws: no
+    /// `Result` wrapper, so a caller generic over `R` does not instantiate `Result<R, E>` metadata
+    /// on every call (`Data.withUnsafeBytes` only rethrows untyped errors).
     @inline(__always)
     static func read<R, E: Error>(_ data: Data, _ body: (ByteReader) throws(E) -> R) throws(E) -> R {
-        let result: Result<R, E> = unsafe data.withUnsafeBytes { raw in
-            Result { () throws(E) in try body(unsafe ByteReader(raw)) }
-        }
-        return try result.get()
+        let span = data.bytes
+        return try unsafe span.withUnsafeBytes { (raw) throws(E) -> R in try body(unsafe ByteReader(raw)) }
     }
 
     /// A copy of the bytes `offset ..< offset + length` as `Data`, or nil when out of range.
@@ -38,9 +40,28 @@ import FoundationEssentials
     /// True when the bytes `offset ..< offset + length` are exactly `key`'s UTF-8; range proven by the caller.
     func bytes(unchecked offset: Int, length: Int, equal key: String) -> Bool {
         assert(contains(offset: offset, length: length, limit: count))
-        guard key.utf8.count == length else { return false }
+        let utf8 = key.utf8
+        guard utf8.count == length else { return false }
+        // Native strings (small or not) lend their UTF-8 contiguously: compare eight bytes at a time.
+        let fast: Bool? = unsafe utf8.withContiguousStorageIfAvailable { k in
+            var i = 0
+            while i &+ 8 <= length {
+                // i + 8 <= length: inside both `k` (length bytes) and offset ..< offset + length.
+                let a = unsafe buffer.loadUnaligned(fromByteOffset: offset &+ i, as: UInt64.self)
+                let b = unsafe UnsafeRawPointer(k.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self)
+                if a != b { return false }
+                i &+= 8
+            }
+            while i < length {
+                // i < length: inside both ranges.
+                if unsafe buffer.load(fromByteOffset: offset &+ i, as: UInt8.self) != k[i] { return false }
+                i &+= 1
+            }
+            return true
+        }
+        if let fast { return fast }
         var i = offset
-        for k in key.utf8 {
+        for k in utf8 {
             // i < offset + length because key has exactly `length` UTF-8 bytes.
             if unsafe buffer.load(fromByteOffset: i, as: UInt8.self) != k { return false }
             i += 1

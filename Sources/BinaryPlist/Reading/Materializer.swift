@@ -32,7 +32,7 @@ extension BinaryPlistDocument {
                 .referenceOutOfRange, object: ref.index,
                 "reference \(ref.index) is not below the object count \(objectCount)")
         }
-        return try withReader { r throws(BinaryPlistError) in
+        return try withBytes { r throws(BinaryPlistError) in
             // Dense bookkeeping (arrays of `objectCount` entries) is right for the whole document; a
             // sub-tree of a large file uses hash maps sized by what it touches, so that materialising
             // many small sub-trees does not cost O(objectCount) each.

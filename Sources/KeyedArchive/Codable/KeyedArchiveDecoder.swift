@@ -179,7 +179,7 @@ extension KeyedUnarchiver {
             }
             for i in 0..<ks.count {
                 try countValue()
-                entries[try decodeString(UnarchivedValue(ref: ks[i]))] = vs[i]
+                entries[try decodeBorrowing(String.self, UnarchivedValue(ref: ks[i]))] = vs[i]
             }
             return entries
         }

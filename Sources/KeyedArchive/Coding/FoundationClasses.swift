@@ -31,18 +31,24 @@ enum FoundationClass {
 
 extension KeyedUnarchiver {
     /// A stored value after following its UID: the object, its reference and its UID (0 = `$null`).
-    func resolveRef(_ value: UnarchivedValue) throws(KeyedArchiveError) -> (
+    func resolveRef(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws(KeyedArchiveError) -> (
         object: PlistObject, ref: ObjectRef, uid: Int?
     ) {
-        let o = try object(value.ref)
+        let o = try object(r, value.ref)
         guard case .uid(let u) = o else { return (o, value.ref, nil) }
         guard u < UInt64(objects.count) else {
             throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
         }
         let uid = Int(u)
-        if uid == 0 { return (.null, objects[0], 0) }
-        let ref = objects[uid]
-        return (try object(ref), ref, uid)
+        let ref = r.reference(at: uid, in: objects)
+        if uid == 0 { return (.null, ref, 0) }
+        return (try object(r, ref), ref, uid)
+    }
+
+    func resolveRef(_ value: UnarchivedValue) throws(KeyedArchiveError) -> (
+        object: PlistObject, ref: ObjectRef, uid: Int?
+    ) {
+        try reading { r throws(KeyedArchiveError) in try resolveRef(r, value) }
     }
 
     func mismatch(_ expected: String, found o: PlistObject, uid: Int?) -> KeyedArchiveError {
@@ -53,42 +59,60 @@ extension KeyedUnarchiver {
     }
 
     /// A Foundation-class object of one of `classNames`: its fields. `nil` for `$null`.
-    func foundationObject(_ value: UnarchivedValue, classNames: [String], expected: String)
+    func foundationObject(_ r: borrowing PlistReader, _ value: UnarchivedValue, classNames: [String], expected: String)
         throws(KeyedArchiveError) -> (keys: ReferenceList, values: ReferenceList, uid: Int)?
     {
-        let (o, _, uid) = try resolveRef(value)
+        let (o, _, uid) = try resolveRef(r, value)
         if uid == 0 { return nil }
         guard let uid else {
             throw error(.typeMismatch, "expected a reference to \(expected), found an inline \(o.kind.rawValue)")
         }
         guard case .dictionary(let keys, let values) = o else { throw mismatch(expected, found: o, uid: uid) }
-        let info = try classInfo(keys: keys, values: values, uid: uid)
+        let info = try classInfo(r, keys: keys, values: values, uid: uid)
         guard classNames.contains(info.name) else {
             throw error(.classNotAllowed, uid: uid, className: info.name, "expected \(expected), found \(info.name)")
         }
         return (keys, values, uid)
     }
 
-    func requireFoundationObject(_ value: UnarchivedValue, classNames: [String], expected: String)
-        throws(KeyedArchiveError) -> (keys: ReferenceList, values: ReferenceList, uid: Int)
+    func foundationObject(_ value: UnarchivedValue, classNames: [String], expected: String)
+        throws(KeyedArchiveError) -> (keys: ReferenceList, values: ReferenceList, uid: Int)?
     {
-        guard let f = try foundationObject(value, classNames: classNames, expected: expected) else {
+        try reading { r throws(KeyedArchiveError) in
+            try foundationObject(r, value, classNames: classNames, expected: expected)
+        }
+    }
+
+    func requireFoundationObject(
+        _ r: borrowing PlistReader, _ value: UnarchivedValue, classNames: [String], expected: String
+    ) throws(KeyedArchiveError) -> (keys: ReferenceList, values: ReferenceList, uid: Int) {
+        guard let f = try foundationObject(r, value, classNames: classNames, expected: expected) else {
             throw error(.typeMismatch, uid: 0, "expected \(expected), found $null")
         }
         return f
     }
 
-    func requiredField(_ name: String, _ f: (keys: ReferenceList, values: ReferenceList, uid: Int))
-        throws(KeyedArchiveError) -> ObjectRef
+    func requireFoundationObject(_ value: UnarchivedValue, classNames: [String], expected: String)
+        throws(KeyedArchiveError) -> (keys: ReferenceList, values: ReferenceList, uid: Int)
     {
-        guard let r = try field(name, keys: f.keys, values: f.values) else {
-            throw error(.corrupted, uid: f.uid, "the object at UID \(f.uid) has no \(name)")
+        try reading { r throws(KeyedArchiveError) in
+            try requireFoundationObject(r, value, classNames: classNames, expected: expected)
         }
-        return r
     }
 
-    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, _ value: UnarchivedValue) throws(KeyedArchiveError) -> T {
-        let (o, _, uid) = try resolveRef(value)
+    func requiredField(
+        _ r: borrowing PlistReader, _ name: String, _ f: (keys: ReferenceList, values: ReferenceList, uid: Int)
+    ) throws(KeyedArchiveError) -> ObjectRef {
+        guard let ref = try field(r, name, keys: f.keys, values: f.values) else {
+            throw error(.corrupted, uid: f.uid, "the object at UID \(f.uid) has no \(name)")
+        }
+        return ref
+    }
+
+    func decodeInteger<T: FixedWidthInteger>(_ r: borrowing PlistReader, _ type: T.Type, _ value: UnarchivedValue)
+        throws(KeyedArchiveError) -> T
+    {
+        let (o, _, uid) = try resolveRef(r, value)
         switch o {
         case .integer(let i):
             guard let v = T(exactly: i) else {
@@ -100,30 +124,8 @@ extension KeyedUnarchiver {
         }
     }
 
-    /// `decodeInteger(Int.self, _:)` without generic dispatch (the common case).
-    func decodeInt(_ value: UnarchivedValue) throws(KeyedArchiveError) -> Int {
-        var o = try object(value.ref)
-        var uid: Int?
-        if case .uid(let u) = o {
-            guard u < UInt64(objects.count) else {
-                throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
-            }
-            uid = Int(u)
-            o = u == 0 ? .null : try object(objects[Int(u)])
-        }
-        switch o {
-        case .integer(let i):
-            guard let v = Int(exactly: i) else {
-                throw error(.typeMismatch, uid: uid, "integer \(i) does not fit Int")
-            }
-            return v
-        case .bool(let b): return b ? 1 : 0
-        default: throw mismatch("an integer", found: o, uid: uid)
-        }
-    }
-
-    func decodeDouble(_ value: UnarchivedValue) throws(KeyedArchiveError) -> Double {
-        let (o, _, uid) = try resolveRef(value)
+    func decodeDouble(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws(KeyedArchiveError) -> Double {
+        let (o, _, uid) = try resolveRef(r, value)
         switch o {
         case .real(let d): return d
         case .integer(let i): return Double(i)
@@ -131,8 +133,8 @@ extension KeyedUnarchiver {
         }
     }
 
-    func decodeBool(_ value: UnarchivedValue) throws(KeyedArchiveError) -> Bool {
-        let (o, _, uid) = try resolveRef(value)
+    func decodeBool(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws(KeyedArchiveError) -> Bool {
+        let (o, _, uid) = try resolveRef(r, value)
         switch o {
         case .bool(let b): return b
         case .integer(let i) where i == 0 || i == 1: return i == 1
@@ -140,53 +142,54 @@ extension KeyedUnarchiver {
         }
     }
 
-    func decodeString(_ value: UnarchivedValue) throws(KeyedArchiveError) -> String {
-        let (o, ref, uid) = try resolveRef(value)
+    func decodeString(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws(KeyedArchiveError) -> String {
+        let (o, _, uid) = try resolveRef(r, value)
         switch o {
         case .asciiString, .utf16String:
-            guard let s = try string(ref) else { throw mismatch("a string", found: o, uid: uid) }
+            guard let s = try string(r, o, uid: uid) else { throw mismatch("a string", found: o, uid: uid) }
             return s
         case .dictionary:
-            let f = try requireFoundationObject(value, classNames: FoundationClass.string, expected: "a string")
-            if let r = try field("NS.string", keys: f.keys, values: f.values) {
-                return try decodeString(UnarchivedValue(ref: r))
+            let f = try requireFoundationObject(r, value, classNames: FoundationClass.string, expected: "a string")
+            if let ref = try field(r, "NS.string", keys: f.keys, values: f.values) {
+                return try decodeString(r, UnarchivedValue(ref: ref))
             }
-            if let r = try field("NS.bytes", keys: f.keys, values: f.values), case .data(let range) = try object(r) {
-                return String(decoding: document.bytes(range), as: UTF8.self)
+            if let ref = try field(r, "NS.bytes", keys: f.keys, values: f.values),
+                case .data(let range) = try object(r, ref)
+            {
+                return String(decoding: r.bytes(range), as: UTF8.self)
             }
             throw error(.corrupted, uid: f.uid, "the NSString at UID \(f.uid) has no NS.string")
         default: throw mismatch("a string", found: o, uid: uid)
         }
     }
 
-    func decodeData(_ value: UnarchivedValue) throws(KeyedArchiveError) -> Data {
-        let (o, _, uid) = try resolveRef(value)
+    func decodeData(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws(KeyedArchiveError) -> Data {
+        let (o, _, uid) = try resolveRef(r, value)
         switch o {
-        case .data(let range): return document.bytes(range)
+        case .data(let range): return r.bytes(range)
         case .dictionary:
-            let f = try requireFoundationObject(value, classNames: FoundationClass.data, expected: "data")
-            var found = try field("NS.data", keys: f.keys, values: f.values)
-            if found == nil { found = try field("NS.bytes", keys: f.keys, values: f.values) }
-            guard let r = found else {
+            let f = try requireFoundationObject(r, value, classNames: FoundationClass.data, expected: "data")
+            var found = try field(r, "NS.data", keys: f.keys, values: f.values)
+            if found == nil { found = try field(r, "NS.bytes", keys: f.keys, values: f.values) }
+            guard let ref = found else {
                 throw error(.corrupted, uid: f.uid, "the NSData at UID \(f.uid) has no NS.data")
             }
-            return try decodeData(UnarchivedValue(ref: r))
+            return try decodeData(r, UnarchivedValue(ref: ref))
         default: throw mismatch("data", found: o, uid: uid)
         }
     }
 
-    func decodeDate(_ value: UnarchivedValue) throws(KeyedArchiveError) -> Date {
-        let (o, _, uid) = try resolveRef(value)
+    func decodeDate(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws(KeyedArchiveError) -> Date {
+        let (o, _, _) = try resolveRef(r, value)
         if case .date(let t) = o { return Date(timeIntervalSinceReferenceDate: t) }
-        let f = try requireFoundationObject(value, classNames: FoundationClass.date, expected: "a date")
-        _ = uid
-        let t = try decodeDouble(UnarchivedValue(ref: try requiredField("NS.time", f)))
+        let f = try requireFoundationObject(r, value, classNames: FoundationClass.date, expected: "a date")
+        let t = try decodeDouble(r, UnarchivedValue(ref: try requiredField(r, "NS.time", f)))
         return Date(timeIntervalSinceReferenceDate: t)
     }
 
-    func decodeUUID(_ value: UnarchivedValue) throws(KeyedArchiveError) -> UUID {
-        let f = try requireFoundationObject(value, classNames: FoundationClass.uuid, expected: "a UUID")
-        let bytes = [UInt8](try decodeData(UnarchivedValue(ref: try requiredField("NS.uuidbytes", f))))
+    func decodeUUID(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws(KeyedArchiveError) -> UUID {
+        let f = try requireFoundationObject(r, value, classNames: FoundationClass.uuid, expected: "a UUID")
+        let bytes = [UInt8](try decodeData(r, UnarchivedValue(ref: try requiredField(r, "NS.uuidbytes", f))))
         guard bytes.count == 16 else {
             throw error(.corrupted, uid: f.uid, "NS.uuidbytes holds \(bytes.count) bytes, not 16")
         }
@@ -197,16 +200,17 @@ extension KeyedUnarchiver {
             ))
     }
 
-    func decodeURL(_ value: UnarchivedValue) throws -> URL {
-        let f = try requireFoundationObject(value, classNames: FoundationClass.url, expected: "a URL")
+    func decodeURL(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws -> URL {
+        let f = try requireFoundationObject(r, value, classNames: FoundationClass.url, expected: "a URL")
         return try nestedCollection(uid: f.uid) { () throws -> URL in
             var base: URL?
-            if let b = try field("NS.base", keys: f.keys, values: f.values),
-                try foundationObject(UnarchivedValue(ref: b), classNames: FoundationClass.url, expected: "a URL") != nil
+            if let b = try field(r, "NS.base", keys: f.keys, values: f.values),
+                try foundationObject(r, UnarchivedValue(ref: b), classNames: FoundationClass.url, expected: "a URL")
+                    != nil
             {
-                base = try decodeURL(UnarchivedValue(ref: b))
+                base = try decodeURL(r, UnarchivedValue(ref: b))
             }
-            let relative = try decodeString(UnarchivedValue(ref: try requiredField("NS.relative", f)))
+            let relative = try decodeString(r, UnarchivedValue(ref: try requiredField(r, "NS.relative", f)))
             guard let url = URL(string: relative, relativeTo: base) else {
                 throw error(.corrupted, uid: f.uid, "NS.relative \"\(relative)\" is not a URL")
             }
@@ -215,29 +219,47 @@ extension KeyedUnarchiver {
     }
 
     /// The element references of an NSArray/NSSet (`NS.objects`).
-    func elementList(_ f: (keys: ReferenceList, values: ReferenceList, uid: Int), key: String = "NS.objects")
-        throws(KeyedArchiveError) -> ReferenceList
-    {
-        let r = try requiredField(key, f)
-        guard case .array(let list) = try object(r) else {
+    func elementList(
+        _ r: borrowing PlistReader, _ f: (keys: ReferenceList, values: ReferenceList, uid: Int),
+        key: String = "NS.objects"
+    ) throws(KeyedArchiveError) -> ReferenceList {
+        let ref = try requiredField(r, key, f)
+        guard case .array(let list) = try object(r, ref) else {
             throw error(.corrupted, uid: f.uid, "\(key) of the object at UID \(f.uid) is not an array")
         }
         return list
     }
 
-    func decodeElements<E: KeyedArchiveValue>(_ list: ReferenceList, _ body: (E) -> Void) throws {
+    func elementList(_ f: (keys: ReferenceList, values: ReferenceList, uid: Int), key: String = "NS.objects")
+        throws(KeyedArchiveError) -> ReferenceList
+    {
+        try reading { r throws(KeyedArchiveError) in try elementList(r, f, key: key) }
+    }
+
+    func decodeElements<E: KeyedArchiveValue>(_ r: borrowing PlistReader, _ list: ReferenceList, _ body: (E) -> Void)
+        throws
+    {
         let limit = limits.maxDecodedValues
         for i in 0..<list.count {
             try state.beginElement(i, limit: limit)
             let element: E
             do {
-                element = try E.decodeArchiveValue(UnarchivedValue(ref: list[i]), from: self)
+                element = try E.decodeArchiveValue(
+                    UnarchivedValue(ref: r.reference(at: i, in: list)), from: self, reader: r)
             } catch {
                 _ = state.popPath()
                 throw error
             }
             _ = state.popPath()
             body(element)
+        }
+    }
+
+    /// Borrows the input once and decodes `T` through its reader path: the two-argument
+    /// `decodeArchiveValue(_:from:)` of the package's own types.
+    func decodeBorrowing<T: KeyedArchiveValue>(_ type: T.Type, _ value: UnarchivedValue) throws -> T {
+        try document.withReader { (r: borrowing PlistReader) throws -> T in
+            try T.decodeArchiveValue(value, from: self, reader: r)
         }
     }
 }
@@ -249,15 +271,16 @@ extension KeyedArchiveValue where Self: FixedWidthInteger {
         ArchivedValue(ref: archiver.state.builder.addInt(self), isReference: false)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
-        try unarchiver.decodeInteger(Self.self, value)
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        try unarchiver.decodeInteger(reader, Self.self, value)
     }
 }
 
-extension Int: KeyedArchiveValue {
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Int {
-        try unarchiver.decodeInt(value)
-    }
-}
+extension Int: KeyedArchiveValue {}
 extension Int8: KeyedArchiveValue {}
 extension Int16: KeyedArchiveValue {}
 extension Int32: KeyedArchiveValue {}
@@ -272,8 +295,13 @@ extension Bool: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         ArchivedValue(ref: archiver.state.builder.addBool(self), isReference: false)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Bool {
-        try unarchiver.decodeBool(value)
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        try unarchiver.decodeBool(reader, value)
     }
 }
 
@@ -281,8 +309,13 @@ extension Double: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         ArchivedValue(ref: archiver.state.builder.addReal(self), isReference: false)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Double {
-        try unarchiver.decodeDouble(value)
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        try unarchiver.decodeDouble(reader, value)
     }
 }
 
@@ -290,8 +323,13 @@ extension Float: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         ArchivedValue(ref: archiver.state.builder.addFloat(self), isReference: false)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Float {
-        Float(try unarchiver.decodeDouble(value))
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        Float(try unarchiver.decodeDouble(reader, value))
     }
 }
 
@@ -301,8 +339,13 @@ extension String: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         ArchivedValue(ref: archiver.state.plainString(self), isReference: true)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> String {
-        try unarchiver.decodeString(value)
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        try unarchiver.decodeString(reader, value)
     }
 }
 
@@ -310,8 +353,13 @@ extension Data: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         ArchivedValue(ref: archiver.state.plainData(self), isReference: true)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Data {
-        try unarchiver.decodeData(value)
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        try unarchiver.decodeData(reader, value)
     }
 }
 
@@ -323,8 +371,13 @@ extension Date: KeyedArchiveValue {
         return ArchivedValue(
             ref: try archiver.foundationObject("NSDate", keys: ["NS.time"], values: [time]), isReference: true)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Date {
-        try unarchiver.decodeDate(value)
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        try unarchiver.decodeDate(reader, value)
     }
 }
 
@@ -336,8 +389,13 @@ extension UUID: KeyedArchiveValue {
             "NSUUID", keys: ["NS.uuidbytes"], values: [archiver.state.builder.addData(bytes)])
         return ArchivedValue(ref: ref, isReference: true)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> UUID {
-        try unarchiver.decodeUUID(value)
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        try unarchiver.decodeUUID(reader, value)
     }
 }
 
@@ -351,8 +409,13 @@ extension URL: KeyedArchiveValue {
         let ref = try archiver.foundationObject("NSURL", keys: ["NS.base", "NS.relative"], values: [base, relative])
         return ArchivedValue(ref: ref, isReference: true)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> URL {
-        try unarchiver.decodeURL(value)
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        try unarchiver.decodeURL(reader, value)
     }
 }
 
@@ -370,15 +433,19 @@ extension Array: KeyedArchiveValue where Element: KeyedArchiveValue {
         return ArchivedValue(
             ref: try archiver.foundationObject("NSArray", keys: ["NS.objects"], values: [list]), isReference: true)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws
-        -> [Element]
-    {
-        let f = try unarchiver.requireFoundationObject(value, classNames: FoundationClass.array, expected: "an array")
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        let f = try unarchiver.requireFoundationObject(
+            reader, value, classNames: FoundationClass.array, expected: "an array")
         return try unarchiver.nestedCollection(uid: f.uid) {
-            let list = try unarchiver.elementList(f)
+            let list = try unarchiver.elementList(reader, f)
             var result: [Element] = []
             result.reserveCapacity(list.count)
-            try unarchiver.decodeElements(list) { (e: Element) in result.append(e) }
+            try unarchiver.decodeElements(reader, list) { (e: Element) in result.append(e) }
             return result
         }
     }
@@ -396,14 +463,18 @@ extension Set: KeyedArchiveValue where Element: KeyedArchiveValue {
         return ArchivedValue(
             ref: try archiver.foundationObject("NSSet", keys: ["NS.objects"], values: [list]), isReference: true)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Set<
-        Element
-    > {
-        let f = try unarchiver.requireFoundationObject(value, classNames: FoundationClass.set, expected: "a set")
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        let f = try unarchiver.requireFoundationObject(
+            reader, value, classNames: FoundationClass.set, expected: "a set")
         return try unarchiver.nestedCollection(uid: f.uid) {
-            let list = try unarchiver.elementList(f)
+            let list = try unarchiver.elementList(reader, f)
             var result = Set<Element>(minimumCapacity: list.count)
-            try unarchiver.decodeElements(list) { (e: Element) in result.insert(e) }
+            try unarchiver.decodeElements(reader, list) { (e: Element) in result.insert(e) }
             return result
         }
     }
@@ -427,14 +498,17 @@ extension Dictionary: KeyedArchiveValue where Key: KeyedArchiveValue, Value: Key
             values: [try archiver.state.builder.addArray(keys), try archiver.state.builder.addArray(values)])
         return ArchivedValue(ref: ref, isReference: true)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> [Key:
-        Value]
-    {
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
         let f = try unarchiver.requireFoundationObject(
-            value, classNames: FoundationClass.dictionary, expected: "a dictionary")
+            reader, value, classNames: FoundationClass.dictionary, expected: "a dictionary")
         return try unarchiver.nestedCollection(uid: f.uid) {
-            let keys = try unarchiver.elementList(f, key: "NS.keys")
-            let values = try unarchiver.elementList(f, key: "NS.objects")
+            let keys = try unarchiver.elementList(reader, f, key: "NS.keys")
+            let values = try unarchiver.elementList(reader, f, key: "NS.objects")
             guard keys.count == values.count else {
                 throw unarchiver.error(
                     .corrupted, uid: f.uid, "NS.keys has \(keys.count) entries but NS.objects \(values.count)")
@@ -445,8 +519,10 @@ extension Dictionary: KeyedArchiveValue where Key: KeyedArchiveValue, Value: Key
                 try unarchiver.countValue()
                 unarchiver.path.append(.index(i))
                 defer { unarchiver.path.removeLast() }
-                let k = try Key.decodeArchiveValue(UnarchivedValue(ref: keys[i]), from: unarchiver)
-                result[k] = try Value.decodeArchiveValue(UnarchivedValue(ref: values[i]), from: unarchiver)
+                let k = try Key.decodeArchiveValue(
+                    UnarchivedValue(ref: reader.reference(at: i, in: keys)), from: unarchiver, reader: reader)
+                result[k] = try Value.decodeArchiveValue(
+                    UnarchivedValue(ref: reader.reference(at: i, in: values)), from: unarchiver, reader: reader)
             }
             return result
         }
@@ -469,10 +545,14 @@ extension Optional: KeyedArchiveValue where Wrapped: KeyedArchiveValue {
         guard let self else { return ArchivedValue(ref: archiver.nullUID, isReference: true) }
         return try self.encodeArchiveValue(to: archiver)
     }
-    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Wrapped?
-    {
-        if case .uid(0) = try unarchiver.object(value.ref) { return nil }
-        return try Wrapped.decodeArchiveValue(value, from: unarchiver)
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        if case .uid(0) = try unarchiver.object(reader, value.ref) { return nil }
+        return try Wrapped.decodeArchiveValue(value, from: unarchiver, reader: reader)
     }
 }
 
@@ -483,7 +563,12 @@ extension KeyedArchivable {
         ArchivedValue(ref: archiver.reference(to: self), isReference: true)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
-        guard let object = try unarchiver.decodeObject(Self.self, from: value) else {
+        try unarchiver.decodeBorrowing(Self.self, value)
+    }
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        guard let object = try unarchiver.decodeObject(reader, Self.self, from: value) else {
             throw unarchiver.error(.typeMismatch, uid: 0, "expected a \(archiveClassName) object, found $null")
         }
         return object

@@ -1,6 +1,6 @@
 // Sources/KeyedArchive/Coding/KeyedArchivable.swift - The NSCoding-like protocols.
 
-import BinaryPlist
+public import BinaryPlist
 
 /// A class whose instances are archived as keyed objects, like `NSCoding`.
 ///
@@ -84,6 +84,31 @@ public protocol KeyedArchiveValue {
     func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue
     /// Reads a value back from what was stored under its key.
     static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self
+    /// Reads a value back through a reader the unarchiver has already borrowed: the package's own
+    /// types read through it without borrowing the input again. The default calls
+    /// ``decodeArchiveValue(_:from:)``; your types need not implement it.
+    ///
+    /// - Parameters:
+    ///   - value: What was stored under the key.
+    ///   - unarchiver: The unarchiver reading.
+    ///   - reader: The unarchiver's borrow of the input, valid for this call.
+    static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self
+}
+
+extension KeyedArchiveValue {
+    /// Calls ``decodeArchiveValue(_:from:)``.
+    ///
+    /// - Parameters:
+    ///   - value: What was stored under the key.
+    ///   - unarchiver: The unarchiver reading.
+    ///   - reader: Not used.
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> Self {
+        try decodeArchiveValue(value, from: unarchiver)
+    }
 }
 
 /// What an archived value stores under its key: an inline scalar or a reference (UID). Opaque.

@@ -1,0 +1,196 @@
+// Sources/BinaryPlist/Reading/DocumentReader.swift - One borrow of the input for a batch of lazy reads.
+//
+// Every lazy read through `BinaryPlistDocument` borrows the input bytes (a span of the `Data`),
+// and `Data`'s storage is a class whose fields Swift guards with a dynamic exclusivity check: about
+// 120 instructions per borrow, more than reading a small object costs. A keyed unarchiver makes
+// dozens of reads per archived object, so it borrows once per public call and reads through a
+// `Reader` instead. The reader is non-copyable and only ever lent (`borrowing`) to a closure, so it
+// cannot be stored or outlive the borrow it wraps.
+
+public import FoundationEssentials
+
+extension BinaryPlistDocument {
+    /// A borrowed view of a document's bytes: reads through it share one borrow of the input.
+    ///
+    /// Obtained from ``BinaryPlistDocument/withReader(_:)`` and valid only inside its closure (the
+    /// type is non-copyable and lent, so it cannot escape). Results are the same as the document's
+    /// own lazy methods (``BinaryPlistDocument/object(_:)``, ``BinaryPlistDocument/string(_:)``, …),
+    /// which are written in terms of it.
+    ///
+    /// ```swift
+    /// let names = try doc.withReader { (r: borrowing BinaryPlistDocument.Reader) throws(BinaryPlistError) in
+    ///     guard case .array(let list) = try r.object(doc.root) else { return [String]() }
+    ///     return try r.references(in: list).compactMap { (ref) throws(BinaryPlistError) in try r.string(ref) }
+    /// }
+    /// ```
+    public struct Reader: ~Copyable {
+        /// The document read.
+        public let document: BinaryPlistDocument
+        let bytes: ByteReader
+
+        init(document: BinaryPlistDocument, bytes: ByteReader) {
+            self.document = document
+            self.bytes = bytes
+        }
+
+        /// Decodes one object's marker (see ``BinaryPlistDocument/object(_:)``).
+        ///
+        /// - Parameter ref: The object.
+        /// - Throws: `referenceOutOfRange`, or the object's own format error.
+        @inline(__always)
+        public func object(_ ref: ObjectRef) throws(BinaryPlistError) -> PlistObject {
+            document.publicObject(try raw(ref))
+        }
+
+        /// The string an object holds, or `nil` when it is not a string.
+        ///
+        /// - Parameter ref: The object.
+        /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
+        public func string(_ ref: ObjectRef) throws(BinaryPlistError) -> String? {
+            let raw = try raw(ref)
+            guard raw.kind == .ascii || raw.kind == .utf16 else { return nil }
+            return try document.makeString(bytes, raw, ref.index)
+        }
+
+        /// The string of an object already decoded with ``object(_:)``, without reading its marker
+        /// again; `nil` when it is not a string.
+        ///
+        /// - Parameter object: An object of this document.
+        /// - Throws: `invalidString`, or `offsetOutOfRange` when `object` names bytes outside this
+        ///   document's object region (it came from another document).
+        public func string(_ object: PlistObject) throws(BinaryPlistError) -> String? {
+            var raw: RawObject
+            let range: ByteRange
+            switch object {
+            case .asciiString(let r):
+                raw = RawObject(kind: .ascii)
+                range = r
+                raw.count = r.count
+            case .utf16String(let r):
+                raw = RawObject(kind: .utf16)
+                range = r
+                raw.count = r.count / 2
+            default:
+                return nil
+            }
+            // The range must lie in the object region: true of every string object of this document.
+            let end = document.trailer.offsetTableOffset
+            guard range.offset >= 8, bytes.contains(offset: range.offset, length: range.count, limit: end) else {
+                throw BinaryPlistError(
+                    .offsetOutOfRange, offset: range.offset,
+                    "string bytes \(range.offset) ..< \(range.offset + range.count) are outside the object region")
+            }
+            raw.payload = range.offset
+            return try document.makeString(bytes, raw, nil)
+        }
+
+        /// Compares a string object with `key` without allocating a `String` (ASCII fast path);
+        /// `false` when the object is not a string.
+        ///
+        /// - Parameters:
+        ///   - ref: The object.
+        ///   - key: The text to compare with, as exact UTF-8.
+        /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
+        @inline(__always)
+        public func string(_ ref: ObjectRef, equals key: String) throws(BinaryPlistError) -> Bool {
+            let raw = try raw(ref)
+            switch raw.kind {
+            case .ascii:
+                // Range proven by scan(): payload ..< payload + count is inside the object region.
+                return bytes.bytes(unchecked: raw.payload, length: raw.count, equal: key)
+            case .utf16:
+                return try document.makeString(bytes, raw, ref.index).utf8.elementsEqual(key.utf8)
+            default:
+                return false
+            }
+        }
+
+        /// The reference at position `index` of `list`.
+        ///
+        /// - Parameters:
+        ///   - index: A position in `0 ..< list.count` (a precondition, as for an array).
+        ///   - list: A reference list of this document.
+        /// - Complexity: O(1), no allocation.
+        @inline(__always)
+        public func reference(at index: Int, in list: ReferenceList) -> ObjectRef {
+            let off = list.start &+ index &* list.width
+            // A list of this document was proven to lie in its object region when it was scanned;
+            // the check also stops a list of another (shorter) document from reading out of bounds.
+            precondition(
+                index >= 0 && index < list.count && off >= 8 && off <= bytes.count &- list.width,
+                "reference index out of range, or a ReferenceList of another document")
+            // In bounds: off + width <= count (checked above) and off + width >= 8 (off >= 8).
+            let value = bytes.uint(unchecked: off, width: list.width, mask: ByteReader.mask(width: list.width))
+            return ObjectRef(Int(truncatingIfNeeded: value))
+        }
+
+        /// All references of `list`, read in one pass.
+        ///
+        /// - Parameter list: A reference list of this document.
+        /// - Returns: The references in order.
+        public func references(in list: ReferenceList) -> [ObjectRef] {
+            guard list.count > 0 else { return [] }
+            let last = list.start &+ (list.count &- 1) &* list.width
+            precondition(
+                list.start >= 8 && last <= bytes.count &- list.width,
+                "a ReferenceList of another document")
+            let mask = ByteReader.mask(width: list.width)
+            var out: [ObjectRef] = []
+            out.reserveCapacity(list.count)
+            var off = list.start
+            for _ in 0..<list.count {
+                // start <= off <= last, and last + width <= count (checked above); off + width >= 8.
+                let value = bytes.uint(unchecked: off, width: list.width, mask: mask)
+                out.append(ObjectRef(Int(truncatingIfNeeded: value)))
+                off &+= list.width
+            }
+            return out
+        }
+
+        /// The first position at or after `start` (wrapping around once) where `list` holds `ref`, or
+        /// `nil`: finds a known key object of a dictionary by reference, without comparing strings.
+        ///
+        /// - Parameters:
+        ///   - ref: The reference to find.
+        ///   - list: A reference list of this document.
+        ///   - start: Where to begin (positions past the end begin at 0).
+        public func position(of ref: ObjectRef, in list: ReferenceList, from start: Int = 0) -> Int? {
+            let n = list.count
+            guard n > 0 else { return nil }
+            var i = start >= 0 && start < n ? start : 0
+            for _ in 0..<n {
+                if reference(at: i, in: list) == ref { return i }
+                i = i &+ 1 == n ? 0 : i &+ 1
+            }
+            return nil
+        }
+
+        /// A copy of a byte range of the input (empty when the range is outside it).
+        ///
+        /// - Parameter range: A range of this document's bytes, e.g. from ``PlistObject/data(_:)``.
+        public func bytes(_ range: ByteRange) -> Data {
+            bytes.data(offset: range.offset, length: range.count) ?? Data()
+        }
+
+        /// Scans object `ref` after checking it against the object count.
+        @inline(__always)
+        func raw(_ ref: ObjectRef) throws(BinaryPlistError) -> RawObject {
+            guard ref.index >= 0, ref.index < document.objectCount else {
+                throw BinaryPlistError(
+                    .referenceOutOfRange, object: ref.index,
+                    "reference \(ref.index) is not below the object count \(document.objectCount)")
+            }
+            return try document.scan(bytes, ref.index)
+        }
+    }
+
+    /// Runs `body` with a ``Reader``: one borrow of the input for all the reads it makes.
+    ///
+    /// - Parameter body: The reads; the reader is lent to it and cannot escape.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    @inline(__always)
+    public func withReader<R, E: Error>(_ body: (borrowing Reader) throws(E) -> R) throws(E) -> R {
+        try withBytes { (r: ByteReader) throws(E) -> R in try body(Reader(document: self, bytes: r)) }
+    }
+}
