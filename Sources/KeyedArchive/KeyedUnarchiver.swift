@@ -447,6 +447,16 @@ public final class KeyedUnarchiver {
         try reading { r throws(KeyedArchiveError) in try object(r, ref) }
     }
 
+    /// The value of a UID object, `nil` for any other object.
+    @inline(__always)
+    func uidValue(_ r: borrowing PlistReader, _ ref: ObjectRef) throws(KeyedArchiveError) -> UInt64? {
+        do {
+            return try r.uid(ref)
+        } catch {
+            throw plistError(error)
+        }
+    }
+
     func string(_ r: borrowing PlistReader, _ ref: ObjectRef) throws(KeyedArchiveError) -> String? {
         do {
             return try r.string(ref)
@@ -505,7 +515,7 @@ public final class KeyedUnarchiver {
 
     /// The UID a stored value holds: `nil` when it is not a UID.
     func uid(_ r: borrowing PlistReader, of value: UnarchivedValue) throws(KeyedArchiveError) -> Int? {
-        guard case .uid(let u) = try object(r, value.ref) else { return nil }
+        guard let u = try uidValue(r, value.ref) else { return nil }
         guard u < UInt64(objects.count) else {
             throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
         }
@@ -567,7 +577,7 @@ public final class KeyedUnarchiver {
         guard let classRef = try classField(r, keys: keys, values: values) else {
             throw error(.corrupted, uid: uid, "object \(uid.map(String.init) ?? "?") has no $class")
         }
-        guard case .uid(let cu) = try object(r, classRef), cu > 0, cu < UInt64(objects.count) else {
+        guard let cu = try uidValue(r, classRef), cu > 0, cu < UInt64(objects.count) else {
             throw error(.badUID, uid: uid, "$class is not a UID inside $objects")
         }
         let classUID = Int(cu)

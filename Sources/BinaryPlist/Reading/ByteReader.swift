@@ -131,6 +131,7 @@ import FoundationEssentials
     }
 
     /// The low `8 × width` bits set: the mask `uint(unchecked:width:mask:)` takes for a width of 1...8.
+    @inline(__always)
     static func mask(width: Int) -> UInt64 {
         width >= 8 ? .max : (1 << (8 &* UInt64(width))) &- 1
     }

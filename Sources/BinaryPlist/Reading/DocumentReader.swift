@@ -42,6 +42,22 @@ extension BinaryPlistDocument {
             document.publicObject(try raw(ref))
         }
 
+        /// The value of a UID object, or `nil` when the object is something else: the keyed
+        /// archiver's most frequent read, without building a ``PlistObject``.
+        ///
+        /// - Parameter ref: The object.
+        /// - Throws: `referenceOutOfRange`, or the object's own format error.
+        @inline(__always)
+        public func uid(_ ref: ObjectRef) throws(BinaryPlistError) -> UInt64? {
+            guard ref.index >= 0, ref.index < document.objectCount else { throw outOfRange(ref) }
+            let off = document.objectOffset(bytes, ref.index)
+            // off < offsetTableOffset <= count was proven at open: the marker byte is readable.
+            let marker = bytes.byte(unchecked: off)
+            if marker >> 4 == 0x8 { return try document.uid(bytes, at: off, marker: marker, index: ref.index) }
+            _ = try raw(ref)  // Not a UID: nil, unless the object is malformed.
+            return nil
+        }
+
         /// The string an object holds, or `nil` when it is not a string.
         ///
         /// - Parameter ref: The object.
@@ -175,12 +191,14 @@ extension BinaryPlistDocument {
         /// Scans object `ref` after checking it against the object count.
         @inline(__always)
         func raw(_ ref: ObjectRef) throws(BinaryPlistError) -> RawObject {
-            guard ref.index >= 0, ref.index < document.objectCount else {
-                throw BinaryPlistError(
-                    .referenceOutOfRange, object: ref.index,
-                    "reference \(ref.index) is not below the object count \(document.objectCount)")
-            }
+            guard ref.index >= 0, ref.index < document.objectCount else { throw outOfRange(ref) }
             return try document.scan(bytes, ref.index)
+        }
+
+        func outOfRange(_ ref: ObjectRef) -> BinaryPlistError {
+            BinaryPlistError(
+                .referenceOutOfRange, object: ref.index,
+                "reference \(ref.index) is not below the object count \(document.objectCount)")
         }
     }
 

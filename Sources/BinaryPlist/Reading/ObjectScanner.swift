@@ -109,19 +109,7 @@ extension BinaryPlistDocument {
             let kind: RawObject.Kind = marker >> 4 == 0x4 ? .data : marker >> 4 == 0x5 ? .ascii : .utf16
             return RawObject(kind: kind, payload: p, count: count)
         case 0x8:
-            let width = low + 1
-            let p = try fixed(width)
-            // UIDs wider than 8 bytes (CoreFoundation reads up to 16) must have zero high bytes.
-            var value: UInt64 = 0
-            for i in 0..<width {
-                let b = r.byte(unchecked: p + i)  // p ..< p + width proven by fixed().
-                guard value >> 56 == 0 else { throw fail(.limitExceeded, "UID does not fit in 64 bits") }
-                value = value << 8 | UInt64(b)
-            }
-            guard value <= limits.maxUID else {
-                throw fail(.limitExceeded, "UID \(value) exceeds the limit of \(limits.maxUID)")
-            }
-            return RawObject(kind: .uid, scalar: value)
+            return RawObject(kind: .uid, scalar: try uid(r, at: off, marker: marker, index: index))
         case 0xA, 0xC, 0xD:
             let (count, p) = try countAndPayload(r, off, low, index)
             let perEntry = marker >> 4 == 0xD ? 2 * trailer.objectRefSize : trailer.objectRefSize
@@ -136,6 +124,32 @@ extension BinaryPlistDocument {
         default:
             throw fail(.unknownMarker, "marker 0x\(hex(marker)) is not defined in bplist00")
         }
+    }
+
+    /// The value of the UID object (marker `0x8n`, `marker`) at offset `off`, with its extent proven here.
+    @inline(__always)
+    func uid(_ r: ByteReader, at off: Int, marker: UInt8, index: Int) throws(BinaryPlistError) -> UInt64 {
+        let width = Int(marker & 0x0F) + 1
+        guard r.contains(offset: off + 1, length: width, limit: trailer.offsetTableOffset) else {
+            throw BinaryPlistError(
+                .truncatedObject, offset: off, object: index,
+                "\(width)-byte payload of marker 0x\(hex(marker)) runs past the object region end "
+                    + "\(trailer.offsetTableOffset)")
+        }
+        // UIDs wider than 8 bytes (CoreFoundation reads up to 16) must have zero high bytes.
+        var value: UInt64 = 0
+        for i in 0..<width {
+            let b = r.byte(unchecked: off + 1 + i)  // off + 1 ..< off + 1 + width proven above.
+            guard value >> 56 == 0 else {
+                throw BinaryPlistError(.limitExceeded, offset: off, object: index, "UID does not fit in 64 bits")
+            }
+            value = value << 8 | UInt64(b)
+        }
+        guard value <= limits.maxUID else {
+            throw BinaryPlistError(
+                .limitExceeded, offset: off, object: index, "UID \(value) exceeds the limit of \(limits.maxUID)")
+        }
+        return value
     }
 
     /// Reads an integer payload of 1, 2, 4, 8 or 16 bytes at a proven position.

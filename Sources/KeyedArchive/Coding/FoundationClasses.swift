@@ -34,8 +34,7 @@ extension KeyedUnarchiver {
     func resolveRef(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws(KeyedArchiveError) -> (
         object: PlistObject, ref: ObjectRef, uid: Int?
     ) {
-        let o = try object(r, value.ref)
-        guard case .uid(let u) = o else { return (o, value.ref, nil) }
+        guard let u = try uidValue(r, value.ref) else { return (try object(r, value.ref), value.ref, nil) }
         guard u < UInt64(objects.count) else {
             throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
         }
@@ -143,6 +142,12 @@ extension KeyedUnarchiver {
     }
 
     func decodeString(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws(KeyedArchiveError) -> String {
+        // The common shape first: a UID of a plain string, read without building `PlistObject`s.
+        if let u = try uidValue(r, value.ref), u > 0, u < UInt64(objects.count),
+            let s = try string(r, r.reference(at: Int(u), in: objects))
+        {
+            return s
+        }
         let (o, _, uid) = try resolveRef(r, value)
         switch o {
         case .asciiString, .utf16String:
@@ -551,7 +556,7 @@ extension Optional: KeyedArchiveValue where Wrapped: KeyedArchiveValue {
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
-        if case .uid(0) = try unarchiver.object(reader, value.ref) { return nil }
+        if try unarchiver.uidValue(reader, value.ref) == 0 { return nil }
         return try Wrapped.decodeArchiveValue(value, from: unarchiver, reader: reader)
     }
 }
