@@ -307,7 +307,7 @@ struct ArchiveView {
         }
         func wrap(_ value: PlistValue, _ shared: (Int, String)?) -> PlistValue {
             guard let (uid, name) = shared else { return value }
-            return tagged([("$id", .integer(Int128(uid))), ("$class", .string(name)), ("$value", value)])
+            return tagged([("$id", .int(uid)), ("$class", .string(name)), ("$value", value)])
         }
         switch node {
         case .null: return .null
@@ -321,13 +321,13 @@ struct ArchiveView {
         case .dictionary(let entries, let shared):
             return wrap(.dictionary(PlistDictionary(entries.map { (json($0.0), json($0.1)) })), shared)
         case .object(let uid, let className, _, let fields):
-            var pairs: [(String, PlistValue)] = [("$class", .string(className)), ("$id", .integer(Int128(uid)))]
+            var pairs: [(String, PlistValue)] = [("$class", .string(className)), ("$id", .int(uid))]
             for (key, value) in fields { pairs.append((key.hasPrefix("$") ? "$" + key : key, json(value))) }
             return tagged(pairs)
         case .ref(let uid, let className):
-            return tagged([("$ref", .integer(Int128(uid))), ("$class", .string(className))])
+            return tagged([("$ref", .int(uid)), ("$class", .string(className))])
         case .truncated(let uid, let className):
-            return tagged([("$truncated", .integer(Int128(uid))), ("$class", .string(className))])
+            return tagged([("$truncated", .int(uid)), ("$class", .string(className))])
         }
     }
 }

@@ -73,9 +73,9 @@ struct CanonicalJSONTests {
     @Test("integers are exact over the whole 128-bit range")
     func integers() throws {
         for i in [Int128.min, Int128.min + 1, -1, 0, Int128(UInt64.max) + 1, Int128.max] {
-            let json = PlistValue.integer(i).canonicalJSON()
+            let json = PlistValue.integer(PlistInteger(i)).canonicalJSON()
             #expect(json == String(i) + "\n")
-            #expect(try PlistValue(canonicalJSON: json) == .integer(i))
+            #expect(try PlistValue(canonicalJSON: json) == .integer(PlistInteger(i)))
         }
         let tooBig = "170141183460469231731687303715884105728"
         let e = #expect(throws: BinaryPlistError.self) { try PlistValue(canonicalJSON: tooBig) }

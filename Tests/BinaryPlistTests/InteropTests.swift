@@ -12,7 +12,7 @@ func foundationObject(_ v: PlistValue) -> Any {
     case .bool(let b): return b
     case .integer(let i):
         if let x = Int64(exactly: i) { return NSNumber(value: x) }
-        return NSNumber(value: UInt64(truncatingIfNeeded: i))
+        return NSNumber(value: i.low)
     case .real(let d): return NSNumber(value: d)
     case .date(let d): return d
     case .data(let d): return d
@@ -33,8 +33,8 @@ func plistValue(fromFoundation x: Any) -> PlistValue? {
         switch String(cString: n.objCType) {
         case "c", "B": return .bool(n.boolValue)
         case "f", "d": return .real(n.doubleValue)
-        case "Q": return .integer(Int128(n.uint64Value))
-        default: return .integer(Int128(n.int64Value))
+        case "Q": return .int(n.uint64Value)
+        default: return .int(n.int64Value)
         }
     }
     if let s = x as? String { return .string(s) }

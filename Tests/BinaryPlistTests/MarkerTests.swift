@@ -32,7 +32,7 @@ func single(_ object: [UInt8]) -> Data { assemble([object]) }
         Case(name: "int 16 bytes -1 (signed 128-bit)", bytes: [0x14] + Array(repeating: 0xFF, count: 16), value: -1),
         Case(
             name: "int 16 bytes, non-zero high half", bytes: [0x14] + Array(1...16),
-            value: .integer(Int128(0x0102_0304_0506_0708) << 64 | Int128(0x090a_0b0c_0d0e_0f10))),
+            value: .integer(PlistInteger(Int128(0x0102_0304_0506_0708) << 64 | Int128(0x090a_0b0c_0d0e_0f10)))),
         Case(name: "real 4 bytes", bytes: [0x22] + be(UInt64(Float(1.5).bitPattern), 4), value: 1.5),
         Case(name: "real 8 bytes", bytes: [0x23] + be(0.1.bitPattern, 8), value: 0.1),
         Case(name: "real -0.0", bytes: [0x23] + be((-0.0).bitPattern, 8), value: .real(-0.0)),

@@ -110,7 +110,7 @@ import Testing
         #expect(try marker(-1) == [0x13] + Array(repeating: 0xFF, count: 8))
         #expect(
             try marker(.int(UInt64.max)) == [0x14] + Array(repeating: 0, count: 8) + Array(repeating: 0xFF, count: 8))
-        #expect(try marker(.integer(Int128.min)) == [0x14, 0x80] + Array(repeating: 0, count: 15))
+        #expect(try marker(.integer(.min)) == [0x14, 0x80] + Array(repeating: 0, count: 15))
     }
 
     @Test func stringEncodings() throws {

@@ -19,7 +19,7 @@ struct BPlistToolTests {
         "unicode": "naïve ☃ 𝄞 \"quoted\" \\ \n\t\u{7F}",
         "int": 42,
         "negative": -7,
-        "int128": .integer(Int128(UInt64.max) * 1000),
+        "int128": .integer(PlistInteger(Int128(UInt64.max) * 1000)),
         "real": 0.1,
         "negativeZero": .real(-0.0),
         "nan": .real(.nan),

@@ -319,7 +319,7 @@ struct Materializer<Memo: MemoTable> {
             // Narrower integers are unsigned and below 2^32, so reading them as Int64 keeps them positive.
             let width = 1 &<< low
             if low <= 3, room >= width {
-                return .integer(Int128(Int64(bitPattern: reader.uint(unchecked: off &+ 1, width: width))))
+                return .integer(PlistInteger(Int64(bitPattern: reader.uint(unchecked: off &+ 1, width: width))))
             }
         } else if marker == 0x23, room >= 8 {
             return .real(Double(bitPattern: reader.uint(unchecked: off &+ 1, width: 8)))  // 8 bytes in the region
@@ -548,7 +548,7 @@ struct Materializer<Memo: MemoTable> {
             // integers are unsigned and fit in 32 bits, so reading them as Int64 keeps them positive.
             let width = 1 &<< low
             if low <= 3, room >= width {
-                return .integer(Int128(Int64(bitPattern: reader.uint(unchecked: p, width: width))))
+                return .integer(PlistInteger(Int64(bitPattern: reader.uint(unchecked: p, width: width))))
             }
         case 0x2:
             if marker == 0x23, room >= 8 {
@@ -646,7 +646,7 @@ struct Materializer<Memo: MemoTable> {
         switch raw.kind {
         case .null: return .null
         case .bool: return .bool(raw.scalar != 0)
-        case .integer: return .integer(raw.int128)
+        case .integer: return .integer(raw.integer)
         case .real: return .real(Double(bitPattern: raw.scalar))
         case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: raw.scalar)))
         case .uid: return .uid(raw.scalar)

@@ -29,6 +29,7 @@ struct RawObject {
     var count: Int = 0
 
     var int128: Int128 { Int128(high) << 64 | Int128(scalar) }
+    var integer: PlistInteger { PlistInteger(high: high, low: scalar) }
     var isContainer: Bool { kind == .array || kind == .set || kind == .dictionary }
 }
 

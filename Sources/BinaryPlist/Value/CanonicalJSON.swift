@@ -592,7 +592,7 @@ struct CanonicalJSONParser {
             }
             v = -v
         }
-        return .number(text: text, value: .integer(v), error: nil)
+        return .number(text: text, value: .integer(PlistInteger(v)), error: nil)
     }
 
     private mutating func parseString() throws(BinaryPlistError) -> String {

@@ -19,7 +19,10 @@ public enum PlistValue: Sendable {
     /// A boolean (markers `0x08`/`0x09`).
     case bool(Bool)
     /// An integer of 1, 2, 4, 8 or 16 bytes, exact (16-byte values are signed 128-bit).
-    case integer(Int128)
+    ///
+    /// ``PlistInteger`` holds the signed 128-bit range in two 8-byte words, so that this enum is
+    /// 8-byte aligned (24-byte stride) where `Int128` would make it 16-byte aligned (32-byte stride).
+    case integer(PlistInteger)
     /// A real. 4-byte reals are widened to `Double` on read.
     case real(Double)
     /// A date, stored in the file as seconds since 2001-01-01T00:00:00Z.
@@ -39,8 +42,10 @@ public enum PlistValue: Sendable {
 }
 
 extension PlistValue {
-    /// A convenience for `.integer(Int128(value))`.
-    @inlinable public static func int<T: BinaryInteger>(_ value: T) -> PlistValue { .integer(Int128(value)) }
+    /// A convenience for `.integer(PlistInteger(value))`; `value` must lie in the signed 128-bit range.
+    ///
+    /// - Parameter value: The integer.
+    @inlinable public static func int<T: BinaryInteger>(_ value: T) -> PlistValue { .integer(PlistInteger(value)) }
 
     /// A dictionary with string keys, in the given order.
     public static func dict(_ pairs: KeyValuePairs<String, PlistValue>) -> PlistValue {
@@ -290,7 +295,7 @@ extension PlistValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, E
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .integer(Int128(value)) }
+    public init(integerLiteral value: Int) { self = .integer(PlistInteger(Int64(value))) }
     public init(floatLiteral value: Double) { self = .real(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: PlistValue...) { self = .array(elements) }

@@ -61,12 +61,13 @@ public struct BinaryPlistWriter: Sendable {
     }
 
     /// Bytes an integer payload takes (1, 2, 4, 8 or 16).
-    static func integerWidth(_ v: Int128) -> Int {
-        if v >= 0 && v <= 0xFF { return 1 }
-        if v >= 0 && v <= 0xFFFF { return 2 }
-        if v >= 0 && v <= 0xFFFF_FFFF { return 4 }
-        if v >= Int128(Int64.min) && v <= Int128(Int64.max) { return 8 }
-        return 16
+    static func integerWidth(_ v: PlistInteger) -> Int {
+        if v.high == 0 {
+            // Non-negative: the smallest unsigned width below 2^32, else 8 bytes while it fits Int64.
+            if v.low <= 0xFFFF_FFFF { return unsignedWidth(v.low) }
+            return v.low <= UInt64(Int64.max) ? 8 : 16
+        }
+        return v.fitsInt64 ? 8 : 16  // negative values are written in 8 bytes (as Apple does), or 16
     }
 
     /// Smallest of 1, 2, 4, 8 bytes that holds `v` unsigned.

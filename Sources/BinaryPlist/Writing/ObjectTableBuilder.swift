@@ -90,9 +90,12 @@ public struct ObjectTableBuilder: Sendable {
 
     /// Adds an integer. Non-negative values take 1, 2, 4 or 8 bytes; negative ones 8 (as Apple writes
     /// them); values outside `Int64` (such as `UInt64` above `Int64.max`) 16.
-    public mutating func addInteger(_ value: Int128) -> BuilderRef {
-        let low = UInt64(truncatingIfNeeded: value)
-        let high = UInt64(truncatingIfNeeded: value >> 64)
+    public mutating func addInteger(_ value: Int128) -> BuilderRef { addInteger(PlistInteger(value)) }
+
+    /// Adds an integer held as two words (the tree writer's path: no `Int128` arithmetic).
+    mutating func addInteger(_ value: PlistInteger) -> BuilderRef {
+        let low = value.low
+        let high = UInt64(bitPattern: value.high)
         let hash = DedupTable.mix(low ^ DedupTable.mix(high ^ UInt64(Kind.integer.rawValue)))
         if deduplicate,
             let id = table.find(
@@ -108,7 +111,7 @@ public struct ObjectTableBuilder: Sendable {
     }
 
     /// Adds an integer.
-    public mutating func addInt(_ value: some BinaryInteger) -> BuilderRef { addInteger(Int128(value)) }
+    public mutating func addInt(_ value: some BinaryInteger) -> BuilderRef { addInteger(PlistInteger(value)) }
 
     /// Scalars held as 64 bits: null, bool, real, float, date, uid.
     private mutating func addBits(_ kind: Kind, _ value: UInt64) -> BuilderRef {

@@ -437,12 +437,12 @@ struct XMLPlistReader {
             case .integer(let uid) = entries[0].value
         {
             guard uid >= 0 else { throw fail(frame.offset, "CF$UID \(uid) is negative") }
-            guard uid <= Int128(limits.maxUID) else {
+            guard let u = uid.uint64, u <= limits.maxUID else {
                 throw BinaryPlistError(
                     .limitExceeded, offset: frame.offset,
                     "\(lineColumn(frame.offset)): CF$UID \(uid) is above the limit \(limits.maxUID)")
             }
-            return .uid(UInt64(uid))
+            return .uid(u)
         }
         return .dictionary(PlistDictionary(uniqueEntries: entries))
     }
@@ -473,7 +473,7 @@ struct XMLPlistReader {
             return .data(try base64(try readText(tag, element)))
         case .integer:
             guard !tag.isEmpty else { throw fail(tag.offset, "<integer/> holds no number") }
-            return .integer(try integer(try readText(tag, element)))
+            return .integer(PlistInteger(try integer(try readText(tag, element))))
         case .real:
             guard !tag.isEmpty else { throw fail(tag.offset, "<real/> holds no number") }
             return .real(try real(try readText(tag, element)))

@@ -111,7 +111,7 @@ struct PlistGenerator {
     mutating func scalar() -> PlistValue {
         switch int(0...11) {
         case 0: return .bool(int(0...1) == 1)
-        case 1, 2: return .integer(integer())
+        case 1, 2: return .integer(PlistInteger(integer()))
         case 3: return .real(real())
         case 4: return .date(date())
         case 5: return .data(Data((0..<int(0...40)).map { _ in UInt8(int(0...255)) }))
@@ -124,7 +124,7 @@ struct PlistGenerator {
     mutating func key() -> PlistValue {
         guard profile.nonStringKeys, int(0...9) == 0 else { return .string(string()) }
         switch int(0...3) {
-        case 0: return .integer(integer())
+        case 0: return .integer(PlistInteger(integer()))
         case 1: return .real(Double(int(-5...5)))
         case 2: return .date(date())
         default: return .data(Data([UInt8(int(0...255))]))

@@ -99,7 +99,7 @@ private func compareScalar(_ object: PlistObject, _ ref: ObjectRef, _ doc: Binar
         }
         require(e.code == .invalidObject, "fill byte \(ref) gave \(e.code)")
     case .bool(let b): expect(.bool(b))
-    case .integer(let i): expect(.integer(i))
+    case .integer(let i): expect(.integer(PlistInteger(i)))
     case .real(let d): expect(.real(d))
     case .date(let d): expect(.date(Date(timeIntervalSinceReferenceDate: d)))
     case .uid(let u):

@@ -57,7 +57,7 @@ struct Seeds {
         "bytes": .data(Data([0, 1, 2, 0xFF])), "when": .date(Date(timeIntervalSinceReferenceDate: 1_000)),
         "list": [1, -1, "two", 3.5, ["nested": [.null, .uid(7)]]],
         "unicode": "h\u{E9}llo \u{1F600} \u{4E2D}\u{6587}", "long": "a string of more than fifteen bytes",
-        "big": .integer(Int128(UInt64.max)), "neg128": .integer(Int128(Int64.min) - 1),
+        "big": .int(UInt64.max), "neg128": .int(Int128(Int64.min) - 1),
         "set": .set([1, 2, "three"]),
     ]
 
@@ -65,8 +65,8 @@ struct Seeds {
         let w = BinaryPlistWriter()
         let scalars: [(String, PlistValue)] = [
             ("int-0", 0), ("int-255", 255), ("int-65536", 65536), ("int-minus1", -1),
-            ("int-int64max", .integer(Int128(Int64.max))), ("int-uint64max", .integer(Int128(UInt64.max))),
-            ("int-128bit-min", .integer(Int128.min)), ("real", 1.5), ("real-nan", .real(.nan)),
+            ("int-int64max", .int(Int64.max)), ("int-uint64max", .int(UInt64.max)),
+            ("int-128bit-min", .integer(.min)), ("real", 1.5), ("real-nan", .real(.nan)),
             ("real-minus0", .real(-0.0)), ("date", .date(Date(timeIntervalSinceReferenceDate: -1.5))),
             ("data-empty", .data(Data())), ("data-20", .data(Data(0..<20))), ("ascii-a", "a"),
             ("ascii-empty", ""), ("ascii-15", "fifteen bytes!!"), ("utf16", "h\u{E9}llo"),
@@ -170,7 +170,7 @@ struct Seeds {
         add(
             "keyed-huge-count",
             try w.write(
-                archive([["NS.count": .integer(Int128(Int64.max)), "NS.objects": [], "$class": .uid(2)], arrayClass])))
+                archive([["NS.count": .int(Int64.max), "NS.objects": [], "$class": .uid(2)], arrayClass])))
         add(
             "keyed-wrong-types",
             try w.write(
