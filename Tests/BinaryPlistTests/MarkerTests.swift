@@ -152,3 +152,30 @@ func single(_ object: [UInt8]) -> Data { assemble([object]) }
         #expect(e?.detail.contains("code unit 1") == true)
     }
 }
+
+@Suite struct DuplicateKeyTests {
+    /// `{k1: 1, k2: 2}` with two key objects; the value is what the decoder keeps.
+    func twoKeys(_ k1: [UInt8], _ k2: [UInt8]) throws -> PlistValue {
+        try BinaryPlistDocument(assemble([[0xD2, 1, 2, 3, 4], k1, k2, [0x10, 1], [0x10, 2]])).value()
+    }
+
+    @Test func equalTextInTwoEncodingsIsOneKey() throws {
+        // "a" as ASCII and as UTF-16: one key, the last value wins (as in the corpus' go-plist case).
+        let v = try twoKeys(ascii("a"), [0x61, 0x00, 0x61])
+        #expect(v == .dictionary(PlistDictionary([("a", 2)])))
+    }
+
+    @Test func equalTextInTwoObjectsIsOneKey() throws {
+        #expect(try twoKeys(ascii("k"), ascii("k")) == .dictionary(PlistDictionary([("k", 2)])))
+    }
+
+    @Test func keysEqualOnlyAsSwiftValuesStayApart() throws {
+        // 1 and 1.0, 0.0 and -0.0, "é" and "e\u{301}": different plist values, so two keys each.
+        let one = try twoKeys([0x10, 1], [0x23, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0])
+        #expect(one.dictionaryValue?.count == 2)
+        let zeros = try twoKeys([0x23, 0, 0, 0, 0, 0, 0, 0, 0], [0x23, 0x80, 0, 0, 0, 0, 0, 0, 0])
+        #expect(zeros.dictionaryValue?.count == 2)
+        let accents = try twoKeys([0x61, 0x00, 0xE9], [0x62, 0x00, 0x65, 0x03, 0x01])
+        #expect(accents.dictionaryValue?.count == 2)
+    }
+}

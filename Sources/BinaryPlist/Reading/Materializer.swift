@@ -115,9 +115,13 @@ struct Materializer<Memo: MemoTable> {
     var regionEnd: Int { layout.regionEnd }
     /// Duplicate-key detection in O(1) per key. Each distinct key *value* gets a small id the first time
     /// an object holding it is used as a key (the memo caches the id per object index, `internedKeys`
-    /// finds equal values held by different objects); `lastDictionary[id]` is the serial number of the
-    /// dictionary that last used the id, so a repeated key is one comparison away.
-    var internedKeys: [PlistValue: Int32] = [:]
+    /// finds equal values held by different objects: an open-addressing table on a cheap 64-bit hash,
+    /// `internedValues[id]` the value for the final comparison); `lastDictionary[id]` is the serial
+    /// number of the dictionary that last used the id, so a repeated key is one comparison away.
+    /// (Archives from swift-corelibs-foundation repeat every key string per object, so each key object
+    /// is interned once: SipHash and `Dictionary<PlistValue, _>` were a third of such a decode.)
+    var internedKeys = DedupTable()
+    var internedValues: [PlistValue] = [.null]
     var lastDictionary: [Int] = [0]
     var dictionarySerial = 0
     /// The number of frames under `run`'s current one (for the depth limit of inline containers).
@@ -519,11 +523,25 @@ struct Materializer<Memo: MemoTable> {
                 .invalidKey, offset: document.objectOffset(reader, child), object: container,
                 "dictionary key is a \(v.kind) (object \(child)); keys must be strings, numbers, dates or data")
         }
-        if let known = internedKeys[v] { return known }
+        let hash = Materializer.keyHash(v)
+        if let known = internedKeys.find(hash, where: { internedValues[$0] == v }) { return known }
         let id = Int32(truncatingIfNeeded: lastDictionary.count)
-        internedKeys[v] = id
+        internedKeys.insert(hash, id)
+        internedValues.append(v)
         lastDictionary.append(0)
         return id
+    }
+
+    /// A 64-bit hash of a key value, consistent with `==` (exact UTF-8 for strings, bit patterns for
+    /// reals and dates, the kind mixed in so `1` and `1.0` differ).
+    static func keyHash(_ v: PlistValue) -> UInt64 {
+        switch v {
+        case .string(let s): return ByteHash.hash(s)
+        case .integer(let i): return DedupTable.mix(i.low ^ DedupTable.mix(UInt64(bitPattern: i.high) ^ 0x11))
+        case .real(let d): return DedupTable.mix(d.bitPattern ^ 0x22)
+        case .date(let d): return DedupTable.mix(d.timeIntervalSinceReferenceDate.bitPattern ^ 0x33)
+        default: return DedupTable.mix(UInt64(bitPattern: Int64(v.hashValue)))
+        }
     }
 
     /// Builds the scalar object `index` whose marker byte sits at `off`; `state` is its memo state (0 or 1).

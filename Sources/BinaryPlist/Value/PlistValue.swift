@@ -115,6 +115,15 @@ extension PlistValue: Hashable {
     /// containers is compared once however often it is reached, and containers sharing storage are
     /// equal at once. (A 60-level `[x, x]` value read from a 300-byte file compares in microseconds.)
     public static func == (lhs: PlistValue, rhs: PlistValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.array, .array), (.set, .set), (.dictionary, .dictionary): return containersEqual(lhs, rhs)
+        // Scalars (the common case: dictionary keys, interned while decoding) need no work list.
+        default: return scalarEqual(lhs, rhs)
+        }
+    }
+
+    /// `==` for two containers of one kind: iterative over a work list, each storage pair compared once.
+    private static func containersEqual(_ lhs: PlistValue, _ rhs: PlistValue) -> Bool {
         var work: [(PlistValue, PlistValue)] = [(lhs, rhs)]
         var compared = Set<PairIdentity>()
         while let (a, b) = work.popLast() {
