@@ -169,6 +169,17 @@ func single(_ object: [UInt8]) -> Data { assemble([object]) }
         #expect(try twoKeys(ascii("k"), ascii("k")) == .dictionary(PlistDictionary([("k", 2)])))
     }
 
+    @Test func keysRepeatedAsSeparateObjectsDecodeAsWritten() throws {
+        // Every dictionary with its own key objects (no deduplication), as swift-corelibs-foundation
+        // writes archives: keys are reused by their bytes, values stay per dictionary.
+        let dicts: [PlistValue] = (0..<300).map { i in
+            .dict(["name": .string("n\(i)"), "age": .int(i), "a-longer-key-1": .bool(i % 2 == 0), "é": .int(-i)])
+        }
+        let value = PlistValue.array(dicts + [.dict(["name": 1, "nam": 2, "names": 3])])
+        let data = try BinaryPlistWriter(deduplicate: false).write(value)
+        #expect(try BinaryPlistDocument(data).value() == value)
+    }
+
     @Test func keysEqualOnlyAsSwiftValuesStayApart() throws {
         // 1 and 1.0, 0.0 and -0.0, "é" and "e\u{301}": different plist values, so two keys each.
         let one = try twoKeys([0x10, 1], [0x23, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0])

@@ -150,6 +150,25 @@ import FoundationEssentials
         return unsafe UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length])
     }
 
+    /// The writer's 64-bit byte hash (`ByteHash`) of `offset ..< offset + length`; range proven by the caller.
+    @inline(__always)
+    func hash(unchecked offset: Int, length: Int) -> UInt64 {
+        assert(contains(offset: offset, length: length, limit: count))
+        // In bounds: the caller's proof.
+        return unsafe ByteHash.hash(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset &+ length]))
+    }
+
+    /// True when the byte ranges `a ..< a + length` and `b ..< b + length` hold the same bytes; both
+    /// ranges proven by the caller.
+    @inline(__always)
+    func sameBytes(unchecked a: Int, _ b: Int, length: Int) -> Bool {
+        assert(contains(offset: a, length: length, limit: count) && contains(offset: b, length: length, limit: count))
+        // In bounds: the caller's proof for both ranges.
+        return unsafe ByteHash.same(
+            UnsafeRawBufferPointer(rebasing: buffer[a..<a &+ length]),
+            UnsafeRawBufferPointer(rebasing: buffer[b..<b &+ length]))
+    }
+
     /// True when every byte of `offset ..< offset + length` is below 0x80; the caller has proven the range.
     @inline(__always)
     func isASCII(unchecked offset: Int, length: Int) -> Bool {

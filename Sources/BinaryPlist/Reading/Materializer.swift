@@ -122,6 +122,12 @@ struct Materializer<Memo: MemoTable> {
     /// is interned once: SipHash and `Dictionary<PlistValue, _>` were a third of such a decode.)
     var internedKeys = DedupTable()
     var internedValues: [PlistValue] = [.null]
+    /// Short ASCII key strings by their bytes: a key object whose bytes were seen before as a key
+    /// reuses that key's value and id without building a `String` (writers that repeat every key
+    /// string, such as swift-corelibs-foundation's archiver). Equal bytes of two `0x5n` objects are
+    /// the same string; anything else takes the value path above.
+    var rawKeys = DedupTable()
+    var rawKeyEntries: [(offset: Int, length: Int, value: PlistValue, id: Int32)] = []
     var lastDictionary: [Int] = [0]
     var dictionarySerial = 0
     /// The number of frames under `run`'s current one (for the depth limit of inline containers).
@@ -463,11 +469,36 @@ struct Materializer<Memo: MemoTable> {
         while pos < f.count {
             let child = try layout.reference(f.refs, pos, of: f.index)
             pos &+= 1
-            guard let v = try element(child, of: f, isKey: true, level: 0, &memo, &none) else { return }
             var id = memo.keyID(child)
-            if id == 0 {
-                id = try keyID(v, child, container: f.index)
+            let v: PlistValue
+            if id == 0, let short = shortASCII(child, layout) {
+                let hash = layout.reader.hash(unchecked: short.offset, length: short.length)
+                if let known = rawKeys.find(
+                    hash,
+                    where: {
+                        // Both ranges were proven inside the object region by shortASCII.
+                        rawKeyEntries[$0].length == short.length
+                            && layout.reader.sameBytes(
+                                unchecked: rawKeyEntries[$0].offset, short.offset, length: short.length)
+                    })
+                {
+                    v = rawKeyEntries[Int(known)].value
+                    id = rawKeyEntries[Int(known)].id
+                } else {
+                    guard let built = try element(child, of: f, isKey: true, level: 0, &memo, &none) else { return }
+                    v = built
+                    id = try keyID(v, child, container: f.index)
+                    rawKeys.insert(hash, Int32(truncatingIfNeeded: rawKeyEntries.count))
+                    rawKeyEntries.append((short.offset, short.length, v, id))
+                }
                 memo.setKeyID(child, id)
+            } else {
+                guard let built = try element(child, of: f, isKey: true, level: 0, &memo, &none) else { return }
+                v = built
+                if id == 0 {
+                    id = try keyID(v, child, container: f.index)
+                    memo.setKeyID(child, id)
+                }
             }
             let slot = Int(id)
             if lastDictionary[slot] == f.serial {
@@ -492,6 +523,18 @@ struct Materializer<Memo: MemoTable> {
             guard let v = try element(child, of: f, isKey: false, level: level, &memo, &pending) else { return }
             slots[pos &- 1 &- f.count].value = v
         }
+    }
+
+    /// The payload of object `index` when it is an ASCII string (`0x5n`) of 1 to 14 bytes that lies in
+    /// the object region; `nil` otherwise.
+    @inline(__always)
+    private func shortASCII(_ index: Int, _ layout: ObjectLayout) -> (offset: Int, length: Int)? {
+        let off = layout.offset(of: index)
+        // off < regionEnd was proven at open: the marker byte is readable.
+        let marker = layout.reader.byte(unchecked: off)
+        let length = Int(marker & 0x0F)
+        guard marker >> 4 == 0x5, length > 0, length < 0x0F, length < layout.regionEnd &- off else { return nil }
+        return (off &+ 1, length)  // off + 1 ..< off + 1 + length lies before regionEnd.
     }
 
     /// Scans an object the fast paths leave to `scan` (which reports any error).
