@@ -89,6 +89,34 @@ import Testing
         #expect(error.code == .offsetOutOfRange)
     }
 
+    @Test(arguments: [0, 1, 14, 15, 16, 255, 256, 70_000])
+    func asciiStringsOfEveryCountForm(length: Int) throws {
+        // Inline counts (< 15), 1-byte and 2-byte extended counts (read directly) and a 4-byte one
+        // (through the scanner) all read the same.
+        let text = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+        let doc = try BinaryPlistDocument(BinaryPlistWriter().write(.string(text)))
+        #expect(try doc.string(doc.root) == text)
+        #expect(try doc.string(doc.root, equals: text))
+        #expect(try !doc.string(doc.root, equals: text + "x"))
+    }
+
+    @Test func asciiStringErrorsStillComeFromTheScanner() throws {
+        // 0x5F with an extended count of 200 bytes where only 2 follow: truncated, not a short read.
+        let truncated = single([0x5F, 0x10, 200, 0x61, 0x62])
+        let error = try #require(throws: BinaryPlistError.self) {
+            try BinaryPlistDocument(truncated).string(ObjectRef(0))
+        }
+        #expect(error.code == .truncatedObject)
+        // A byte above 0x7F in an ASCII string is invalidString, unless asked to read it as UTF-8.
+        let latin = single([0x52, 0xC3, 0xA9])
+        let invalid = try #require(throws: BinaryPlistError.self) {
+            try BinaryPlistDocument(latin).string(ObjectRef(0))
+        }
+        #expect(invalid.code == .invalidString)
+        let lenient = try BinaryPlistDocument(latin, options: .init(asciiStringsMayBeUTF8: true))
+        #expect(try lenient.string(ObjectRef(0)) == "é")
+    }
+
     @Test func bytesOutsideTheInputAreEmpty() {
         doc.withReader { (r: borrowing BinaryPlistDocument.Reader) in
             #expect(r.bytes(ByteRange(offset: data.count, count: 4)).isEmpty)

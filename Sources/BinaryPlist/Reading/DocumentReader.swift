@@ -63,6 +63,7 @@ extension BinaryPlistDocument {
         /// - Parameter ref: The object.
         /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
         public func string(_ ref: ObjectRef) throws(BinaryPlistError) -> String? {
+            if let (start, count) = ascii(ref), let s = bytes.asciiString(unchecked: start, length: count) { return s }
             let raw = try raw(ref)
             guard raw.kind == .ascii || raw.kind == .utf16 else { return nil }
             return try document.makeString(bytes, raw, ref.index)
@@ -109,6 +110,8 @@ extension BinaryPlistDocument {
         /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
         @inline(__always)
         public func string(_ ref: ObjectRef, equals key: String) throws(BinaryPlistError) -> Bool {
+            // Range proven by ascii(): start ..< start + count is inside the object region.
+            if let (start, count) = ascii(ref) { return bytes.bytes(unchecked: start, length: count, equal: key) }
             let raw = try raw(ref)
             switch raw.kind {
             case .ascii:
@@ -186,6 +189,37 @@ extension BinaryPlistDocument {
         /// - Parameter range: A range of this document's bytes, e.g. from ``PlistObject/data(_:)``.
         public func bytes(_ range: ByteRange) -> Data {
             bytes.data(offset: range.offset, length: range.count) ?? Data()
+        }
+
+        /// Where the bytes of object `ref` are when it is an ASCII string (`0x5n`) with an inline count
+        /// or a 1- or 2-byte extended count whose payload lies in the object region: the common case,
+        /// read without `scan`. `nil` for anything else (which `scan` then decodes or reports).
+        @inline(__always)
+        func ascii(_ ref: ObjectRef) -> (start: Int, count: Int)? {
+            guard ref.index >= 0, ref.index < document.objectCount else { return nil }
+            let off = document.objectOffset(bytes, ref.index)
+            let end = document.trailer.offsetTableOffset
+            // off < end <= bytes.count was proven at open: the marker byte is readable.
+            let marker = bytes.byte(unchecked: off)
+            guard marker >> 4 == 0x5 else { return nil }
+            var count = Int(marker & 0x0F)
+            var start = off &+ 1
+            if count == 0x0F {
+                // An extended count: an int object of 1 or 2 bytes right after the marker.
+                guard end &- off >= 3 else { return nil }
+                let m = bytes.byte(unchecked: off &+ 1)  // off + 1 < off + 3 <= end
+                if m == 0x10 {
+                    count = Int(bytes.byte(unchecked: off &+ 2))  // off + 2 < end
+                    start = off &+ 3
+                } else if m == 0x11, end &- off >= 4 {
+                    count = Int(bytes.uint(unchecked: off &+ 2, width: 2))  // off + 2 ..< off + 4 <= end
+                    start = off &+ 4
+                } else {
+                    return nil
+                }
+            }
+            guard count <= end &- start else { return nil }
+            return (start, count)
         }
 
         /// Scans object `ref` after checking it against the object count.
