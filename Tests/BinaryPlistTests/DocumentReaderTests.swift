@@ -117,6 +117,31 @@ import Testing
         #expect(try lenient.string(ObjectRef(0)) == "é")
     }
 
+    @Test func uidsAreReadWithoutAnObjectAndOthersAreNil() throws {
+        let doc = try BinaryPlistDocument(BinaryPlistWriter().write(.array([.uid(0), .uid(300), "s", 7])))
+        guard case .array(let refs) = try doc.object(doc.root) else {
+            Issue.record("root is not an array")
+            return
+        }
+        try doc.withReader { (r: borrowing BinaryPlistDocument.Reader) throws in
+            #expect(try r.uid(refs[0]) == 0)
+            #expect(try r.uid(refs[1]) == 300)
+            #expect(try r.uid(refs[2]) == nil)
+            #expect(try r.uid(refs[3]) == nil)
+            let error = try #require(throws: BinaryPlistError.self) { try r.uid(ObjectRef(99)) }
+            #expect(error.code == .referenceOutOfRange)
+        }
+        // A UID over the limit is the scanner's error, also on this path.
+        let strict = try BinaryPlistDocument(
+            BinaryPlistWriter().write(.uid(70_000)), limits: BinaryPlistLimits(maxUID: 65_535))
+        let error = try #require(throws: BinaryPlistError.self) {
+            try strict.withReader { (r: borrowing BinaryPlistDocument.Reader) throws(BinaryPlistError) in
+                try r.uid(strict.root)
+            }
+        }
+        #expect(error.code == .limitExceeded)
+    }
+
     @Test func bytesOutsideTheInputAreEmpty() {
         doc.withReader { (r: borrowing BinaryPlistDocument.Reader) in
             #expect(r.bytes(ByteRange(offset: data.count, count: 4)).isEmpty)
