@@ -1,8 +1,12 @@
 // swift-tools-version:6.1
 // Benchmarks/Package.swift - The benchmark suite, a nested package so that the root package's
 // `swift build`/`swift test` never compile package-benchmark (see ../shared/TOOLCHAIN.md, section 4).
+// Two benchmark targets, rows named workload/operation/implementation with Foundation's rows beside ours:
+//   BinaryPlistBenchmarks   the core codec on mixed/strings/numbers (decode, encode, open, lookup, zlib)
+//   KeyedArchiveBenchmarks  keyed archives on 20,000 Person objects (unarchive, archive, plist decode)
 //
 //   cd Benchmarks && swift package benchmark                 # everything
+//   swift package benchmark --target KeyedArchiveBenchmarks  # one target
 //   swift package benchmark --filter 'mixed/.*'              # one workload (whole-match regex)
 //   ../scripts/bench-check                                   # CI: smoke run + malloc thresholds
 //
@@ -36,6 +40,18 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/BinaryPlistBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Keyed archives (KeyedArchiver/KeyedUnarchiver) against NSKeyedArchiver/NSKeyedUnarchiver:
+        // full Foundation for the peers, so its own target.
+        .executableTarget(
+            name: "KeyedArchiveBenchmarks",
+            dependencies: [
+                .product(name: "KeyedArchive", package: "KeyedArchive"),
+                .product(name: "BinaryPlist", package: "KeyedArchive"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/KeyedArchiveBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

@@ -1,0 +1,106 @@
+// Benchmarks/Benchmarks/KeyedArchiveBenchmarks/KeyedArchiveBenchmarks.swift - Keyed archives
+// (NSKeyedArchiver format) against Foundation, in one run, on the keyed workload (KeyedWorkload.swift).
+//
+// Names are `keyed/operation/implementation`:
+//   unarchive   archive bytes -> object graph   KeyedArchive (KeyedUnarchiver.unarchivedObject(ofClass:)) |
+//               NSKeyedUnarchiver (NSCoding classes); both read NSKeyedArchiver's archive of the workload
+//   archive     object graph -> archive bytes   KeyedArchive (KeyedArchiver.archivedData(withRootObject:)) |
+//               NSKeyedArchiver (archivedData(withRootObject:requiringSecureCoding: false))
+//   decode      the plist layer of the same archive bytes, as an untyped tree
+//               BinaryPlist (BinaryPlistDocument(data).value()) | PropertyListSerialization
+//
+// Size: 20,000 persons (the peers' file), or 20,000 / BENCH_DIVISOR; in smoke runs BENCH_DIVISOR
+// defaults to 25 (800 persons, as the core workloads are scaled by default).
+// Environment: BENCH_SMOKE=1 (a few iterations each, no peak-RSS sampling: CI), BENCH_DIVISOR.
+// One iteration processes the whole workload; throughput is workloads per second, so MB/s is
+// throughput × the archive size printed at start-up (printed by each benchmark's setup).
+
+import Benchmark
+import BinaryPlist
+import Foundation
+import KeyedArchive
+
+let benchmarks: @Sendable () -> Void = {
+    let environment = ProcessInfo.processInfo.environment
+    let smoke = environment["BENCH_SMOKE"].map { !$0.isEmpty && $0 != "0" } ?? false
+    Benchmark.defaultConfiguration = .init(
+        // No peak RSS in smoke runs: its sampler thread wakes every 10 ms and allocates, which would
+        // make the malloc counts depend on timing.
+        metrics: smoke
+            ? [.wallClock, .throughput, .mallocCountTotal]
+            : [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        warmupIterations: 1,
+        maxDuration: smoke ? .milliseconds(100) : .seconds(2),
+        maxIterations: smoke ? 3 : 1000,
+        // Malloc counts are exact and repeat from run to run: the only metric with a CI threshold
+        // (Benchmarks/Thresholds). Any change, better or worse, fails the check until updated.
+        thresholds: [.mallocCountTotal: .init(relative: [.p90: 0], absolute: [.p90: 0])]
+    )
+
+    let divisor = max(1, environment["BENCH_DIVISOR"].flatMap { Int($0) } ?? (smoke ? 25 : 1))
+    // Built in the setup of the benchmark that runs (each runs in its own process), not here: this
+    // closure also runs when the benchmarks are only listed.
+    let inputs = KeyedInputs(count: 20_000 / divisor)
+    let setup: Benchmark.BenchmarkSetupHook = { _ = inputs.value }
+    registerUnarchive(inputs, setup)
+    registerArchive(inputs, setup)
+    registerPlistDecode(inputs, setup)
+}
+
+func registerUnarchive(_ inputs: KeyedInputs, _ setup: @escaping Benchmark.BenchmarkSetupHook) {
+    Benchmark("keyed/unarchive/KeyedArchive") { benchmark in
+        let bytes = inputs.value.bytes
+        for _ in benchmark.scaledIterations {
+            blackHole(try KeyedUnarchiver.unarchivedObject(ofClass: [KAPerson].self, from: bytes))
+        }
+    } setup: {
+        try await setup()
+    }
+    Benchmark("keyed/unarchive/NSKeyedUnarchiver") { benchmark in
+        let bytes = inputs.value.bytes
+        for _ in benchmark.scaledIterations {
+            blackHole(try foundationUnarchive(bytes))
+        }
+    } setup: {
+        try await setup()
+    }
+}
+
+func registerArchive(_ inputs: KeyedInputs, _ setup: @escaping Benchmark.BenchmarkSetupHook) {
+    Benchmark("keyed/archive/KeyedArchive") { benchmark in
+        let graph = inputs.value.ours
+        for _ in benchmark.scaledIterations {
+            blackHole(try KeyedArchiver.archivedData(withRootObject: graph))
+        }
+    } setup: {
+        try await setup()
+    }
+    Benchmark("keyed/archive/NSKeyedArchiver") { benchmark in
+        let graph = inputs.value.foundation
+        for _ in benchmark.scaledIterations {
+            blackHole(try foundationArchive(graph))
+        }
+    } setup: {
+        try await setup()
+    }
+}
+
+/// The plist layer alone: the archive as an untyped tree (dictionaries, arrays, UIDs).
+func registerPlistDecode(_ inputs: KeyedInputs, _ setup: @escaping Benchmark.BenchmarkSetupHook) {
+    Benchmark("keyed/decode/BinaryPlist") { benchmark in
+        let bytes = inputs.value.bytes
+        for _ in benchmark.scaledIterations {
+            blackHole(try BinaryPlistDocument(bytes).value())
+        }
+    } setup: {
+        try await setup()
+    }
+    Benchmark("keyed/decode/PropertyListSerialization") { benchmark in
+        let bytes = inputs.value.bytes
+        for _ in benchmark.scaledIterations {
+            blackHole(try PropertyListSerialization.propertyList(from: bytes, options: [], format: nil))
+        }
+    } setup: {
+        try await setup()
+    }
+}
