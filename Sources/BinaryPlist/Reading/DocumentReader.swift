@@ -14,7 +14,7 @@ extension BinaryPlistDocument {
     ///
     /// Obtained from ``BinaryPlistDocument/withReader(_:)`` and valid only inside its closure (the
     /// type is non-copyable and lent, so it cannot escape). Results are the same as the document's
-    /// own lazy methods (``BinaryPlistDocument/object(_:)``, ``BinaryPlistDocument/string(_:)``, …),
+    /// own lazy methods (``BinaryPlistDocument/object(_:)``, ``BinaryPlistDocument/string(_:)-(ObjectRef)``, …),
     /// which are written in terms of it.
     ///
     /// ```swift
