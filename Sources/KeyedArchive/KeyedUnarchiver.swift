@@ -83,8 +83,9 @@ public final class KeyedUnarchiver {
         /// The last resolved type and its two-phase view.
         var lastType: ObjectIdentifier?
         var lastTwoPhase: (any TwoPhaseKeyedArchivable.Type)?
-        /// The n-th key looked up in objects of this class, the key object it matched and where.
-        var keys: [(key: String, ref: ObjectRef, position: Int)] = []
+        /// The n-th key looked up in objects of this class, as asked and as stored (escaped), the
+        /// key object it matched and where.
+        var keys: [(key: String, stored: String, ref: ObjectRef, position: Int)] = []
     }
 
     /// Everything decoding mutates, in one property: one exclusivity check per operation.
@@ -160,60 +161,13 @@ public final class KeyedUnarchiver {
         {
             if push { path.append(.key(key)) }
             let top = frames.count &- 1
-            let keys = frames[top].keys
-            let n = keys.count
-            guard n > 0 else { return nil }
-            let values = frames[top].values
-            let slot = frames[top].classSlot
-            let request = frames[top].requests
-            frames[top].requests = request &+ 1
-            let stored = ArchiveFormat.escape(key)
-            if slot >= 0, request < classSlots[slot].keys.count {
-                let memo = classSlots[slot].keys[request]
-                if memo.key == key {
-                    let p = memo.position
-                    if p < n {
-                        let k = r.reference(at: p, in: keys)
-                        let equal: Bool
-                        do {
-                            equal = k == memo.ref ? true : try r.string(k, equals: stored)
-                        } catch {
-                            throw KeyedArchiveError(plist: error, keyPath: keyPath, uid: frames.last?.uid)
-                        }
-                        if equal {
-                            frames[top].hint = p &+ 1
-                            return r.reference(at: p, in: values)
-                        }
-                    }
-                    if let i = r.position(of: memo.ref, in: keys, from: frames[top].hint) {
-                        frames[top].hint = i &+ 1
-                        return r.reference(at: i, in: values)
-                    }
-                }
+            do {
+                // The frame is searched in place (its reference lists are not copied out), with the
+                // class slots lent alongside: two different stored properties of the state.
+                return try frames[top].find(key, in: r, classSlots: &classSlots)
+            } catch {
+                throw KeyedArchiveError(plist: error, keyPath: keyPath, uid: frames.last?.uid)
             }
-            var i = frames[top].hint < n ? frames[top].hint : 0
-            for _ in 0..<n {
-                let k = r.reference(at: i, in: keys)
-                let equal: Bool
-                do {
-                    equal = try r.string(k, equals: stored)
-                } catch {
-                    throw KeyedArchiveError(plist: error, keyPath: keyPath, uid: frames.last?.uid)
-                }
-                if equal {
-                    frames[top].hint = i &+ 1
-                    if slot >= 0 {
-                        if request < classSlots[slot].keys.count {
-                            classSlots[slot].keys[request] = (key, k, i)
-                        } else if request == classSlots[slot].keys.count {
-                            classSlots[slot].keys.append((key, k, i))
-                        }
-                    }
-                    return r.reference(at: i, in: values)
-                }
-                i = i &+ 1 == n ? 0 : i &+ 1
-            }
-            return nil
         }
     }
 
@@ -851,5 +805,55 @@ extension KeyedUnarchiver.State {
         let item = pending[pendingHead]
         pendingHead &+= 1
         return item
+    }
+}
+
+extension KeyedUnarchiver.Frame {
+    /// Finds `key` (escaped) among this object's keys: see `State.lookup(_:in:push:)`.
+    mutating func find(
+        _ key: String, in r: borrowing KeyedUnarchiver.PlistReader, classSlots: inout [KeyedUnarchiver.ClassSlot]
+    ) throws(BinaryPlistError) -> ObjectRef? {
+        let n = keys.count
+        guard n > 0 else { return nil }
+        let request = requests
+        requests = request &+ 1
+        var stored: String? = nil
+        if classSlot >= 0, request < classSlots[classSlot].keys.count {
+            let memo = classSlots[classSlot].keys[request]
+            if memo.key == key {
+                stored = memo.stored
+                let p = memo.position
+                if p < n {
+                    let k = r.reference(at: p, in: keys)
+                    if k == memo.ref ? true : try r.string(k, equals: memo.stored) {
+                        hint = p &+ 1
+                        return r.reference(at: p, in: values)
+                    }
+                }
+                if let i = r.position(of: memo.ref, in: keys, from: hint) {
+                    hint = i &+ 1
+                    return r.reference(at: i, in: values)
+                }
+            }
+        }
+        let escaped = stored ?? ArchiveFormat.escape(key)
+        var i = hint < n ? hint : 0
+        for _ in 0..<n {
+            let k = r.reference(at: i, in: keys)
+            if try r.string(k, equals: escaped) {
+                hint = i &+ 1
+                if classSlot >= 0 {
+                    let entry = (key: key, stored: escaped, ref: k, position: i)
+                    if request < classSlots[classSlot].keys.count {
+                        classSlots[classSlot].keys[request] = entry
+                    } else if request == classSlots[classSlot].keys.count {
+                        classSlots[classSlot].keys.append(entry)
+                    }
+                }
+                return r.reference(at: i, in: values)
+            }
+            i = i &+ 1 == n ? 0 : i &+ 1
+        }
+        return nil
     }
 }
