@@ -91,17 +91,30 @@ public struct BinaryPlistWriter: Sendable {
     static func emit(_ b: ObjectTableBuilder, root: Int, widths: Widths) -> Data {
         let objects = b.objects
         let children = b.children
-        // 1. Pre-order numbering from the root (iterative; a shared object keeps its first number).
+        // 1. Pre-order numbering from the root (iterative; a shared object keeps its first number),
+        //    summing the objects' sizes apart from their references, and the references.
         var number = [Int32](repeating: -1, count: objects.count)
         var order: [Int32] = []
         order.reserveCapacity(objects.count)
         var stack: [Int32] = [Int32(root)]
+        var position = BinaryPlistTrailer.headerSize
+        var references = 0
         while let id = stack.popLast() {
             if number[Int(id)] >= 0 { continue }
             number[Int(id)] = Int32(truncatingIfNeeded: order.count)
             order.append(id)
             let e = objects[Int(id)]
-            if e.kind.rawValue >= ObjectTableBuilder.Kind.array.rawValue {
+            switch e.kind {
+            case .null, .bool: position &+= 1
+            case .integer: position &+= 1 &+ e.units
+            case .real, .date: position &+= 9
+            case .float: position &+= 5
+            case .uid: position &+= 1 &+ unsignedWidth(e.a)
+            case .data, .ascii: position &+= countHeader(e.length) &+ e.length
+            case .utf16: position &+= countHeader(e.units) &+ 2 &* e.units
+            case .array, .set, .dictionary:
+                position &+= countHeader(e.kind == .dictionary ? e.length / 2 : e.length)
+                references &+= e.length
                 var i = e.start &+ e.length
                 while i > e.start {
                     i &-= 1
@@ -113,33 +126,18 @@ public struct BinaryPlistWriter: Sendable {
         let count = order.count
         let refSize = tableWidth(UInt64(count), widths)
 
-        // 2. Sizes and offsets.
-        var offsets = [Int](repeating: 0, count: count)
-        var position = BinaryPlistTrailer.headerSize
-        for n in 0..<count {
-            offsets[n] = position
-            let e = objects[Int(order[n])]
-            switch e.kind {
-            case .null, .bool: position &+= 1
-            case .integer: position &+= 1 &+ e.units
-            case .real, .date: position &+= 9
-            case .float: position &+= 5
-            case .uid: position &+= 1 &+ unsignedWidth(e.a)
-            case .data, .ascii: position &+= countHeader(e.length) &+ e.length
-            case .utf16: position &+= countHeader(e.units) &+ 2 &* e.units
-            case .array, .set: position &+= countHeader(e.length) &+ refSize &* e.length
-            case .dictionary: position &+= countHeader(e.length / 2) &+ refSize &* e.length
-            }
-        }
-        let tableOffset = position
+        // 2. Where the offset table goes, and its width.
+        let tableOffset = position &+ refSize &* references
         let offsetSize = tableWidth(UInt64(tableOffset), widths)
         let total = tableOffset + count * offsetSize + BinaryPlistTrailer.size
+        var offsets = [Int](repeating: 0, count: count)
 
         // 3. Emit into one buffer of exactly `total` bytes.
         var w = ByteWriter(capacity: total)
         w.appendBigEndian(0x6270_6c69_7374_3030, width: 8)  // "bplist00"
-        for id in order {
-            let e = objects[Int(id)]
+        for n in 0..<count {
+            offsets[n] = w.position
+            let e = objects[Int(order[n])]
             switch e.kind {
             case .null: w.append(0x00)
             case .bool: w.append(e.a != 0 ? 0x09 : 0x08)
@@ -180,6 +178,8 @@ public struct BinaryPlistWriter: Sendable {
                 w.appendReferences(children, start: e.start, count: e.length, number: number, width: refSize)
             }
         }
+        // Internal invariant: the sizes above are the ones just written.
+        precondition(w.position == tableOffset, "objects sized \(tableOffset) bytes but took \(w.position)")
         w.appendBigEndian(offsets, width: offsetSize)
         // Trailer: 5 unused bytes, sort version, widths, count, top object (0), table offset.
         w.appendBigEndian(0, width: 6)
@@ -193,83 +193,128 @@ public struct BinaryPlistWriter: Sendable {
 }
 
 extension ObjectTableBuilder {
+    /// A container whose children are being added: arrays and sets from `list`, dictionaries from
+    /// `entries` (keys 0 ..< n, then values n ..< 2n). Their ids collect on a stack from `base`.
+    private struct Frame {
+        var kind: Kind
+        var list: [PlistValue]
+        var entries: [PlistDictionary.Element]
+        var next = 0
+        var end: Int
+        var base: Int
+        /// The storage identity (see `add(_:)`), 0 when not recorded.
+        var identity: UInt64
+        /// Objects visited before this container, to tell how large its sub-tree was.
+        var visitedBefore: Int
+
+        init(_ kind: Kind, list: [PlistValue], base: Int, identity: UInt64, visited: Int) {
+            self.kind = kind
+            self.list = list
+            self.entries = []
+            self.end = list.count
+            self.base = base
+            self.identity = identity
+            self.visitedBefore = visited
+        }
+
+        init(entries: [PlistDictionary.Element], base: Int, identity: UInt64, visited: Int) {
+            self.kind = .dictionary
+            self.list = []
+            self.entries = entries
+            self.end = 2 &* entries.count
+            self.base = base
+            self.identity = identity
+            self.visitedBefore = visited
+        }
+    }
+
+    /// Containers with at least this many objects in their sub-tree are remembered by storage, so a
+    /// shared one is walked once; smaller ones are walked again where they recur (each such walk costs
+    /// less than this bound per reference, so the total stays linear in the input).
+    private static let rememberedSubtree = 64
+
     /// Adds a whole value tree, iteratively: deep trees cannot overflow the stack.
     public mutating func add(_ value: PlistValue) throws(BinaryPlistError) -> BuilderRef {
-        /// A container whose children are being added; their refs collect on `refs` from `base`.
-        struct Frame {
-            var kind: Kind
-            var elements: [PlistValue]
-            var dictionary: PlistDictionary
-            var value: PlistValue {
-                switch kind {
-                case .array: .array(elements)
-                case .set: .set(elements)
-                default: .dictionary(dictionary)
-                }
-            }
-            var next = 0
-            var base: Int
-            /// Dictionaries visit keys (0 ..< n), then values (n ..< 2n).
-            var total: Int {
-                kind == .dictionary ? 2 &* dictionary.count : elements.count
-            }
-            func child(_ i: Int) -> PlistValue {
-                guard kind == .dictionary else { return elements[i] }
-                let n = dictionary.count
-                return i < n ? dictionary[i].key : dictionary[i &- n].value
-            }
-        }
-        var refs: [BuilderRef] = []
-        var parents: [Frame] = []
-        // Containers already added, by storage: a shared sub-tree (copies of one array) is added once,
-        // so a DAG costs its size, not the size of its expansion. The key is the storage address with
-        // the kind in its low bits (storage is at least 8-byte aligned); `mix` is a bijection, so equal
-        // hashes mean equal keys and the table needs no second comparison.
-        var added = DedupTable()
-        func identity(_ v: PlistValue) -> UInt64 {
-            switch v {
-            case .array(let x): UInt64(StorageIdentity.of(x)) | 1
-            case .set(let x): UInt64(StorageIdentity.of(x)) | 2
-            case .dictionary(let d): UInt64(StorageIdentity.of(d.entries)) | 3
-            default: 0
-            }
-        }
         var current: Frame
         switch value {
-        case .array(let xs): current = Frame(kind: .array, elements: xs, dictionary: PlistDictionary(), base: 0)
-        case .set(let xs): current = Frame(kind: .set, elements: xs, dictionary: PlistDictionary(), base: 0)
-        case .dictionary(let d): current = Frame(kind: .dictionary, elements: [], dictionary: d, base: 0)
+        case .array(let xs): current = Frame(.array, list: xs, base: 0, identity: 0, visited: 0)
+        case .set(let xs): current = Frame(.set, list: xs, base: 0, identity: 0, visited: 0)
+        case .dictionary(let d): current = Frame(entries: d.entries, base: 0, identity: 0, visited: 0)
         default: return addScalar(value)
         }
+        // Sized for the root's children at once (exact for a flat array or dictionary).
+        reserve(objects: current.end &+ 1)
+        // Child ids of the open containers, innermost last.
+        var refs: [Int32] = []
+        refs.reserveCapacity(current.end)
+        var parents: [Frame] = []
+        // Large containers already added, by storage: a shared sub-tree (copies of one array) is added
+        // once, so a DAG costs its size, not the size of its expansion. The key is the storage address
+        // with the kind in its low bits (storage is at least 8-byte aligned); `mix` is a bijection, so
+        // equal hashes mean equal keys and the table needs no second comparison.
+        var added = DedupTable()
+        var visited = 0
         while true {
-            if current.next < current.total {
-                let v = current.child(current.next)
+            if current.next < current.end {
+                let i = current.next
                 current.next &+= 1
-                let key = identity(v)
-                if key > 3, let id = added.find(DedupTable.mix(key), where: { _ in true }) {
-                    refs.append(BuilderRef(id: id))
-                    continue
+                visited &+= 1
+                let v: PlistValue
+                if current.kind == .dictionary {
+                    let n = current.entries.count
+                    v = i < n ? current.entries[i].key : current.entries[i &- n].value
+                } else {
+                    v = current.list[i]
                 }
+                let next: Frame
                 switch v {
+                case .null: refs.append(addNull().id)
+                case .bool(let x): refs.append(addBool(x).id)
+                case .integer(let x): refs.append(addInteger(x).id)
+                case .real(let x): refs.append(addReal(x).id)
+                case .date(let x): refs.append(addDate(x).id)
+                case .data(let x): refs.append(addData(x).id)
+                case .string(let x): refs.append(addString(x).id)
+                case .uid(let x): refs.append(addUID(x).id)
                 case .array(let xs):
+                    let key = UInt64(StorageIdentity.of(xs)) | 1
+                    if added.count > 0, let id = added.find(DedupTable.mix(key), tag: 0) {
+                        refs.append(id)
+                        continue
+                    }
+                    next = Frame(.array, list: xs, base: refs.count, identity: key, visited: visited)
                     parents.append(current)
-                    current = Frame(kind: .array, elements: xs, dictionary: PlistDictionary(), base: refs.count)
+                    current = next
                 case .set(let xs):
+                    let key = UInt64(StorageIdentity.of(xs)) | 2
+                    if added.count > 0, let id = added.find(DedupTable.mix(key), tag: 0) {
+                        refs.append(id)
+                        continue
+                    }
+                    next = Frame(.set, list: xs, base: refs.count, identity: key, visited: visited)
                     parents.append(current)
-                    current = Frame(kind: .set, elements: xs, dictionary: PlistDictionary(), base: refs.count)
+                    current = next
                 case .dictionary(let d):
+                    let key = UInt64(StorageIdentity.of(d.entries)) | 3
+                    if added.count > 0, let id = added.find(DedupTable.mix(key), tag: 0) {
+                        refs.append(id)
+                        continue
+                    }
+                    next = Frame(entries: d.entries, base: refs.count, identity: key, visited: visited)
                     parents.append(current)
-                    current = Frame(kind: .dictionary, elements: [], dictionary: d, base: refs.count)
-                default:
-                    refs.append(addScalar(v))
+                    current = next
                 }
             } else {
-                let r = try addContainer(current.kind, refs[current.base...])
-                refs.removeSubrange(current.base...)
-                let key = identity(current.value)
-                if key > 3 { added.insert(DedupTable.mix(key), r.id) }
+                // The children's ids are this builder's own (valid by construction): no checks.
+                let start = children.count
+                children.append(contentsOf: refs[current.base...])
+                refs.removeLast(refs.count &- current.base)
+                let r = finishContainer(current.kind, start)
                 guard let parent = parents.popLast() else { return r }
-                refs.append(r)
+                if visited &- current.visitedBefore >= Self.rememberedSubtree {
+                    added.insert(DedupTable.mix(current.identity), tag: 0, r.id)
+                }
+                refs.append(r.id)
                 current = parent
             }
         }

@@ -213,26 +213,32 @@ struct ByteArena: Sendable {
         var count: Int
         /// True when every byte is below 0x80.
         var isASCII: Bool
-        /// UTF-16 code units of a string (counted only when it is not ASCII).
-        var utf16Units: Int
     }
 
     static func summarize(_ s: String) -> Summary {
-        unsafe ByteHash.withUTF8(s) { unsafe summarize($0, countUTF16: true) }
+        unsafe ByteHash.withUTF8(s) { unsafe summarize($0) }
     }
 
     static func summarize(_ d: Data) -> Summary {
-        unsafe d.withUnsafeBytes { unsafe summarize($0, countUTF16: false) }
+        unsafe d.withUnsafeBytes { unsafe summarize($0) }
     }
 
     /// Appends `s`'s UTF-8 bytes at the current `count`.
     mutating func append(_ s: String) {
-        unsafe ByteHash.withUTF8(s) { unsafe storage.append(contentsOf: $0) }
+        unsafe ByteHash.withUTF8(s) { unsafe append($0) }
     }
 
     /// Appends `d`'s bytes at the current `count`.
     mutating func append(_ d: Data) {
-        storage.append(contentsOf: d)
+        unsafe d.withUnsafeBytes { unsafe append($0) }
+    }
+
+    /// Appends `bytes`, growing the storage geometrically.
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        let wanted = storage.count &+ bytes.count
+        if wanted > storage.capacity { storage.reserveCapacity(max(wanted, storage.capacity &* 2)) }
+        unsafe storage.append(contentsOf: bytes)
     }
 
     /// True when the arena holds `s`'s UTF-8 at `start ..< start + length`.
@@ -254,44 +260,59 @@ struct ByteArena: Sendable {
         }
     }
 
-    /// Hash, ASCII test and (for non-ASCII strings) UTF-16 length of `bytes`.
-    fileprivate static func summarize(_ bytes: UnsafeRawBufferPointer, countUTF16: Bool) -> Summary {
+    /// UTF-16 code units of the UTF-8 string at `start ..< start + length`: one per scalar (each byte
+    /// that is not a continuation byte), two for scalars above U+FFFF (lead byte 0xF0 or more).
+    func utf16Units(_ start: Int, _ length: Int) -> Int {
+        var units = 0
+        for b in storage[start..<start &+ length] {
+            if b & 0xC0 != 0x80 { units &+= 1 }
+            if b >= 0xF0 { units &+= 1 }
+        }
+        return units
+    }
+
+    /// Hash, length and ASCII test of `bytes`, in one pass.
+    fileprivate static func summarize(_ bytes: UnsafeRawBufferPointer) -> Summary {
         let n = bytes.count
         var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(n)
         guard n > 0, let base = bytes.baseAddress else {
-            return Summary(hash: DedupTable.mix(h), count: 0, isASCII: true, utf16Units: 0)
+            return Summary(hash: DedupTable.mix(h), count: 0, isASCII: true)
         }
         var high: UInt64 = 0
-        var i = 0
-        // Eight bytes at a time while eight remain: i + 8 <= n.
-        while i &+ 8 <= n {
-            let w = unsafe base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            high |= w
-            h = (h ^ w) &* 0x9E37_79B9_7F4A_7C15
-            h ^= h >> 29
-            i &+= 8
-        }
-        var tail: UInt64 = 0
-        // The last 0...7 bytes: i < n.
-        while i < n {
-            let b = unsafe base.load(fromByteOffset: i, as: UInt8.self)
-            tail = tail << 8 | UInt64(b)
-            high |= UInt64(b)
-            i &+= 1
-        }
-        let ascii = high & 0x8080_8080_8080_8080 == 0
-        var units = n
-        if !ascii && countUTF16 {
-            // One unit per scalar (each byte that is not a continuation byte), two for scalars above
-            // U+FFFF (4-byte sequences, lead byte 0xF0 or more). j < n.
-            units = 0
-            for j in 0..<n {
-                let b = unsafe base.load(fromByteOffset: j, as: UInt8.self)
-                if b & 0xC0 != 0x80 { units &+= 1 }
-                if b >= 0xF0 { units &+= 1 }
+        var last: UInt64
+        if n >= 8 {
+            var i = 0
+            // Eight bytes at a time while eight remain: i + 8 <= n.
+            while i &+ 8 <= n {
+                let w = unsafe base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                high |= w
+                h = (h ^ w) &* 0x9E37_79B9_7F4A_7C15
+                h ^= h >> 29
+                i &+= 8
+            }
+            // The last eight bytes (overlapping the words above when n is not a multiple of 8):
+            // n - 8 >= 0, so n - 8 ..< n is inside.
+            last = unsafe base.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+        } else {
+            // 1...7 bytes: 4, 2 and 1-byte loads at offsets that stay below n.
+            last = 0
+            var i = 0
+            if n & 4 != 0 {
+                last = UInt64(unsafe base.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+                i = 4
+            }
+            if n & 2 != 0 {
+                // i + 2 <= n (i is 0 or 4 and n has bit 1 set).
+                last = last << 16 | UInt64(unsafe base.loadUnaligned(fromByteOffset: i, as: UInt16.self))
+                i &+= 2
+            }
+            if n & 1 != 0 {
+                // i == n - 1.
+                last = last << 8 | UInt64(unsafe base.load(fromByteOffset: i, as: UInt8.self))
             }
         }
-        return Summary(hash: DedupTable.mix(h ^ tail), count: n, isASCII: ascii, utf16Units: units)
+        high |= last
+        return Summary(hash: DedupTable.mix(h ^ last), count: n, isASCII: high & 0x8080_8080_8080_8080 == 0)
     }
 }
 
@@ -299,7 +320,7 @@ struct ByteArena: Sendable {
 enum ByteHash {
     /// A 64-bit hash of the bytes (the writer's deduplication hash: 8 bytes at a time, multiply-xorshift).
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        unsafe ByteArena.summarize(bytes, countUTF16: false).hash
+        unsafe ByteArena.summarize(bytes).hash
     }
 
     static func hash(_ s: String) -> UInt64 {

@@ -72,12 +72,26 @@ public struct ObjectTableBuilder: Sendable {
     /// The number of objects added so far (after deduplication).
     public var count: Int { objects.count }
 
+    /// Table tags beyond the kinds' raw values: strings (ASCII and UTF-16 share one domain, since equal
+    /// bytes imply the same kind) and integers outside `Int64`.
+    static let stringTag: UInt32 = 0x100
+    static let wideIntegerTag: UInt32 = 0x101
+
+    /// Appends a new object; with deduplication on, files it in the slot `probed` (from `table.probe`).
     @inline(__always)
-    private mutating func append(_ entry: Entry, hash: UInt64) -> BuilderRef {
+    private mutating func append(_ entry: Entry, hash: UInt64, tag: UInt32, probed: Int) -> BuilderRef {
+        let id = Int32(truncatingIfNeeded: objects.count)
         objects.append(entry)
-        let id = Int32(truncatingIfNeeded: objects.count &- 1)
-        if deduplicate { table.insert(hash, id) }
+        if deduplicate { table.fill(probed, hash, tag: tag, id) }
         return BuilderRef(id: id)
+    }
+
+    /// Makes room for about `n` more objects (and their hash slots) at once.
+    mutating func reserve(objects n: Int) {
+        guard n > 0 else { return }
+        let wanted = objects.count &+ n
+        if wanted > objects.capacity { objects.reserveCapacity(max(wanted, objects.capacity &* 2)) }
+        if deduplicate { table.reserve(n) }
     }
 
     // MARK: Scalars
@@ -93,37 +107,41 @@ public struct ObjectTableBuilder: Sendable {
     public mutating func addInteger(_ value: Int128) -> BuilderRef {
         let low = UInt64(truncatingIfNeeded: value)
         let high = UInt64(truncatingIfNeeded: value >> 64)
-        let hash = DedupTable.mix(low ^ DedupTable.mix(high ^ UInt64(Kind.integer.rawValue)))
-        if deduplicate,
-            let id = table.find(
-                hash,
-                where: { id in
-                    let e = objects[id]
-                    return e.kind == .integer && e.a == low && e.b == high
-                })
-        {
-            return BuilderRef(id: id)
+        let entry = Entry(kind: .integer, a: low, b: high, units: BinaryPlistWriter.integerWidth(value))
+        guard deduplicate else { return append(entry, hash: 0, tag: 0, probed: 0) }
+        if high == UInt64(bitPattern: Int64(bitPattern: low) >> 63) {
+            // Inside Int64 the value is `low`, and the hash is a bijection of it: no comparison needed.
+            let hash = DedupTable.mix(low ^ 0x7F4A_7C15_9E37_79B9)
+            let tag = UInt32(Kind.integer.rawValue)
+            let p = table.probe(hash, tag: tag, where: { _ in true })
+            if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
+            return append(entry, hash: hash, tag: tag, probed: p)
         }
-        return append(Entry(kind: .integer, a: low, b: high, units: BinaryPlistWriter.integerWidth(value)), hash: hash)
+        let hash = DedupTable.mix(low ^ DedupTable.mix(high ^ UInt64(Kind.integer.rawValue)))
+        let p = table.probe(
+            hash, tag: Self.wideIntegerTag,
+            where: { id in
+                let e = objects[id]
+                return e.a == low && e.b == high
+            })
+        if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
+        return append(entry, hash: hash, tag: Self.wideIntegerTag, probed: p)
     }
 
     /// Adds an integer.
     public mutating func addInt(_ value: some BinaryInteger) -> BuilderRef { addInteger(Int128(value)) }
 
-    /// Scalars held as 64 bits: null, bool, real, float, date, uid.
+    /// Scalars held as 64 bits: null, bool, real, float, date, uid. The hash is a bijection of the
+    /// bits for each kind (the tag), so equal hash and tag mean an equal object.
+    @inline(__always)
     private mutating func addBits(_ kind: Kind, _ value: UInt64) -> BuilderRef {
+        let entry = Entry(kind: kind, a: value, b: 0)
+        guard deduplicate else { return append(entry, hash: 0, tag: 0, probed: 0) }
         let hash = DedupTable.mix(value ^ UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15)
-        if deduplicate,
-            let id = table.find(
-                hash,
-                where: { id in
-                    let e = objects[id]
-                    return e.kind == kind && e.a == value
-                })
-        {
-            return BuilderRef(id: id)
-        }
-        return append(Entry(kind: kind, a: value, b: 0), hash: hash)
+        let tag = UInt32(kind.rawValue)
+        let p = table.probe(hash, tag: tag, where: { _ in true })
+        if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
+        return append(entry, hash: hash, tag: tag, probed: p)
     }
 
     /// Adds an 8-byte real. Deduplication is by bit pattern: `-0.0` and `0.0` stay distinct.
@@ -144,19 +162,21 @@ public struct ObjectTableBuilder: Sendable {
     public mutating func addData(_ value: Data) -> BuilderRef {
         let summary = ByteArena.summarize(value)
         let hash = DedupTable.mix(summary.hash ^ UInt64(Kind.data.rawValue))
-        if deduplicate,
-            let id = table.find(
-                hash,
+        let tag = UInt32(Kind.data.rawValue)
+        var p = 0
+        if deduplicate {
+            p = table.probe(
+                hash, tag: tag,
                 where: { id in
                     let e = objects[id]
-                    return e.kind == .data && arena.equal(e.start, e.length, value)
+                    return arena.equal(e.start, e.length, value)
                 })
-        {
-            return BuilderRef(id: id)
+            if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
         }
         let start = arena.count
         arena.append(value)
-        return append(Entry(kind: .data, a: UInt64(start), b: UInt64(summary.count)), hash: hash)
+        return append(
+            Entry(kind: .data, a: UInt64(start), b: UInt64(summary.count)), hash: hash, tag: tag, probed: p)
     }
 
     /// Adds a string: ASCII (`0x5n`) when every character is ASCII, otherwise UTF-16BE (`0x6n`).
@@ -165,24 +185,29 @@ public struct ObjectTableBuilder: Sendable {
     /// "e\u{301}" are two objects.
     public mutating func addString(_ value: String) -> BuilderRef {
         let summary = ByteArena.summarize(value)
-        // Equal bytes imply the same kind (ASCII or UTF-16), so one hash domain serves both.
-        let hash = DedupTable.mix(summary.hash ^ 0x5A)
-        if deduplicate,
-            let id = table.find(
-                hash,
+        let hash = summary.hash
+        var p = 0
+        if deduplicate {
+            p = table.probe(
+                hash, tag: Self.stringTag,
                 where: { id in
                     let e = objects[id]
-                    return (e.kind == .ascii || e.kind == .utf16) && arena.equal(e.start, e.length, value)
+                    return arena.equal(e.start, e.length, value)
                 })
-        {
-            return BuilderRef(id: id)
+            if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
         }
+        // New: copy the bytes in; a non-ASCII string's UTF-16 length is counted from the copy.
         let start = arena.count
         arena.append(value)
-        return append(
-            Entry(
-                kind: summary.isASCII ? .ascii : .utf16, a: UInt64(start), b: UInt64(summary.count),
-                units: summary.utf16Units), hash: hash)
+        let entry: Entry
+        if summary.isASCII {
+            entry = Entry(kind: .ascii, a: UInt64(start), b: UInt64(summary.count))
+        } else {
+            entry = Entry(
+                kind: .utf16, a: UInt64(start), b: UInt64(summary.count),
+                units: arena.utf16Units(start, summary.count))
+        }
+        return append(entry, hash: hash, tag: Self.stringTag, probed: p)
     }
 
     // MARK: Containers
@@ -207,7 +232,7 @@ public struct ObjectTableBuilder: Sendable {
 
     /// Makes a container of the child ids appended from `start` on: an equal container's reference
     /// (the ids are rolled back), or a new object.
-    private mutating func finishContainer(_ kind: Kind, _ start: Int) -> BuilderRef {
+    mutating func finishContainer(_ kind: Kind, _ start: Int) -> BuilderRef {
         let n = children.count &- start
         var hash = UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(n)
         for i in start..<children.count {
@@ -215,21 +240,24 @@ public struct ObjectTableBuilder: Sendable {
             hash ^= hash >> 31
         }
         hash = DedupTable.mix(hash)
-        if deduplicate,
-            let id = table.find(
-                hash,
+        let tag = UInt32(kind.rawValue)
+        var p = 0
+        if deduplicate {
+            p = table.probe(
+                hash, tag: tag,
                 where: { id in
                     let e = objects[id]
-                    guard e.kind == kind, e.length == n else { return false }
+                    guard e.length == n else { return false }
                     let other = e.start
                     for i in 0..<n where children[other &+ i] != children[start &+ i] { return false }
                     return true
                 })
-        {
-            children.removeSubrange(start...)
-            return BuilderRef(id: id)
+            if p >= 0 {
+                children.removeLast(n)
+                return BuilderRef(id: Int32(truncatingIfNeeded: p))
+            }
         }
-        return append(Entry(kind: kind, a: UInt64(start), b: UInt64(n)), hash: hash)
+        return append(Entry(kind: kind, a: UInt64(start), b: UInt64(n)), hash: hash, tag: tag, probed: p)
     }
 
     /// Adds an array of objects already added.
@@ -270,15 +298,23 @@ public struct ObjectTableBuilder: Sendable {
     }
 }
 
-/// An open-addressing hash table of object ids, keyed by 64-bit hashes; equality is decided by the
-/// caller's predicate, so one table serves every kind.
+/// An open-addressing hash table of object ids, keyed by a 64-bit hash and a small tag; equality is
+/// decided by the caller's predicate, so one table serves every kind.
+///
+/// A slot holds the hash, the tag and the id together (16 bytes, so one cache line per probe). When a
+/// kind's hash is a bijection of its payload (the 64-bit scalars), equal hash and tag already mean
+/// equal values and the caller's predicate need not look at the objects.
 struct DedupTable: Sendable {
-    /// Slots hold id + 1 (0 = empty); `hashes` holds each slot's full hash to skip most comparisons.
-    var slots: [Int32] = Array(repeating: 0, count: 64)
-    var hashes: [UInt64] = Array(repeating: 0, count: 64)
+    struct Slot {
+        var hash: UInt64 = 0
+        /// id + 1; 0 = empty.
+        var id: Int32 = 0
+        var tag: UInt32 = 0
+    }
+    var slots: [Slot] = Array(repeating: Slot(), count: 64)
     var count = 0
 
-    /// A 64-bit finaliser (from the public-domain SplitMix64/Murmur3 family of mixers).
+    /// A 64-bit finaliser (from the public-domain SplitMix64/Murmur3 family of mixers). A bijection.
     @inline(__always)
     static func mix(_ x: UInt64) -> UInt64 {
         var z = x &* 0xBF58_476D_1CE5_E9B9
@@ -286,39 +322,55 @@ struct DedupTable: Sendable {
         return z ^ (z >> 29)
     }
 
+    /// Sizes the table for `n` more entries at most half full, so they are added without rehashing.
+    mutating func reserve(_ n: Int) {
+        let needed = (count &+ max(0, n)) &* 2
+        guard needed > slots.count, needed < Int(Int32.max) else { return }
+        resize(to: 1 << (Int.bitWidth &- (needed &- 1).leadingZeroBitCount))
+    }
+
+    /// The id whose slot has `hash` and `tag` and satisfies `matches`, or the empty slot where such an
+    /// id belongs (pass it to `fill`) as a negative number, `-1 - slot`.
     @inline(__always)
-    func find(_ hash: UInt64, where matches: (Int) -> Bool) -> Int32? {
+    func probe(_ hash: UInt64, tag: UInt32, where matches: (Int) -> Bool) -> Int {
         let mask = slots.count &- 1
         var i = Int(truncatingIfNeeded: hash) & mask
         while true {
             let s = slots[i]
-            if s == 0 { return nil }
-            if hashes[i] == hash && matches(Int(s &- 1)) { return s &- 1 }
+            if s.id == 0 { return -1 &- i }
+            if s.hash == hash && s.tag == tag && matches(Int(s.id &- 1)) { return Int(s.id &- 1) }
             i = (i &+ 1) & mask
         }
     }
 
-    mutating func insert(_ hash: UInt64, _ id: Int32) {
-        if (count &+ 1) &* 2 > slots.count { grow() }
-        let mask = slots.count &- 1
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while slots[i] != 0 { i = (i &+ 1) & mask }
-        slots[i] = id &+ 1
-        hashes[i] = hash
+    /// Fills the empty slot `probe` returned (as `-1 - slot`) with `id`.
+    @inline(__always)
+    mutating func fill(_ probed: Int, _ hash: UInt64, tag: UInt32, _ id: Int32) {
+        slots[-1 &- probed] = Slot(hash: hash, id: id &+ 1, tag: tag)
         count &+= 1
+        if count &* 2 > slots.count { resize(to: slots.count &* 2) }
     }
 
-    private mutating func grow() {
-        let oldSlots = slots
-        let oldHashes = hashes
-        slots = Array(repeating: 0, count: oldSlots.count &* 2)
-        hashes = Array(repeating: 0, count: oldSlots.count &* 2)
-        let mask = slots.count &- 1
-        for j in 0..<oldSlots.count where oldSlots[j] != 0 {
-            var i = Int(truncatingIfNeeded: oldHashes[j]) & mask
-            while slots[i] != 0 { i = (i &+ 1) & mask }
-            slots[i] = oldSlots[j]
-            hashes[i] = oldHashes[j]
+    /// The id stored under `hash` and `tag` (the first such slot), for keys whose hash is a bijection.
+    @inline(__always)
+    func find(_ hash: UInt64, tag: UInt32) -> Int32? {
+        let p = probe(hash, tag: tag, where: { _ in true })
+        return p >= 0 ? Int32(truncatingIfNeeded: p) : nil
+    }
+
+    /// Adds `id` under `hash` and `tag`, after any equal entries.
+    mutating func insert(_ hash: UInt64, tag: UInt32, _ id: Int32) {
+        fill(probe(hash, tag: tag, where: { _ in false }), hash, tag: tag, id)
+    }
+
+    private mutating func resize(to capacity: Int) {
+        let old = slots
+        slots = Array(repeating: Slot(), count: capacity)
+        let mask = capacity &- 1
+        for s in old where s.id != 0 {
+            var i = Int(truncatingIfNeeded: s.hash) & mask
+            while slots[i].id != 0 { i = (i &+ 1) & mask }
+            slots[i] = s
         }
     }
 }
