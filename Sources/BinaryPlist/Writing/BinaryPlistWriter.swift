@@ -92,15 +92,18 @@ public struct BinaryPlistWriter: Sendable {
         let objects = b.objects
         let children = b.children
         // 1. Pre-order numbering from the root (iterative; a shared object keeps its first number),
-        //    summing the objects' sizes apart from their references, and the references.
+        //    summing the objects' sizes apart from their references, and the references. Only
+        //    containers are stacked: a scalar child is numbered when its parent's walk reaches it.
         var number = [Int32](repeating: -1, count: objects.count)
         var order: [Int32] = []
         order.reserveCapacity(objects.count)
-        var stack: [Int32] = [Int32(root)]
         var position = BinaryPlistTrailer.headerSize
         var references = 0
-        while let id = stack.popLast() {
-            if number[Int(id)] >= 0 { continue }
+        var open: [(next: Int, end: Int)] = []
+        var next = 0
+        var end = 0
+        var id = Int32(truncatingIfNeeded: root)
+        while true {
             number[Int(id)] = Int32(truncatingIfNeeded: order.count)
             order.append(id)
             let e = objects[Int(id)]
@@ -115,13 +118,21 @@ public struct BinaryPlistWriter: Sendable {
             case .array, .set, .dictionary:
                 position &+= countHeader(e.kind == .dictionary ? e.length / 2 : e.length)
                 references &+= e.length
-                var i = e.start &+ e.length
-                while i > e.start {
-                    i &-= 1
-                    let c = children[i]
-                    if number[Int(c)] < 0 { stack.append(c) }
-                }
+                open.append((next, end))
+                next = e.start
+                end = e.start &+ e.length
             }
+            // The next child not numbered yet, of the innermost container that has one.
+            while true {
+                while next < end && number[Int(children[next])] >= 0 { next &+= 1 }
+                if next < end { break }
+                guard let (n, e) = open.popLast() else { break }
+                next = n
+                end = e
+            }
+            guard next < end else { break }
+            id = children[next]
+            next &+= 1
         }
         let count = order.count
         let refSize = tableWidth(UInt64(count), widths)
@@ -143,26 +154,18 @@ public struct BinaryPlistWriter: Sendable {
             case .bool: w.append(e.a != 0 ? 0x09 : 0x08)
             case .integer:
                 let width = e.units
-                w.append(0x10 | UInt8(width.trailingZeroBitCount))
                 if width == 16 {
-                    w.appendBigEndian(e.b, width: 8)
+                    w.appendScalar(0x14, e.b, width: 8)
                     w.appendBigEndian(e.a, width: 8)
                 } else {
-                    w.appendBigEndian(e.a, width: width)
+                    w.appendScalar(0x10 | UInt8(width.trailingZeroBitCount), e.a, width: width)
                 }
-            case .real:
-                w.append(0x23)
-                w.appendBigEndian(e.a, width: 8)
-            case .float:
-                w.append(0x22)
-                w.appendBigEndian(e.a, width: 4)
-            case .date:
-                w.append(0x33)
-                w.appendBigEndian(e.a, width: 8)
+            case .real: w.appendScalar(0x23, e.a, width: 8)
+            case .float: w.appendScalar(0x22, e.a, width: 4)
+            case .date: w.appendScalar(0x33, e.a, width: 8)
             case .uid:
                 let width = unsignedWidth(e.a)
-                w.append(0x80 | UInt8(width &- 1))
-                w.appendBigEndian(e.a, width: width)
+                w.appendScalar(0x80 | UInt8(width &- 1), e.a, width: width)
             case .data:
                 w.appendMarker(0x40, count: e.length)
                 w.append(b.arena, start: e.start, count: e.length)
@@ -245,8 +248,8 @@ extension ObjectTableBuilder {
         // Sized for the root's children at once (exact for a flat array or dictionary).
         reserve(objects: current.end &+ 1)
         // Child ids of the open containers, innermost last.
-        var refs: [Int32] = []
-        refs.reserveCapacity(current.end)
+        var refs = IdStack()
+        refs.ids.reserveCapacity(current.end)
         var parents: [Frame] = []
         // Large containers already added, by storage: a shared sub-tree (copies of one array) is added
         // once, so a DAG costs its size, not the size of its expansion. The key is the storage address
@@ -307,8 +310,8 @@ extension ObjectTableBuilder {
             } else {
                 // The children's ids are this builder's own (valid by construction): no checks.
                 let start = children.count
-                children.append(contentsOf: refs[current.base...])
-                refs.removeLast(refs.count &- current.base)
+                children.append(contentsOf: refs.ids[current.base..<refs.count])
+                refs.count = current.base
                 let r = finishContainer(current.kind, start)
                 guard let parent = parents.popLast() else { return r }
                 if visited &- current.visitedBefore >= Self.rememberedSubtree {
@@ -317,6 +320,18 @@ extension ObjectTableBuilder {
                 refs.append(r.id)
                 current = parent
             }
+        }
+    }
+
+    /// A stack of ids that keeps its storage when popped: `ids[0 ..< count]`.
+    private struct IdStack {
+        var ids: [Int32] = []
+        var count = 0
+
+        @inline(__always)
+        mutating func append(_ id: Int32) {
+            if count == ids.count { ids.append(id) } else { ids[count] = id }
+            count &+= 1
         }
     }
 

@@ -66,6 +66,23 @@ import FoundationEssentials
         }
     }
 
+    /// A marker byte followed by the low `width` bytes of `v` (1, 2, 4 or 8), most significant first.
+    @inline(__always)
+    mutating func appendScalar(_ marker: UInt8, _ v: UInt64, width: Int) {
+        unsafe store(1 &+ width) { p in
+            // 1 + width bytes are reserved: the marker at 0, the value at 1 ..< 1 + width.
+            unsafe p.storeBytes(of: marker, as: UInt8.self)
+            switch width {
+            case 1: unsafe p.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: 1, as: UInt8.self)
+            case 2: unsafe p.storeBytes(of: UInt16(truncatingIfNeeded: v).bigEndian, toByteOffset: 1, as: UInt16.self)
+            case 4: unsafe p.storeBytes(of: UInt32(truncatingIfNeeded: v).bigEndian, toByteOffset: 1, as: UInt32.self)
+            default:
+                precondition(width == 8, "scalar width \(width)")
+                unsafe p.storeBytes(of: v.bigEndian, toByteOffset: 1, as: UInt64.self)
+            }
+        }
+    }
+
     /// `values` as big-endian integers of `width` (1...8) bytes each.
     mutating func appendBigEndian(_ values: [Int], width: Int) {
         unsafe store(values.count &* width) { p in
@@ -138,9 +155,9 @@ import FoundationEssentials
     mutating func append(_ arena: ByteArena, start: Int, count: Int) {
         precondition(start >= 0 && count >= 0 && start <= arena.count &- count, "arena range out of bounds")
         unsafe store(count) { p in
-            unsafe arena.storage.withUnsafeBytes { src in
-                // In bounds: start ..< start + count ⊂ 0 ..< arena.count (precondition above).
-                if count > 0, let s = src.baseAddress { unsafe p.copyMemory(from: s + start, byteCount: count) }
+            unsafe arena.withBytes(start, count) { src in
+                // In bounds: src holds exactly `count` bytes, the store reserved `count`.
+                if count > 0, let s = src.baseAddress { unsafe p.copyMemory(from: s, byteCount: count) }
             }
         }
     }
@@ -153,13 +170,13 @@ import FoundationEssentials
     mutating func appendUTF16BE(_ arena: ByteArena, start: Int, count: Int, units: Int) {
         precondition(start >= 0 && count >= 0 && start <= arena.count &- count, "arena range out of bounds")
         unsafe store(2 &* units) { p in
-            unsafe arena.storage.withUnsafeBytes { src in
+            unsafe arena.withBytes(start, count) { src in
                 guard let base = src.baseAddress else { return }
-                let end = start &+ count
-                var i = start
+                let end = count
+                var i = 0
                 var o = 0
                 while i < end {
-                    // i < end <= arena.count (precondition above): the lead byte is readable.
+                    // i < end == src.count: the lead byte is readable.
                     let b0 = UInt32(unsafe base.load(fromByteOffset: i, as: UInt8.self))
                     let n = b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4
                     // Continuation bytes i + 1 ..< i + n must be inside the string's range.
@@ -200,12 +217,14 @@ import FoundationEssentials
 
 /// The writer's copy of string and data payloads: one growing byte buffer.
 ///
-/// `ObjectTableBuilder` hashes and classifies a string or data in one pass over the caller's bytes
-/// (`summarize`), compares candidates for deduplication against the bytes kept here (`equal`), and
-/// copies the bytes in only when they are new (`append`), so a repeated key costs no copy.
+/// `ObjectTableBuilder` copies a string's or data's bytes in and hashes them in the same pass
+/// (`appendSummarizing`), compares candidates for deduplication inside the arena (`equal`), and drops
+/// the copy again (`truncate`) when an equal one was there already.
 struct ByteArena: Sendable {
-    private(set) var storage: [UInt8] = []
-    var count: Int { storage.count }
+    /// Shared between copies of the arena until one of them appends (copy-on-write). Bytes below a
+    /// copy's `count` are never written again while shared.
+    private var buffer = ArenaBuffer(capacity: 256)
+    private(set) var count = 0
 
     /// What one pass over a string's UTF-8 or a data's bytes found.
     struct Summary {
@@ -215,64 +234,108 @@ struct ByteArena: Sendable {
         var isASCII: Bool
     }
 
-    static func summarize(_ s: String) -> Summary {
-        unsafe ByteHash.withUTF8(s) { unsafe summarize($0) }
+    /// Hash, length and ASCII test of `bytes`, in one pass.
+    static func summarize(_ bytes: Span<UInt8>) -> Summary {
+        unsafe bytes.withUnsafeBytes { unsafe scan($0, copyingTo: nil) }
     }
 
-    static func summarize(_ d: Data) -> Summary {
-        unsafe d.withUnsafeBytes { unsafe summarize($0) }
-    }
-
-    /// Appends `s`'s UTF-8 bytes at the current `count`.
-    mutating func append(_ s: String) {
-        unsafe ByteHash.withUTF8(s) { unsafe append($0) }
-    }
-
-    /// Appends `d`'s bytes at the current `count`.
-    mutating func append(_ d: Data) {
-        unsafe d.withUnsafeBytes { unsafe append($0) }
-    }
-
-    /// Appends `bytes`, growing the storage geometrically.
-    @inline(__always)
-    private mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        let wanted = storage.count &+ bytes.count
-        if wanted > storage.capacity { storage.reserveCapacity(max(wanted, storage.capacity &* 2)) }
-        unsafe storage.append(contentsOf: bytes)
-    }
-
-    /// True when the arena holds `s`'s UTF-8 at `start ..< start + length`.
-    func equal(_ start: Int, _ length: Int, _ s: String) -> Bool {
-        unsafe ByteHash.withUTF8(s) { unsafe equal(start, length, $0) }
-    }
-
-    /// True when the arena holds `d`'s bytes at `start ..< start + length`.
-    func equal(_ start: Int, _ length: Int, _ d: Data) -> Bool {
-        unsafe d.withUnsafeBytes { unsafe equal(start, length, $0) }
-    }
-
-    private func equal(_ start: Int, _ length: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// True when the arena holds `bytes` at `start ..< start + length`.
+    func equal(_ start: Int, _ length: Int, _ bytes: Span<UInt8>) -> Bool {
         let n = bytes.count
-        guard n == length, start >= 0, start <= storage.count &- n else { return false }
-        return unsafe storage.withUnsafeBytes { all in
-            // start ..< start + n lies inside the arena (guard above); bytes holds n bytes.
-            unsafe ByteHash.same(UnsafeRawBufferPointer(rebasing: all[start..<start &+ n]), bytes)
+        guard n == length, start >= 0, start <= count &- n else { return false }
+        return unsafe bytes.withUnsafeBytes { src in
+            // start ..< start + n lies inside 0 ..< count (guard above); src holds n bytes.
+            unsafe ByteHash.same(UnsafeRawBufferPointer(start: buffer.base + start, count: n), src)
         }
+    }
+
+    /// Appends `bytes` at the current `count`.
+    mutating func append(_ bytes: Span<UInt8>) {
+        let n = bytes.count
+        reserveMore(n)
+        let target = buffer
+        let at = count
+        unsafe bytes.withUnsafeBytes { src in
+            // reserveMore made room for n (== src.count) bytes at `at` in the unshared `target`.
+            precondition(src.count == n && n <= target.capacity &- at, "arena overflow")
+            if n > 0, let s = src.baseAddress { unsafe (target.base + at).copyMemory(from: s, byteCount: n) }
+        }
+        count &+= n
+    }
+
+    /// Appends `d`'s bytes at the current `count`, hashing them on the way.
+    mutating func appendSummarizing(_ d: Data) -> Summary {
+        reserveMore(d.count)
+        let target = buffer
+        let at = count
+        let summary = unsafe d.withUnsafeBytes { src in
+            // reserveMore made room for d.count (== src.count) bytes at `at` in the unshared `target`.
+            precondition(src.count <= target.capacity &- at, "arena overflow")
+            return unsafe ByteArena.scan(src, copyingTo: target.base + at)
+        }
+        count &+= summary.count
+        return summary
+    }
+
+    /// Drops the bytes from `start` on (the last append, when it turned out to be a duplicate).
+    mutating func truncate(_ start: Int) {
+        precondition(start >= 0 && start <= count, "arena truncated to \(start) of \(count)")
+        count = start
+    }
+
+    /// Makes room for `n` more bytes in storage no other arena shares.
+    private mutating func reserveMore(_ n: Int) {
+        precondition(n >= 0 && n <= Int.max / 2 &- count, "arena size")
+        let needed = count &+ n
+        if needed <= buffer.capacity && isKnownUniquelyReferenced(&buffer) { return }
+        let fresh = ArenaBuffer(capacity: max(needed, buffer.capacity &* 2))
+        // count <= old capacity and count <= fresh.capacity: both ranges hold `count` bytes.
+        unsafe fresh.base.copyMemory(from: buffer.base, byteCount: count)
+        buffer = fresh
+    }
+
+    /// True when the arena holds equal bytes at `start ..< start + length` and `other ..< other + n`.
+    func equal(_ start: Int, _ length: Int, _ other: Int, _ n: Int) -> Bool {
+        guard n == length, start >= 0, other >= 0, start <= count &- n, other <= count &- n else { return false }
+        // Both ranges lie inside 0 ..< count (guard above), which is inside the buffer.
+        return unsafe ByteHash.same(
+            UnsafeRawBufferPointer(start: buffer.base + start, count: n),
+            UnsafeRawBufferPointer(start: buffer.base + other, count: n))
+    }
+
+    /// Runs `body` over the bytes `start ..< start + n`.
+    fileprivate func withBytes<R>(_ start: Int, _ n: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        precondition(start >= 0 && n >= 0 && start <= count &- n, "arena range out of bounds")
+        // Inside 0 ..< count (precondition above), which is inside the buffer.
+        return unsafe body(UnsafeRawBufferPointer(start: buffer.base + start, count: n))
     }
 
     /// UTF-16 code units of the UTF-8 string at `start ..< start + length`: one per scalar (each byte
     /// that is not a continuation byte), two for scalars above U+FFFF (lead byte 0xF0 or more).
     func utf16Units(_ start: Int, _ length: Int) -> Int {
-        var units = 0
-        for b in storage[start..<start &+ length] {
-            if b & 0xC0 != 0x80 { units &+= 1 }
-            if b >= 0xF0 { units &+= 1 }
+        unsafe withBytes(start, length) { bytes in
+            var units = 0
+            for i in 0..<bytes.count {
+                // i < bytes.count.
+                let b = unsafe bytes[i]
+                if b & 0xC0 != 0x80 { units &+= 1 }
+                if b >= 0xF0 { units &+= 1 }
+            }
+            return units
         }
-        return units
     }
 
-    /// Hash, length and ASCII test of `bytes`, in one pass.
+    /// Hash, length and ASCII test of `bytes`.
     fileprivate static func summarize(_ bytes: UnsafeRawBufferPointer) -> Summary {
+        unsafe scan(bytes, copyingTo: nil)
+    }
+
+    /// Hash, length and ASCII test of `bytes`, in one pass that also copies them to `target` when
+    /// given (which must have room for `bytes.count` bytes).
+    @inline(__always)
+    private static func scan(_ bytes: UnsafeRawBufferPointer, copyingTo target: UnsafeMutableRawPointer?)
+        -> Summary
+    {
         let n = bytes.count
         var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(n)
         guard n > 0, let base = bytes.baseAddress else {
@@ -282,38 +345,45 @@ struct ByteArena: Sendable {
         var last: UInt64
         if n >= 8 {
             var i = 0
-            // Eight bytes at a time while eight remain: i + 8 <= n.
+            // Eight bytes at a time while eight remain: i + 8 <= n, in the source and in the target.
             while i &+ 8 <= n {
                 let w = unsafe base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if let target = unsafe target { unsafe target.storeBytes(of: w, toByteOffset: i, as: UInt64.self) }
                 high |= w
                 h = (h ^ w) &* 0x9E37_79B9_7F4A_7C15
                 h ^= h >> 29
                 i &+= 8
             }
             // The last eight bytes (overlapping the words above when n is not a multiple of 8):
-            // n - 8 >= 0, so n - 8 ..< n is inside.
+            // n - 8 >= 0, so n - 8 ..< n is inside both.
             last = unsafe base.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            if let target = unsafe target { unsafe target.storeBytes(of: last, toByteOffset: n &- 8, as: UInt64.self) }
         } else {
-            // 1...7 bytes: 4, 2 and 1-byte loads at offsets that stay below n.
+            // 1...7 bytes, one at a time: i < n.
             last = 0
-            var i = 0
-            if n & 4 != 0 {
-                last = UInt64(unsafe base.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
-                i = 4
-            }
-            if n & 2 != 0 {
-                // i + 2 <= n (i is 0 or 4 and n has bit 1 set).
-                last = last << 16 | UInt64(unsafe base.loadUnaligned(fromByteOffset: i, as: UInt16.self))
-                i &+= 2
-            }
-            if n & 1 != 0 {
-                // i == n - 1.
-                last = last << 8 | UInt64(unsafe base.load(fromByteOffset: i, as: UInt8.self))
+            for i in 0..<n {
+                let b = unsafe base.load(fromByteOffset: i, as: UInt8.self)
+                if let target = unsafe target { unsafe target.storeBytes(of: b, toByteOffset: i, as: UInt8.self) }
+                last = last << 8 | UInt64(b)
             }
         }
         high |= last
         return Summary(hash: DedupTable.mix(h ^ last), count: n, isASCII: high & 0x8080_8080_8080_8080 == 0)
     }
+}
+
+/// The storage of a `ByteArena`: `capacity` bytes, freed with the last reference. Immutable below the
+/// owning arenas' counts while shared (see `ByteArena.buffer`), hence `Sendable`.
+@safe final class ArenaBuffer: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        unsafe base = UnsafeMutableRawPointer.allocate(byteCount: max(capacity, 1), alignment: 16)
+    }
+
+    deinit { unsafe base.deallocate() }
 }
 
 /// Fast, non-cryptographic hashing of byte strings for the writer's deduplication table.

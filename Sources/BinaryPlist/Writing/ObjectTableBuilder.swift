@@ -160,7 +160,9 @@ public struct ObjectTableBuilder: Sendable {
 
     /// Adds a byte string.
     public mutating func addData(_ value: Data) -> BuilderRef {
-        let summary = ByteArena.summarize(value)
+        // Copied in and hashed in one pass; dropped again when an equal one is there.
+        let start = arena.count
+        let summary = arena.appendSummarizing(value)
         let hash = DedupTable.mix(summary.hash ^ UInt64(Kind.data.rawValue))
         let tag = UInt32(Kind.data.rawValue)
         var p = 0
@@ -169,12 +171,13 @@ public struct ObjectTableBuilder: Sendable {
                 hash, tag: tag,
                 where: { id in
                     let e = objects[id]
-                    return arena.equal(e.start, e.length, value)
+                    return arena.equal(e.start, e.length, start, summary.count)
                 })
-            if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
+            if p >= 0 {
+                arena.truncate(start)
+                return BuilderRef(id: Int32(truncatingIfNeeded: p))
+            }
         }
-        let start = arena.count
-        arena.append(value)
         return append(
             Entry(kind: .data, a: UInt64(start), b: UInt64(summary.count)), hash: hash, tag: tag, probed: p)
     }
@@ -184,7 +187,9 @@ public struct ObjectTableBuilder: Sendable {
     /// Strings are equal when their UTF-8 bytes are, not by Swift's canonical equivalence: "é" and
     /// "e\u{301}" are two objects.
     public mutating func addString(_ value: String) -> BuilderRef {
-        let summary = ByteArena.summarize(value)
+        // Hashed from the caller's bytes; copied in only when new.
+        let bytes = value.utf8.span
+        let summary = ByteArena.summarize(bytes)
         let hash = summary.hash
         var p = 0
         if deduplicate {
@@ -192,17 +197,17 @@ public struct ObjectTableBuilder: Sendable {
                 hash, tag: Self.stringTag,
                 where: { id in
                     let e = objects[id]
-                    return arena.equal(e.start, e.length, value)
+                    return arena.equal(e.start, e.length, bytes)
                 })
             if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
         }
-        // New: copy the bytes in; a non-ASCII string's UTF-16 length is counted from the copy.
         let start = arena.count
-        arena.append(value)
+        arena.append(bytes)
         let entry: Entry
         if summary.isASCII {
             entry = Entry(kind: .ascii, a: UInt64(start), b: UInt64(summary.count))
         } else {
+            // Counted from the copy, and only for new strings.
             entry = Entry(
                 kind: .utf16, a: UInt64(start), b: UInt64(summary.count),
                 units: arena.utf16Units(start, summary.count))
