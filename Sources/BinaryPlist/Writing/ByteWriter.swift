@@ -7,6 +7,14 @@
 
 import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Writes big-endian values into one allocation of a size fixed in advance, handed over as `Data`
 /// without a copy.
 @safe struct ByteWriter: ~Copyable {
@@ -287,8 +295,15 @@ struct ByteArena: Sendable {
     private mutating func reserveMore(_ n: Int) {
         precondition(n >= 0 && n <= Int.max / 2 &- count, "arena size")
         let needed = count &+ n
-        if needed <= buffer.capacity && isKnownUniquelyReferenced(&buffer) { return }
-        let fresh = ArenaBuffer(capacity: max(needed, buffer.capacity &* 2))
+        let unique = isKnownUniquelyReferenced(&buffer)
+        if needed <= buffer.capacity && unique { return }
+        let capacity = max(needed, buffer.capacity &* 2)
+        if unique {
+            // realloc keeps the bytes (and, for large blocks, moves pages instead of copying them).
+            buffer.grow(to: capacity)
+            return
+        }
+        let fresh = ArenaBuffer(capacity: capacity)
         // count <= old capacity and count <= fresh.capacity: both ranges hold `count` bytes.
         unsafe fresh.base.copyMemory(from: buffer.base, byteCount: count)
         buffer = fresh
@@ -372,18 +387,31 @@ struct ByteArena: Sendable {
     }
 }
 
-/// The storage of a `ByteArena`: `capacity` bytes, freed with the last reference. Immutable below the
-/// owning arenas' counts while shared (see `ByteArena.buffer`), hence `Sendable`.
+/// The storage of a `ByteArena`: `capacity` bytes from `malloc`, grown with `realloc` while only one
+/// arena holds it, freed with the last reference. Immutable below the owning arenas' counts while
+/// shared (see `ByteArena.buffer`), hence `Sendable`.
 @safe final class ArenaBuffer: @unchecked Sendable {
-    let base: UnsafeMutableRawPointer
-    let capacity: Int
+    private(set) var base: UnsafeMutableRawPointer
+    private(set) var capacity: Int
 
     init(capacity: Int) {
-        self.capacity = capacity
-        unsafe base = UnsafeMutableRawPointer.allocate(byteCount: max(capacity, 1), alignment: 16)
+        let n = max(capacity, 16)
+        guard let p = unsafe malloc(n) else { preconditionFailure("out of memory (\(n) bytes)") }
+        unsafe base = p
+        self.capacity = n
     }
 
-    deinit { unsafe base.deallocate() }
+    /// Enlarges the block to `newCapacity` bytes, keeping its contents. Only for an unshared buffer.
+    func grow(to newCapacity: Int) {
+        guard newCapacity > capacity else { return }
+        guard let p = unsafe realloc(base, newCapacity) else {
+            preconditionFailure("out of memory (\(newCapacity) bytes)")
+        }
+        unsafe base = p
+        capacity = newCapacity
+    }
+
+    deinit { unsafe free(base) }
 }
 
 /// Fast, non-cryptographic hashing of byte strings for the writer's deduplication table.
