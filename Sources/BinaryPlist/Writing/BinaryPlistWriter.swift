@@ -253,9 +253,8 @@ extension ObjectTableBuilder {
         var parents: [Frame] = []
         // Large containers already added, by storage: a shared sub-tree (copies of one array) is added
         // once, so a DAG costs its size, not the size of its expansion. The key is the storage address
-        // with the kind in its low bits (storage is at least 8-byte aligned); `mix` is a bijection, so
-        // equal hashes mean equal keys and the table needs no second comparison.
-        var added = DedupTable()
+        // with the kind in its low bits (storage is at least 8-byte aligned).
+        var added: [UInt64: Int32] = [:]
         var visited = 0
         while true {
             if current.next < current.end {
@@ -281,7 +280,7 @@ extension ObjectTableBuilder {
                 case .uid(let x): refs.append(addUID(x).id)
                 case .array(let xs):
                     let key = UInt64(StorageIdentity.of(xs)) | 1
-                    if added.count > 0, let id = added.find(DedupTable.mix(key), tag: 0) {
+                    if !added.isEmpty, let id = added[key] {
                         refs.append(id)
                         continue
                     }
@@ -290,7 +289,7 @@ extension ObjectTableBuilder {
                     current = next
                 case .set(let xs):
                     let key = UInt64(StorageIdentity.of(xs)) | 2
-                    if added.count > 0, let id = added.find(DedupTable.mix(key), tag: 0) {
+                    if !added.isEmpty, let id = added[key] {
                         refs.append(id)
                         continue
                     }
@@ -299,7 +298,7 @@ extension ObjectTableBuilder {
                     current = next
                 case .dictionary(let d):
                     let key = UInt64(StorageIdentity.of(d.entries)) | 3
-                    if added.count > 0, let id = added.find(DedupTable.mix(key), tag: 0) {
+                    if !added.isEmpty, let id = added[key] {
                         refs.append(id)
                         continue
                     }
@@ -315,7 +314,7 @@ extension ObjectTableBuilder {
                 let r = finishContainer(current.kind, start)
                 guard let parent = parents.popLast() else { return r }
                 if visited &- current.visitedBefore >= Self.rememberedSubtree {
-                    added.insert(DedupTable.mix(current.identity), tag: 0, r.id)
+                    added[current.identity] = r.id
                 }
                 refs.append(r.id)
                 current = parent

@@ -72,17 +72,12 @@ public struct ObjectTableBuilder: Sendable {
     /// The number of objects added so far (after deduplication).
     public var count: Int { objects.count }
 
-    /// Table tags beyond the kinds' raw values: strings (ASCII and UTF-16 share one domain, since equal
-    /// bytes imply the same kind) and integers outside `Int64`.
-    static let stringTag: UInt32 = 0x100
-    static let wideIntegerTag: UInt32 = 0x101
-
     /// Appends a new object; with deduplication on, files it in the slot `probed` (from `table.probe`).
     @inline(__always)
-    private mutating func append(_ entry: Entry, hash: UInt64, tag: UInt32, probed: Int) -> BuilderRef {
+    private mutating func append(_ entry: Entry, hash: UInt64, probed: Int) -> BuilderRef {
         let id = Int32(truncatingIfNeeded: objects.count)
         objects.append(entry)
-        if deduplicate { table.fill(probed, hash, tag: tag, id) }
+        if deduplicate { table.fill(probed, hash, id) }
         return BuilderRef(id: id)
     }
 
@@ -108,40 +103,35 @@ public struct ObjectTableBuilder: Sendable {
         let low = UInt64(truncatingIfNeeded: value)
         let high = UInt64(truncatingIfNeeded: value >> 64)
         let entry = Entry(kind: .integer, a: low, b: high, units: BinaryPlistWriter.integerWidth(value))
-        guard deduplicate else { return append(entry, hash: 0, tag: 0, probed: 0) }
-        if high == UInt64(bitPattern: Int64(bitPattern: low) >> 63) {
-            // Inside Int64 the value is `low`, and the hash is a bijection of it: no comparison needed.
-            let hash = DedupTable.mix(low ^ 0x7F4A_7C15_9E37_79B9)
-            let tag = UInt32(Kind.integer.rawValue)
-            let p = table.probe(hash, tag: tag, where: { _ in true })
-            if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
-            return append(entry, hash: hash, tag: tag, probed: p)
-        }
+        guard deduplicate else { return append(entry, hash: 0, probed: 0) }
         let hash = DedupTable.mix(low ^ DedupTable.mix(high ^ UInt64(Kind.integer.rawValue)))
         let p = table.probe(
-            hash, tag: Self.wideIntegerTag,
+            hash,
             where: { id in
                 let e = objects[id]
-                return e.a == low && e.b == high
+                return e.kind == .integer && e.a == low && e.b == high
             })
         if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
-        return append(entry, hash: hash, tag: Self.wideIntegerTag, probed: p)
+        return append(entry, hash: hash, probed: p)
     }
 
     /// Adds an integer.
     public mutating func addInt(_ value: some BinaryInteger) -> BuilderRef { addInteger(Int128(value)) }
 
-    /// Scalars held as 64 bits: null, bool, real, float, date, uid. The hash is a bijection of the
-    /// bits for each kind (the tag), so equal hash and tag mean an equal object.
+    /// Scalars held as 64 bits: null, bool, real, float, date, uid.
     @inline(__always)
     private mutating func addBits(_ kind: Kind, _ value: UInt64) -> BuilderRef {
         let entry = Entry(kind: kind, a: value, b: 0)
-        guard deduplicate else { return append(entry, hash: 0, tag: 0, probed: 0) }
+        guard deduplicate else { return append(entry, hash: 0, probed: 0) }
         let hash = DedupTable.mix(value ^ UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15)
-        let tag = UInt32(kind.rawValue)
-        let p = table.probe(hash, tag: tag, where: { _ in true })
+        let p = table.probe(
+            hash,
+            where: { id in
+                let e = objects[id]
+                return e.kind == kind && e.a == value
+            })
         if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
-        return append(entry, hash: hash, tag: tag, probed: p)
+        return append(entry, hash: hash, probed: p)
     }
 
     /// Adds an 8-byte real. Deduplication is by bit pattern: `-0.0` and `0.0` stay distinct.
@@ -164,14 +154,13 @@ public struct ObjectTableBuilder: Sendable {
         let start = arena.count
         let summary = arena.appendSummarizing(value)
         let hash = DedupTable.mix(summary.hash ^ UInt64(Kind.data.rawValue))
-        let tag = UInt32(Kind.data.rawValue)
         var p = 0
         if deduplicate {
             p = table.probe(
-                hash, tag: tag,
+                hash,
                 where: { id in
                     let e = objects[id]
-                    return arena.equal(e.start, e.length, start, summary.count)
+                    return e.kind == .data && arena.equal(e.start, e.length, start, summary.count)
                 })
             if p >= 0 {
                 arena.truncate(start)
@@ -179,7 +168,7 @@ public struct ObjectTableBuilder: Sendable {
             }
         }
         return append(
-            Entry(kind: .data, a: UInt64(start), b: UInt64(summary.count)), hash: hash, tag: tag, probed: p)
+            Entry(kind: .data, a: UInt64(start), b: UInt64(summary.count)), hash: hash, probed: p)
     }
 
     /// Adds a string: ASCII (`0x5n`) when every character is ASCII, otherwise UTF-16BE (`0x6n`).
@@ -194,10 +183,10 @@ public struct ObjectTableBuilder: Sendable {
         var p = 0
         if deduplicate {
             p = table.probe(
-                hash, tag: Self.stringTag,
+                hash,
                 where: { id in
                     let e = objects[id]
-                    return arena.equal(e.start, e.length, bytes)
+                    return (e.kind == .ascii || e.kind == .utf16) && arena.equal(e.start, e.length, bytes)
                 })
             if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
         }
@@ -212,7 +201,7 @@ public struct ObjectTableBuilder: Sendable {
                 kind: .utf16, a: UInt64(start), b: UInt64(summary.count),
                 units: arena.utf16Units(start, summary.count))
         }
-        return append(entry, hash: hash, tag: Self.stringTag, probed: p)
+        return append(entry, hash: hash, probed: p)
     }
 
     // MARK: Containers
@@ -245,14 +234,13 @@ public struct ObjectTableBuilder: Sendable {
             hash ^= hash >> 31
         }
         hash = DedupTable.mix(hash)
-        let tag = UInt32(kind.rawValue)
         var p = 0
         if deduplicate {
             p = table.probe(
-                hash, tag: tag,
+                hash,
                 where: { id in
                     let e = objects[id]
-                    guard e.length == n else { return false }
+                    guard e.kind == kind, e.length == n else { return false }
                     let other = e.start
                     for i in 0..<n where children[other &+ i] != children[start &+ i] { return false }
                     return true
@@ -262,7 +250,7 @@ public struct ObjectTableBuilder: Sendable {
                 return BuilderRef(id: Int32(truncatingIfNeeded: p))
             }
         }
-        return append(Entry(kind: kind, a: UInt64(start), b: UInt64(n)), hash: hash, tag: tag, probed: p)
+        return append(Entry(kind: kind, a: UInt64(start), b: UInt64(n)), hash: hash, probed: p)
     }
 
     /// Adds an array of objects already added.
@@ -303,20 +291,15 @@ public struct ObjectTableBuilder: Sendable {
     }
 }
 
-/// An open-addressing hash table of object ids, keyed by a 64-bit hash and a small tag; equality is
-/// decided by the caller's predicate, so one table serves every kind.
+/// An open-addressing hash table of object ids, keyed by 64-bit hashes; equality is decided by the
+/// caller's predicate, so one table serves every kind.
 ///
-/// A slot holds the hash, the tag and the id together (16 bytes, so one cache line per probe). When a
-/// kind's hash is a bijection of its payload (the 64-bit scalars), equal hash and tag already mean
-/// equal values and the caller's predicate need not look at the objects.
+/// A slot is 8 bytes: the id + 1 (0 = empty) in the low half, the hash's high 32 bits in the high
+/// half. Those bits choose the slot (so the table can be resized from the slots alone) and skip
+/// almost every comparison with an object of another value. Small slots keep the table, which is
+/// probed at random, compact: its cache and TLB misses are much of the cost of adding an object.
 struct DedupTable: Sendable {
-    struct Slot {
-        var hash: UInt64 = 0
-        /// id + 1; 0 = empty.
-        var id: Int32 = 0
-        var tag: UInt32 = 0
-    }
-    var slots: [Slot] = Array(repeating: Slot(), count: 64)
+    var slots: [UInt64] = Array(repeating: 0, count: 64)
     var count = 0
 
     /// A 64-bit finaliser (from the public-domain SplitMix64/Murmur3 family of mixers). A bijection.
@@ -334,47 +317,39 @@ struct DedupTable: Sendable {
         resize(to: 1 << (Int.bitWidth &- (needed &- 1).leadingZeroBitCount))
     }
 
-    /// The id whose slot has `hash` and `tag` and satisfies `matches`, or the empty slot where such an
-    /// id belongs (pass it to `fill`) as a negative number, `-1 - slot`.
+    /// The id under `hash` that satisfies `matches`, or the empty slot where such an id belongs (pass
+    /// it to `fill`) as a negative number, `-1 - slot`.
     @inline(__always)
-    func probe(_ hash: UInt64, tag: UInt32, where matches: (Int) -> Bool) -> Int {
+    func probe(_ hash: UInt64, where matches: (Int) -> Bool) -> Int {
         let mask = slots.count &- 1
-        var i = Int(truncatingIfNeeded: hash) & mask
+        let check = hash & 0xFFFF_FFFF_0000_0000
+        var i = Int(truncatingIfNeeded: hash >> 32) & mask
         while true {
             let s = slots[i]
-            if s.id == 0 { return -1 &- i }
-            if s.hash == hash && s.tag == tag && matches(Int(s.id &- 1)) { return Int(s.id &- 1) }
+            if s == 0 { return -1 &- i }
+            if s & 0xFFFF_FFFF_0000_0000 == check {
+                let id = Int(truncatingIfNeeded: s & 0xFFFF_FFFF) &- 1
+                if matches(id) { return id }
+            }
             i = (i &+ 1) & mask
         }
     }
 
     /// Fills the empty slot `probe` returned (as `-1 - slot`) with `id`.
     @inline(__always)
-    mutating func fill(_ probed: Int, _ hash: UInt64, tag: UInt32, _ id: Int32) {
-        slots[-1 &- probed] = Slot(hash: hash, id: id &+ 1, tag: tag)
+    mutating func fill(_ probed: Int, _ hash: UInt64, _ id: Int32) {
+        slots[-1 &- probed] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: id &+ 1))
         count &+= 1
         if count &* 2 > slots.count { resize(to: slots.count &* 2) }
     }
 
-    /// The id stored under `hash` and `tag` (the first such slot), for keys whose hash is a bijection.
-    @inline(__always)
-    func find(_ hash: UInt64, tag: UInt32) -> Int32? {
-        let p = probe(hash, tag: tag, where: { _ in true })
-        return p >= 0 ? Int32(truncatingIfNeeded: p) : nil
-    }
-
-    /// Adds `id` under `hash` and `tag`, after any equal entries.
-    mutating func insert(_ hash: UInt64, tag: UInt32, _ id: Int32) {
-        fill(probe(hash, tag: tag, where: { _ in false }), hash, tag: tag, id)
-    }
-
     private mutating func resize(to capacity: Int) {
         let old = slots
-        slots = Array(repeating: Slot(), count: capacity)
+        slots = Array(repeating: 0, count: capacity)
         let mask = capacity &- 1
-        for s in old where s.id != 0 {
-            var i = Int(truncatingIfNeeded: s.hash) & mask
-            while slots[i].id != 0 { i = (i &+ 1) & mask }
+        for s in old where s != 0 {
+            var i = Int(truncatingIfNeeded: s >> 32) & mask
+            while slots[i] != 0 { i = (i &+ 1) & mask }
             slots[i] = s
         }
     }
