@@ -141,13 +141,14 @@ public struct BinaryPlistWriter: Sendable {
         let tableOffset = position &+ refSize &* references
         let offsetSize = tableWidth(UInt64(tableOffset), widths)
         let total = tableOffset + count * offsetSize + BinaryPlistTrailer.size
-        var offsets = [Int](repeating: 0, count: count)
 
         // 3. Emit into one buffer of exactly `total` bytes.
         var w = ByteWriter(capacity: total)
+        // The offset table is filled in place as the objects are written.
+        w.prepareTable(at: tableOffset, count: count, width: offsetSize)
         w.appendBigEndian(0x6270_6c69_7374_3030, width: 8)  // "bplist00"
         for n in 0..<count {
-            offsets[n] = w.position
+            w.setTableEntry(n, w.position)
             let e = objects[Int(order[n])]
             switch e.kind {
             case .null: w.append(0x00)
@@ -183,7 +184,7 @@ public struct BinaryPlistWriter: Sendable {
         }
         // Internal invariant: the sizes above are the ones just written.
         precondition(w.position == tableOffset, "objects sized \(tableOffset) bytes but took \(w.position)")
-        w.appendBigEndian(offsets, width: offsetSize)
+        w.skipTable()
         // Trailer: 5 unused bytes, sort version, widths, count, top object (0), table offset.
         w.appendBigEndian(0, width: 6)
         w.append(UInt8(offsetSize))

@@ -22,6 +22,10 @@ import FoundationEssentials
     private let buffer: UnsafeMutableRawBufferPointer
     private(set) var position = 0
     let capacity: Int
+    /// The offset table, written out of order by `setTableEntry` while the objects are appended.
+    private var tableStart = 0
+    private var tableCount = 0
+    private var tableWidth = 1
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -91,12 +95,49 @@ import FoundationEssentials
         }
     }
 
-    /// `values` as big-endian integers of `width` (1...8) bytes each.
-    mutating func appendBigEndian(_ values: [Int], width: Int) {
-        unsafe store(values.count &* width) { p in
-            // Entry k is stored at k × width ..< (k + 1) × width, inside the values.count × width reserved.
-            unsafe Self.storeBigEndian(p, count: values.count, width: width) { values[$0] }
+    /// Places a table of `count` entries of `width` (1...8) bytes at `start`, zero-filled at once (so
+    /// no byte of the output is ever left unwritten), for `setTableEntry`; `skipTable` steps over it.
+    mutating func prepareTable(at start: Int, count: Int, width: Int) {
+        precondition(
+            width >= 1 && width <= 8 && count >= 0 && start >= position && count <= (capacity &- start) / width,
+            "table of \(count) × \(width) bytes at \(start) outside \(capacity)")
+        tableStart = start
+        tableCount = count
+        tableWidth = width
+        // start ..< start + count × width lies inside the buffer (precondition above).
+        if let base = unsafe buffer.baseAddress {
+            unsafe (base + start).initializeMemory(as: UInt8.self, repeating: 0, count: count &* width)
         }
+    }
+
+    /// Entry `k` of the prepared table: `v` big-endian in the table's width.
+    @inline(__always)
+    mutating func setTableEntry(_ k: Int, _ v: Int) {
+        precondition(k >= 0 && k < tableCount, "table entry \(k) of \(tableCount)")
+        let width = tableWidth
+        let at = tableStart &+ k &* width
+        let value = UInt64(truncatingIfNeeded: v)
+        guard let base = unsafe buffer.baseAddress else { return }
+        // at ..< at + width lies inside the table (k < tableCount), hence inside the buffer.
+        let p = unsafe base + at
+        switch width {
+        case 1: unsafe p.storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
+        case 2: unsafe p.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, as: UInt16.self)
+        case 4: unsafe p.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, as: UInt32.self)
+        case 8: unsafe p.storeBytes(of: value.bigEndian, as: UInt64.self)
+        default:
+            for i in 0..<width {
+                unsafe p.storeBytes(
+                    of: UInt8(truncatingIfNeeded: value >> UInt64(8 &* (width &- 1 &- i))), toByteOffset: i,
+                    as: UInt8.self)
+            }
+        }
+    }
+
+    /// Steps over the prepared table, which must come next.
+    mutating func skipTable() {
+        precondition(position == tableStart, "table at \(tableStart), writer at \(position)")
+        position &+= tableCount &* tableWidth
     }
 
     /// The references `number[children[start + k]]` for k in 0 ..< count, `width` bytes each.
