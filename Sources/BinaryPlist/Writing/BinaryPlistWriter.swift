@@ -109,18 +109,20 @@ public struct BinaryPlistWriter: Sendable {
             let e = objects[Int(id)]
             switch e.kind {
             case .null, .bool: position &+= 1
-            case .integer: position &+= 1 &+ e.units
+            case .integer: position &+= 1 &+ e.count
             case .real, .date: position &+= 9
             case .float: position &+= 5
             case .uid: position &+= 1 &+ unsignedWidth(e.a)
-            case .data, .ascii: position &+= countHeader(e.length) &+ e.length
-            case .utf16: position &+= countHeader(e.units) &+ 2 &* e.units
+            case .data, .ascii: position &+= countHeader(e.count) &+ e.count
+            case .utf16:
+                let units = b.arena.word(e.start &- 8)
+                position &+= countHeader(Int(units)) &+ 2 &* Int(units)
             case .array, .set, .dictionary:
-                position &+= countHeader(e.kind == .dictionary ? e.length / 2 : e.length)
-                references &+= e.length
+                position &+= countHeader(e.kind == .dictionary ? e.count / 2 : e.count)
+                references &+= e.count
                 open.append((next, end))
                 next = e.start
-                end = e.start &+ e.length
+                end = e.start &+ e.count
             }
             // The next child not numbered yet, of the innermost container that has one.
             while true {
@@ -154,10 +156,10 @@ public struct BinaryPlistWriter: Sendable {
             case .null: w.append(0x00)
             case .bool: w.append(e.a != 0 ? 0x09 : 0x08)
             case .integer:
-                let width = e.units
+                let width = e.count
                 if width == 16 {
-                    w.appendScalar(0x14, e.b, width: 8)
-                    w.appendBigEndian(e.a, width: 8)
+                    w.appendScalar(0x14, b.arena.word(e.start), width: 8)
+                    w.appendBigEndian(b.arena.word(e.start &+ 8), width: 8)
                 } else {
                     w.appendScalar(0x10 | UInt8(width.trailingZeroBitCount), e.a, width: width)
                 }
@@ -168,18 +170,19 @@ public struct BinaryPlistWriter: Sendable {
                 let width = unsignedWidth(e.a)
                 w.appendScalar(0x80 | UInt8(width &- 1), e.a, width: width)
             case .data:
-                w.appendMarker(0x40, count: e.length)
-                w.append(b.arena, start: e.start, count: e.length)
+                w.appendMarker(0x40, count: e.count)
+                w.append(b.arena, start: e.start, count: e.count)
             case .ascii:
-                w.appendMarker(0x50, count: e.length)
-                w.append(b.arena, start: e.start, count: e.length)
+                w.appendMarker(0x50, count: e.count)
+                w.append(b.arena, start: e.start, count: e.count)
             case .utf16:
-                w.appendMarker(0x60, count: e.units)
-                w.appendUTF16BE(b.arena, start: e.start, count: e.length, units: e.units)
+                let units = Int(b.arena.word(e.start &- 8))
+                w.appendMarker(0x60, count: units)
+                w.appendUTF16BE(b.arena, start: e.start, count: e.count, units: units)
             case .array, .set, .dictionary:
                 let marker: UInt8 = e.kind == .array ? 0xA0 : e.kind == .set ? 0xC0 : 0xD0
-                w.appendMarker(marker, count: e.kind == .dictionary ? e.length / 2 : e.length)
-                w.appendReferences(children, start: e.start, count: e.length, number: number, width: refSize)
+                w.appendMarker(marker, count: e.kind == .dictionary ? e.count / 2 : e.count)
+                w.appendReferences(children, start: e.start, count: e.count, number: number, width: refSize)
             }
         }
         // Internal invariant: the sizes above are the ones just written.

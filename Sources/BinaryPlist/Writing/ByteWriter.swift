@@ -366,19 +366,31 @@ struct ByteArena: Sendable {
         return unsafe body(UnsafeRawBufferPointer(start: buffer.base + start, count: n))
     }
 
-    /// UTF-16 code units of the UTF-8 string at `start ..< start + length`: one per scalar (each byte
-    /// that is not a continuation byte), two for scalars above U+FFFF (lead byte 0xF0 or more).
-    func utf16Units(_ start: Int, _ length: Int) -> Int {
-        unsafe withBytes(start, length) { bytes in
-            var units = 0
-            for i in 0..<bytes.count {
-                // i < bytes.count.
-                let b = unsafe bytes[i]
-                if b & 0xC0 != 0x80 { units &+= 1 }
-                if b >= 0xF0 { units &+= 1 }
-            }
-            return units
+    /// UTF-16 code units of the UTF-8 `bytes`: one per scalar (each byte that is not a continuation
+    /// byte), two for scalars above U+FFFF (lead byte 0xF0 or more).
+    static func utf16Units(_ bytes: Span<UInt8>) -> Int {
+        var units = 0
+        for i in bytes.indices {
+            let b = bytes[i]
+            if b & 0xC0 != 0x80 { units &+= 1 }
+            if b >= 0xF0 { units &+= 1 }
         }
+        return units
+    }
+
+    /// Appends `v` as 8 bytes (native order) at the current `count`.
+    mutating func append(word v: UInt64) {
+        reserveMore(8)
+        // reserveMore made room for 8 bytes at `count` in the unshared buffer.
+        unsafe (buffer.base + count).storeBytes(of: v, as: UInt64.self)
+        count &+= 8
+    }
+
+    /// The 8 bytes at `start` (written by `append(word:)`).
+    func word(_ start: Int) -> UInt64 {
+        precondition(start >= 0 && start <= count &- 8, "arena word at \(start) of \(count)")
+        // start ..< start + 8 lies inside 0 ..< count (precondition above).
+        return unsafe buffer.base.loadUnaligned(fromByteOffset: start, as: UInt64.self)
     }
 
     /// Hash, length and ASCII test of `bytes`.

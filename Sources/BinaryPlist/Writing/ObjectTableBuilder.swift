@@ -36,24 +36,34 @@ public struct ObjectTableBuilder: Sendable {
         case null, bool, integer, real, float, date, data, ascii, utf16, uid, array, set, dictionary
     }
 
-    /// One object, in 32 bytes.
+    /// One object, in 16 bytes (entries are many, and read at random while deduplicating).
     struct Entry {
-        var kind: Kind
-        /// integer: the low 64 bits; bool, real, float, date, uid: the bits; data and strings: the
-        /// offset of the bytes in `arena`; containers: the offset of the child ids in `children`.
+        /// bool, real, float, date, uid: the bits; integers inside `Int64`: the value; other
+        /// integers, data and strings: the offset of their bytes in `arena` (a UTF-16 string's code
+        /// unit count is the 8 bytes before them); containers: the offset of the child ids in
+        /// `children`.
         var a: UInt64
-        /// integer: the high 64 bits; data and strings: the byte count (UTF-8 for strings);
-        /// containers: the number of child ids (2 × entries for a dictionary).
-        var b: UInt64
-        /// UTF-16 strings: the number of UTF-16 code units; integers: the payload width (1, 2, 4, 8, 16).
-        var units: Int = 0
+        /// The low 32 bits of `count`.
+        var low: UInt32
+        /// Bits 32 ..< 48 of `count` (no count of bytes or ids in memory reaches 2^48).
+        var high: UInt16
+        var kind: Kind
+
+        init(_ kind: Kind, a: UInt64, count: Int = 0) {
+            self.a = a
+            self.low = UInt32(truncatingIfNeeded: count)
+            self.high = UInt16(truncatingIfNeeded: count >> 32)
+            self.kind = kind
+        }
 
         var start: Int { Int(truncatingIfNeeded: a) }
-        var length: Int { Int(truncatingIfNeeded: b) }
+        /// integers: the payload width (1, 2, 4, 8, 16); data and strings: the byte count (UTF-8 for
+        /// strings); containers: the number of child ids (2 × entries for a dictionary).
+        var count: Int { Int(low) | Int(high) << 32 }
     }
 
     var objects: [Entry] = []
-    /// String and data bytes.
+    /// String, data and 16-byte integer bytes.
     var arena = ByteArena()
     /// Container children, as builder ids.
     var children: [Int32] = []
@@ -102,17 +112,40 @@ public struct ObjectTableBuilder: Sendable {
     public mutating func addInteger(_ value: Int128) -> BuilderRef {
         let low = UInt64(truncatingIfNeeded: value)
         let high = UInt64(truncatingIfNeeded: value >> 64)
-        let entry = Entry(kind: .integer, a: low, b: high, units: BinaryPlistWriter.integerWidth(value))
+        let width = BinaryPlistWriter.integerWidth(value)
+        if width == 16 { return addWideInteger(low: low, high: high) }
+        // Inside Int64: the entry holds the value; equal values have equal widths.
+        let entry = Entry(.integer, a: low, count: width)
         guard deduplicate else { return append(entry, hash: 0, probed: 0) }
-        let hash = DedupTable.mix(low ^ DedupTable.mix(high ^ UInt64(Kind.integer.rawValue)))
+        let hash = DedupTable.mix(low ^ 0x7F4A_7C15_9E37_79B9)
         let p = table.probe(
             hash,
             where: { id in
                 let e = objects[id]
-                return e.kind == .integer && e.a == low && e.b == high
+                return e.kind == .integer && e.a == low && e.low == entry.low
             })
         if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
         return append(entry, hash: hash, probed: p)
+    }
+
+    /// An integer outside `Int64`: its 16 bytes (high half first, as written) go to the arena.
+    private mutating func addWideInteger(low: UInt64, high: UInt64) -> BuilderRef {
+        let hash = DedupTable.mix(low ^ DedupTable.mix(high ^ UInt64(Kind.integer.rawValue)))
+        var p = 0
+        if deduplicate {
+            p = table.probe(
+                hash,
+                where: { id in
+                    let e = objects[id]
+                    return e.kind == .integer && e.count == 16 && arena.word(e.start) == high
+                        && arena.word(e.start &+ 8) == low
+                })
+            if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
+        }
+        let start = arena.count
+        arena.append(word: high)
+        arena.append(word: low)
+        return append(Entry(.integer, a: UInt64(start), count: 16), hash: hash, probed: p)
     }
 
     /// Adds an integer.
@@ -121,7 +154,7 @@ public struct ObjectTableBuilder: Sendable {
     /// Scalars held as 64 bits: null, bool, real, float, date, uid.
     @inline(__always)
     private mutating func addBits(_ kind: Kind, _ value: UInt64) -> BuilderRef {
-        let entry = Entry(kind: kind, a: value, b: 0)
+        let entry = Entry(kind, a: value)
         guard deduplicate else { return append(entry, hash: 0, probed: 0) }
         let hash = DedupTable.mix(value ^ UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15)
         let p = table.probe(
@@ -160,7 +193,7 @@ public struct ObjectTableBuilder: Sendable {
                 hash,
                 where: { id in
                     let e = objects[id]
-                    return e.kind == .data && arena.equal(e.start, e.length, start, summary.count)
+                    return e.kind == .data && arena.equal(e.start, e.count, start, summary.count)
                 })
             if p >= 0 {
                 arena.truncate(start)
@@ -168,7 +201,7 @@ public struct ObjectTableBuilder: Sendable {
             }
         }
         return append(
-            Entry(kind: .data, a: UInt64(start), b: UInt64(summary.count)), hash: hash, probed: p)
+            Entry(.data, a: UInt64(start), count: summary.count), hash: hash, probed: p)
     }
 
     /// Adds a string: ASCII (`0x5n`) when every character is ASCII, otherwise UTF-16BE (`0x6n`).
@@ -186,22 +219,19 @@ public struct ObjectTableBuilder: Sendable {
                 hash,
                 where: { id in
                     let e = objects[id]
-                    return (e.kind == .ascii || e.kind == .utf16) && arena.equal(e.start, e.length, bytes)
+                    let kind = e.kind
+                    return (kind == .ascii || kind == .utf16) && arena.equal(e.start, e.count, bytes)
                 })
             if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
         }
+        if !summary.isASCII {
+            // Counted only for new strings, and kept just before the bytes.
+            arena.append(word: UInt64(ByteArena.utf16Units(bytes)))
+        }
         let start = arena.count
         arena.append(bytes)
-        let entry: Entry
-        if summary.isASCII {
-            entry = Entry(kind: .ascii, a: UInt64(start), b: UInt64(summary.count))
-        } else {
-            // Counted from the copy, and only for new strings.
-            entry = Entry(
-                kind: .utf16, a: UInt64(start), b: UInt64(summary.count),
-                units: arena.utf16Units(start, summary.count))
-        }
-        return append(entry, hash: hash, probed: p)
+        return append(
+            Entry(summary.isASCII ? .ascii : .utf16, a: UInt64(start), count: summary.count), hash: hash, probed: p)
     }
 
     // MARK: Containers
@@ -240,7 +270,7 @@ public struct ObjectTableBuilder: Sendable {
                 hash,
                 where: { id in
                     let e = objects[id]
-                    guard e.kind == kind, e.length == n else { return false }
+                    guard e.kind == kind, e.count == n else { return false }
                     let other = e.start
                     for i in 0..<n where children[other &+ i] != children[start &+ i] { return false }
                     return true
@@ -250,7 +280,7 @@ public struct ObjectTableBuilder: Sendable {
                 return BuilderRef(id: Int32(truncatingIfNeeded: p))
             }
         }
-        return append(Entry(kind: kind, a: UInt64(start), b: UInt64(n)), hash: hash, probed: p)
+        return append(Entry(kind, a: UInt64(start), count: n), hash: hash, probed: p)
     }
 
     /// Adds an array of objects already added.
