@@ -53,6 +53,8 @@ public struct BinaryPlistWriter: Sendable {
     public func write(_ value: PlistValue) throws(BinaryPlistError) -> Data {
         var builder = ObjectTableBuilder(deduplicate: deduplicate)
         let root = try builder.add(value)
+        // Encoding does not look values up: the dedup table's memory can serve the output instead.
+        builder.table = DedupTable()
         let plain = try builder.finish(root: root, widths: widths)
         switch compression {
         case .none: return plain
