@@ -194,6 +194,35 @@ func addByHand(_ value: PlistValue, to b: inout ObjectTableBuilder) throws -> Bu
         #expect(count == 27)
     }
 
+    @Test func flatRootsGiveTheGeneralPathsBytes() throws {
+        // A root array or set of scalars is written straight from the values; anything else, or a
+        // container met late in the walk, goes through the builder. Both must agree byte for byte.
+        let wide = Int128(1) << 70
+        let scalars: [PlistValue] = [
+            "a", "é", "😀", "a", "e\u{301}", .data(Data([1, 2])), .data(Data([1, 2])), .data(Data("a".utf8)),
+            0, 1, 255, 256, 65_535, 65_536, -1, .integer(Int128(Int64.min)), .integer(wide), .integer(wide),
+            .integer(-wide),
+            .integer(Int128(UInt64.max)), 1.0, .real(-0.0), 0.0, true, false, true, .null, .null, .uid(0), .uid(300),
+            .uid(70_000), .uid(UInt64.max), .date(Date(timeIntervalSinceReferenceDate: -1)),
+            .string(String(repeating: "long ", count: 40)), .string(String(repeating: "ü", count: 20)),
+        ]
+        let values: [PlistValue] = [
+            .array(scalars), .set(scalars), .array(scalars + scalars), .array(Array(scalars.prefix(3))),
+            .array(scalars + [["late"]]), .array([["early"]] + scalars), ["x"], .set(["x", "x"]), .array([]),
+        ]
+        for v in values {
+            try expectModelBytes(v)
+            var b = ObjectTableBuilder()
+            let root = try addByHand(v, to: &b)
+            #expect(try b.finish(root: root) == BinaryPlistWriter().write(v))
+            #expect(
+                try b.finish(root: root, widths: .compact) == BinaryPlistWriter(widths: .compact).write(v))
+            // Through zlib too (the fast path hands its bytes to the same envelope).
+            let packed = try BinaryPlistWriter(compression: .zlib(level: 1)).write(v)
+            #expect(try decode(packed) == v)
+        }
+    }
+
     @Test func equalContainersAreWrittenOnce() throws {
         // Equal but separately built containers (different storage), nested; and the same with a
         // different key order, which is a different container.

@@ -51,6 +51,12 @@ public struct BinaryPlistWriter: Sendable {
     ///
     /// - Throws: `unencodable` for values the format cannot hold; `compression` if zlib fails.
     public func write(_ value: PlistValue) throws(BinaryPlistError) -> Data {
+        if deduplicate, let plain = Self.writeFlat(value, widths: widths) {
+            switch compression {
+            case .none: return plain
+            case .zlib(let level): return try Zlib.deflate(plain, level: level)
+            }
+        }
         var builder = ObjectTableBuilder(deduplicate: deduplicate)
         let root = try builder.add(value)
         // Encoding does not look values up: the dedup table's memory can serve the output instead.
@@ -59,6 +65,156 @@ public struct BinaryPlistWriter: Sendable {
         switch compression {
         case .none: return plain
         case .zlib(let level): return try Zlib.deflate(plain, level: level)
+        }
+    }
+
+    /// The fast path for a root array or set of scalars (no nested containers): each element is
+    /// encoded straight into the output, and a repeat is found by its encoding, which the format makes
+    /// canonical (equal values, and only they, encode to equal bytes: the marker tells the kind, the
+    /// payload the value). Objects are numbered in order of first occurrence after the root, as the
+    /// general path numbers them, so the bytes are the same. The root is written last, into room left
+    /// for its largest possible size, and the objects are moved down over what it did not need.
+    ///
+    /// Returns nil for any other root, or when an element is a container.
+    static func writeFlat(_ value: PlistValue, widths: Widths) -> Data? {
+        let elements: [PlistValue]
+        let marker: UInt8
+        switch value {
+        case .array(let xs): (elements, marker) = (xs, 0xA0)
+        case .set(let xs): (elements, marker) = (xs, 0xC0)
+        default: return nil
+        }
+        let n = elements.count
+        guard n > 0 else { return nil }
+        // At most n + 1 objects: the root's references need at most this many bytes each.
+        let widestRef = tableWidth(UInt64(n &+ 1), widths)
+        let rootRoom = countHeader(n) &+ widestRef &* n
+        var out = GrowableWriter(capacity: BinaryPlistTrailer.headerSize &+ rootRoom &+ 16 &* n &+ 64)
+        out.append(bigEndian: 0x6270_6c69_7374_3030, width: 8)  // "bplist00"
+        out.append(zeros: rootRoom)
+        let objectsStart = out.count
+        var table = DedupTable()
+        table.reserve(n)
+        // Where each distinct object starts (its end is where the next starts), and each element's object.
+        var starts: [Int] = []
+        starts.reserveCapacity(n)
+        var ids: [Int32] = []
+        ids.reserveCapacity(n)
+        for v in elements {
+            let start = out.count
+            let hash: UInt64
+            switch v {
+            case .null:
+                out.append(byte: 0x00)
+                hash = DedupTable.mix(0x00)
+            case .bool(let x):
+                out.append(byte: x ? 0x09 : 0x08)
+                hash = DedupTable.mix(x ? 0x09 : 0x08)
+            case .integer(let x):
+                let width = integerWidth(x)
+                let low = UInt64(truncatingIfNeeded: x)
+                if width == 16 {
+                    let high = UInt64(truncatingIfNeeded: x >> 64)
+                    out.append(marker: 0x14, bigEndian: high, width: 8)
+                    out.append(bigEndian: low, width: 8)
+                    hash = DedupTable.mix(low ^ DedupTable.mix(high ^ 0x14))
+                } else {
+                    out.append(marker: 0x10 | UInt8(width.trailingZeroBitCount), bigEndian: low, width: width)
+                    hash = DedupTable.mix(low ^ 0x10)
+                }
+            case .real(let x):
+                out.append(marker: 0x23, bigEndian: x.bitPattern, width: 8)
+                hash = DedupTable.mix(x.bitPattern ^ 0x23)
+            case .date(let x):
+                let bits = x.timeIntervalSinceReferenceDate.bitPattern
+                out.append(marker: 0x33, bigEndian: bits, width: 8)
+                hash = DedupTable.mix(bits ^ 0x33)
+            case .uid(let x):
+                let width = unsignedWidth(x)
+                out.append(marker: 0x80 | UInt8(width &- 1), bigEndian: x, width: width)
+                hash = DedupTable.mix(x ^ 0x80)
+            case .data(let x):
+                appendHeader(&out, 0x40, x.count)
+                let summary = out.appendSummarizing(x)
+                hash = summary.hash ^ 0x40
+            case .string(let x):
+                let bytes = x.utf8.span
+                let summary = ByteArena.summarize(bytes)
+                if summary.isASCII {
+                    appendHeader(&out, 0x50, summary.count)
+                    out.append(bytes)
+                } else {
+                    appendHeader(&out, 0x60, ByteArena.utf16Units(bytes))
+                    for unit in x.utf16 { out.append(bigEndian: UInt64(unit), width: 2) }
+                }
+                hash = summary.hash
+            case .array, .set, .dictionary:
+                return nil
+            }
+            // A repeat: the same bytes as an object written before. (Hashes differ by kind, and equal
+            // encodings are of one kind, so equal objects always meet here.)
+            let end = out.count
+            let p = table.probe(
+                hash,
+                where: { id in
+                    let s = starts[id]
+                    let e = id &+ 1 < starts.count ? starts[id &+ 1] : start
+                    return out.equal(s, e &- s, start, end &- start)
+                })
+            if p >= 0 {
+                out.truncate(start)
+                ids.append(Int32(truncatingIfNeeded: p))
+            } else {
+                let id = Int32(truncatingIfNeeded: starts.count)
+                starts.append(start)
+                ids.append(id)
+                table.fill(p, hash, id)
+            }
+        }
+        // The root, at 8, in the bytes it needs; the objects move down over the rest of its room.
+        let count = starts.count &+ 1
+        let refSize = tableWidth(UInt64(count), widths)
+        let rootSize = countHeader(n) &+ refSize &* n
+        let shift = rootRoom &- rootSize
+        out.remove(objectsStart &- shift, objectsStart)
+        var at = BinaryPlistTrailer.headerSize
+        if n < 15 {
+            out.store(bigEndian: UInt64(marker | UInt8(n)), width: 1, at: at)
+            at &+= 1
+        } else {
+            let width = unsignedWidth(UInt64(n))
+            out.store(bigEndian: UInt64(marker | 0x0F), width: 1, at: at)
+            out.store(bigEndian: UInt64(0x10 | UInt8(width.trailingZeroBitCount)), width: 1, at: at &+ 1)
+            out.store(bigEndian: UInt64(n), width: width, at: at &+ 2)
+            at &+= 2 &+ width
+        }
+        for id in ids {
+            // Object 0 is the root; the distinct elements follow in order of first occurrence.
+            out.store(bigEndian: UInt64(id) &+ 1, width: refSize, at: at)
+            at &+= refSize
+        }
+        let tableOffset = out.count
+        let offsetSize = tableWidth(UInt64(tableOffset), widths)
+        out.append(bigEndian: UInt64(BinaryPlistTrailer.headerSize), width: offsetSize)
+        for s in starts { out.append(bigEndian: UInt64(s &- shift), width: offsetSize) }
+        // Trailer: 5 unused bytes, sort version, widths, count, top object (0), table offset.
+        out.append(zeros: 6)
+        out.append(byte: UInt8(offsetSize))
+        out.append(byte: UInt8(refSize))
+        out.append(bigEndian: UInt64(count), width: 8)
+        out.append(bigEndian: 0, width: 8)
+        out.append(bigEndian: UInt64(tableOffset), width: 8)
+        return out.finish()
+    }
+
+    /// A marker whose low nibble is the count, or 0xF followed by an int object with the count.
+    private static func appendHeader(_ out: inout GrowableWriter, _ high: UInt8, _ count: Int) {
+        if count < 15 {
+            out.append(byte: high | UInt8(count))
+        } else {
+            let width = unsignedWidth(UInt64(count))
+            out.append(byte: high | 0x0F)
+            out.append(marker: 0x10 | UInt8(width.trailingZeroBitCount), bigEndian: UInt64(count), width: width)
         }
     }
 
