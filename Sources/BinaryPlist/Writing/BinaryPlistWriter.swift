@@ -100,7 +100,16 @@ public struct BinaryPlistWriter: Sendable {
         starts.reserveCapacity(n)
         var ids: [Int32] = []
         ids.reserveCapacity(n)
+        var index = 0
         for v in elements {
+            index &+= 1
+            if index == 257 && n > 512 {
+                // Sized from the first 256 elements (and 1/8 more, for repeats written less often than
+                // new objects, and the offset table), so a large output is not moved while it grows.
+                let perElement = Double(out.count &- objectsStart) / 256
+                let estimate = perElement * Double(n &- 256) * 1.125
+                if estimate < Double(Int.max / 8) { out.reserve(Int(estimate)) }
+            }
             let start = out.count
             let hash: UInt64
             switch v {

@@ -282,6 +282,17 @@ import FoundationEssentials
 
     deinit { unsafe free(base) }
 
+    /// Makes room for `n` more bytes at once (exactly: for a size that is known, or well estimated).
+    mutating func reserve(_ n: Int) {
+        precondition(n >= 0 && n <= Int.max / 4 &- count, "writer size")
+        guard n > capacity &- count else { return }
+        guard let p = unsafe realloc(base, count &+ n) else {
+            preconditionFailure("out of memory (\(count &+ n) bytes)")
+        }
+        unsafe base = p
+        capacity = count &+ n
+    }
+
     /// The address of the next `n` bytes, which the caller writes and then counts; grows as needed.
     @inline(__always)
     private mutating func room(_ n: Int) -> UnsafeMutableRawPointer {
