@@ -100,10 +100,8 @@ public struct BinaryPlistWriter: Sendable {
         starts.reserveCapacity(n)
         var ids: [Int32] = []
         ids.reserveCapacity(n)
-        var index = 0
-        for v in elements {
-            index &+= 1
-            if index == 257 && n > 512 {
+        for index in 0..<n {
+            if index == 256 && n > 512 {
                 // Sized from the first 256 elements (and 1/8 more, for repeats written less often than
                 // new objects, and the offset table), so a large output is not moved while it grows.
                 let perElement = Double(out.count &- objectsStart) / 256
@@ -112,7 +110,7 @@ public struct BinaryPlistWriter: Sendable {
             }
             let start = out.count
             let hash: UInt64
-            switch v {
+            switch elements[index] {
             case .null:
                 out.append(byte: 0x00)
                 hash = DedupTable.mix(0x00)
@@ -217,6 +215,7 @@ public struct BinaryPlistWriter: Sendable {
     }
 
     /// A marker whose low nibble is the count, or 0xF followed by an int object with the count.
+    @inline(__always)
     private static func appendHeader(_ out: inout GrowableWriter, _ high: UInt8, _ count: Int) {
         if count < 15 {
             out.append(byte: high | UInt8(count))
