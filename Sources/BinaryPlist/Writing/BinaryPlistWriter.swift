@@ -145,12 +145,12 @@ public struct BinaryPlistWriter: Sendable {
                 let summary = out.appendSummarizing(x)
                 hash = summary.hash ^ 0x40
             case .string(let x):
+                // Written as ASCII while hashed; rewritten as UTF-16 when it was not.
                 let bytes = x.utf8.span
-                let summary = ByteArena.summarize(bytes)
-                if summary.isASCII {
-                    appendHeader(&out, 0x50, summary.count)
-                    out.append(bytes)
-                } else {
+                appendHeader(&out, 0x50, bytes.count)
+                let summary = out.appendSummarizing(bytes)
+                if !summary.isASCII {
+                    out.truncate(start)
                     appendHeader(&out, 0x60, ByteArena.utf16Units(bytes))
                     for unit in x.utf16 { out.append(bigEndian: UInt64(unit), width: 2) }
                 }

@@ -366,6 +366,18 @@ import FoundationEssentials
         count &+= n
     }
 
+    /// `bytes`, hashed and ASCII-tested on the way (see `ByteArena.Summary`).
+    mutating func appendSummarizing(_ bytes: Span<UInt8>) -> ByteArena.Summary {
+        let n = bytes.count
+        let p = unsafe room(n)
+        let summary = unsafe bytes.withUnsafeBytes { src in
+            // room reserved n (== src.count) bytes at p.
+            unsafe ByteArena.scan(src, copyingTo: p)
+        }
+        count &+= n
+        return summary
+    }
+
     /// `d`'s bytes, hashed on the way (see `ByteArena.Summary`).
     mutating func appendSummarizing(_ d: Data) -> ByteArena.Summary {
         let p = unsafe room(d.count)
