@@ -5,20 +5,27 @@
 // value), and equal containers too (hash-consing over their child references). Nothing is encoded
 // until `finish(root:)`, which
 //   1. renumbers the objects reachable from the root in depth-first pre-order, so the root is object
-//      0 and unreachable objects (orphans) are dropped, as Apple's writers order them;
+//      0 and unreachable objects (orphans) are dropped, as Apple's writers order them, summing their
+//      sizes apart from references on the way;
 //   2. picks the smallest reference width for that object count (1/2/4/8 bytes, or any of 1...8 with
-//      `.compact` widths), sizes every object, then the smallest offset width that reaches the table;
-//   3. writes header, objects, offset table and trailer into one buffer of the exact size.
+//      `.compact` widths), then the smallest offset width that reaches the table;
+//   3. writes header, objects and trailer into one buffer of the exact size, each object's offset
+//      going straight into the table's place.
 //
 // Example: addString("a") -> r0, addInt(5) -> r1, addDictionary(keys: [r0], values: [r1]) -> r2,
 // finish(root: r2) renumbers r2 -> 0, r0 -> 1, r1 -> 2 and writes
 //   62 70 6c 69 73 74 30 30 | d1 01 02 | 51 61 | 10 05 | 08 0b 0d | trailer (1, 1, 3, 0, 15)
 //
-// Deduplication uses one open-addressing table (`DedupTable`) over all kinds, keyed by a 64-bit hash
-// of (kind, payload) and confirmed by comparing payloads exactly: strings by their UTF-8 bytes (not
-// Swift's canonical equivalence), reals and dates by bit pattern, containers by their child lists.
-// Objects are 32-byte `Entry` values in one array; string and data bytes are copied once, when new,
-// into one `ByteArena`, so candidates are compared without touching the caller's values again.
+// Deduplication uses one open-addressing table (`DedupTable`, 8-byte slots) over all kinds, keyed by a
+// 64-bit hash of (kind, payload) and confirmed by comparing payloads exactly: strings by their UTF-8
+// bytes (not Swift's canonical equivalence), reals and dates by bit pattern, containers by their child
+// lists. Objects are 16-byte `Entry` values in one array; string and data bytes are hashed from the
+// caller's value and copied once, when new, into one `ByteArena`, where candidates are compared.
+//
+// Memory is most of the cost: for a 10 MB file the tables are tens of MB that must be faulted in
+// (about 1.5 µs per 4 KiB page on the VMs we measure on), and the dedup table is probed at random. So
+// entries and slots are small, tables are sized once when the size is known, and nothing is copied
+// that need not be.
 
 public import FoundationEssentials
 
@@ -36,24 +43,34 @@ public struct ObjectTableBuilder: Sendable {
         case null, bool, integer, real, float, date, data, ascii, utf16, uid, array, set, dictionary
     }
 
-    /// One object, in 32 bytes.
+    /// One object, in 16 bytes (entries are many, and read at random while deduplicating).
     struct Entry {
-        var kind: Kind
-        /// integer: the low 64 bits; bool, real, float, date, uid: the bits; data and strings: the
-        /// offset of the bytes in `arena`; containers: the offset of the child ids in `children`.
+        /// bool, real, float, date, uid: the bits; integers inside `Int64`: the value; other
+        /// integers, data and strings: the offset of their bytes in `arena` (a UTF-16 string's code
+        /// unit count is the 8 bytes before them); containers: the offset of the child ids in
+        /// `children`.
         var a: UInt64
-        /// integer: the high 64 bits; data and strings: the byte count (UTF-8 for strings);
-        /// containers: the number of child ids (2 × entries for a dictionary).
-        var b: UInt64
-        /// UTF-16 strings: the number of UTF-16 code units; integers: the payload width (1, 2, 4, 8, 16).
-        var units: Int = 0
+        /// The low 32 bits of `count`.
+        var low: UInt32
+        /// Bits 32 ..< 48 of `count` (no count of bytes or ids in memory reaches 2^48).
+        var high: UInt16
+        var kind: Kind
+
+        init(_ kind: Kind, a: UInt64, count: Int = 0) {
+            self.a = a
+            self.low = UInt32(truncatingIfNeeded: count)
+            self.high = UInt16(truncatingIfNeeded: count >> 32)
+            self.kind = kind
+        }
 
         var start: Int { Int(truncatingIfNeeded: a) }
-        var length: Int { Int(truncatingIfNeeded: b) }
+        /// integers: the payload width (1, 2, 4, 8, 16); data and strings: the byte count (UTF-8 for
+        /// strings); containers: the number of child ids (2 × entries for a dictionary).
+        var count: Int { Int(low) | Int(high) << 32 }
     }
 
     var objects: [Entry] = []
-    /// String and data bytes.
+    /// String, data and 16-byte integer bytes.
     var arena = ByteArena()
     /// Container children, as builder ids.
     var children: [Int32] = []
@@ -72,12 +89,21 @@ public struct ObjectTableBuilder: Sendable {
     /// The number of objects added so far (after deduplication).
     public var count: Int { objects.count }
 
+    /// Appends a new object; with deduplication on, files it in the slot `probed` (from `table.probe`).
     @inline(__always)
-    private mutating func append(_ entry: Entry, hash: UInt64) -> BuilderRef {
+    private mutating func append(_ entry: Entry, hash: UInt64, probed: Int) -> BuilderRef {
+        let id = Int32(truncatingIfNeeded: objects.count)
         objects.append(entry)
-        let id = Int32(truncatingIfNeeded: objects.count &- 1)
-        if deduplicate { table.insert(hash, id) }
+        if deduplicate { table.fill(probed, hash, id) }
         return BuilderRef(id: id)
+    }
+
+    /// Makes room for about `n` more objects (and their hash slots) at once.
+    mutating func reserve(objects n: Int) {
+        guard n > 0 else { return }
+        let wanted = objects.count &+ n
+        if wanted > objects.capacity { objects.reserveCapacity(max(wanted, objects.capacity &* 2)) }
+        if deduplicate { table.reserve(n) }
     }
 
     // MARK: Scalars
@@ -96,37 +122,59 @@ public struct ObjectTableBuilder: Sendable {
     mutating func addInteger(_ value: PlistInteger) -> BuilderRef {
         let low = value.low
         let high = UInt64(bitPattern: value.high)
+        let width = BinaryPlistWriter.integerWidth(value)
+        if width == 16 { return addWideInteger(low: low, high: high) }
+        // Inside Int64: the entry holds the value; equal values have equal widths.
+        let entry = Entry(.integer, a: low, count: width)
+        guard deduplicate else { return append(entry, hash: 0, probed: 0) }
+        let hash = DedupTable.mix(low ^ 0x7F4A_7C15_9E37_79B9)
+        let p = table.probe(
+            hash,
+            where: { id in
+                let e = objects[id]
+                return e.kind == .integer && e.a == low && e.low == entry.low
+            })
+        if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
+        return append(entry, hash: hash, probed: p)
+    }
+
+    /// An integer outside `Int64`: its 16 bytes (high half first, as written) go to the arena.
+    private mutating func addWideInteger(low: UInt64, high: UInt64) -> BuilderRef {
         let hash = DedupTable.mix(low ^ DedupTable.mix(high ^ UInt64(Kind.integer.rawValue)))
-        if deduplicate,
-            let id = table.find(
+        var p = 0
+        if deduplicate {
+            p = table.probe(
                 hash,
                 where: { id in
                     let e = objects[id]
-                    return e.kind == .integer && e.a == low && e.b == high
+                    return e.kind == .integer && e.count == 16 && arena.word(e.start) == high
+                        && arena.word(e.start &+ 8) == low
                 })
-        {
-            return BuilderRef(id: id)
+            if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
         }
-        return append(Entry(kind: .integer, a: low, b: high, units: BinaryPlistWriter.integerWidth(value)), hash: hash)
+        let start = arena.count
+        arena.append(word: high)
+        arena.append(word: low)
+        return append(Entry(.integer, a: UInt64(start), count: 16), hash: hash, probed: p)
     }
 
     /// Adds an integer.
     public mutating func addInt(_ value: some BinaryInteger) -> BuilderRef { addInteger(PlistInteger(value)) }
 
     /// Scalars held as 64 bits: null, bool, real, float, date, uid.
+    @inline(__always)
     private mutating func addBits(_ kind: Kind, _ value: UInt64) -> BuilderRef {
+        let entry = Entry(kind, a: value)
+        guard deduplicate else { return append(entry, hash: 0, probed: 0) }
         let hash = DedupTable.mix(value ^ UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15)
-        if deduplicate,
-            let id = table.find(
-                hash,
-                where: { id in
-                    let e = objects[id]
-                    return e.kind == kind && e.a == value
-                })
-        {
-            return BuilderRef(id: id)
-        }
-        return append(Entry(kind: kind, a: value, b: 0), hash: hash)
+        let p = table.probe(
+            hash,
+            where: { id in
+                let e = objects[id]
+                return e.kind == kind && e.a == value
+            })
+        if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
+        return append(entry, hash: hash, probed: p)
     }
 
     /// Adds an 8-byte real. Deduplication is by bit pattern: `-0.0` and `0.0` stay distinct.
@@ -145,21 +193,25 @@ public struct ObjectTableBuilder: Sendable {
 
     /// Adds a byte string.
     public mutating func addData(_ value: Data) -> BuilderRef {
-        let summary = ByteArena.summarize(value)
+        // Copied in and hashed in one pass; dropped again when an equal one is there.
+        let start = arena.count
+        let summary = arena.appendSummarizing(value)
         let hash = DedupTable.mix(summary.hash ^ UInt64(Kind.data.rawValue))
-        if deduplicate,
-            let id = table.find(
+        var p = 0
+        if deduplicate {
+            p = table.probe(
                 hash,
                 where: { id in
                     let e = objects[id]
-                    return e.kind == .data && arena.equal(e.start, e.length, value)
+                    return e.kind == .data && arena.equal(e.start, e.count, start, summary.count)
                 })
-        {
-            return BuilderRef(id: id)
+            if p >= 0 {
+                arena.truncate(start)
+                return BuilderRef(id: Int32(truncatingIfNeeded: p))
+            }
         }
-        let start = arena.count
-        arena.append(value)
-        return append(Entry(kind: .data, a: UInt64(start), b: UInt64(summary.count)), hash: hash)
+        return append(
+            Entry(.data, a: UInt64(start), count: summary.count), hash: hash, probed: p)
     }
 
     /// Adds a string: ASCII (`0x5n`) when every character is ASCII, otherwise UTF-16BE (`0x6n`).
@@ -167,25 +219,29 @@ public struct ObjectTableBuilder: Sendable {
     /// Strings are equal when their UTF-8 bytes are, not by Swift's canonical equivalence: "é" and
     /// "e\u{301}" are two objects.
     public mutating func addString(_ value: String) -> BuilderRef {
-        let summary = ByteArena.summarize(value)
-        // Equal bytes imply the same kind (ASCII or UTF-16), so one hash domain serves both.
-        let hash = DedupTable.mix(summary.hash ^ 0x5A)
-        if deduplicate,
-            let id = table.find(
+        // Hashed from the caller's bytes; copied in only when new.
+        let bytes = value.utf8.span
+        let summary = ByteArena.summarize(bytes)
+        let hash = summary.hash
+        var p = 0
+        if deduplicate {
+            p = table.probe(
                 hash,
                 where: { id in
                     let e = objects[id]
-                    return (e.kind == .ascii || e.kind == .utf16) && arena.equal(e.start, e.length, value)
+                    let kind = e.kind
+                    return (kind == .ascii || kind == .utf16) && arena.equal(e.start, e.count, bytes)
                 })
-        {
-            return BuilderRef(id: id)
+            if p >= 0 { return BuilderRef(id: Int32(truncatingIfNeeded: p)) }
+        }
+        if !summary.isASCII {
+            // Counted only for new strings, and kept just before the bytes.
+            arena.append(word: UInt64(ByteArena.utf16Units(bytes)))
         }
         let start = arena.count
-        arena.append(value)
+        arena.append(bytes)
         return append(
-            Entry(
-                kind: summary.isASCII ? .ascii : .utf16, a: UInt64(start), b: UInt64(summary.count),
-                units: summary.utf16Units), hash: hash)
+            Entry(summary.isASCII ? .ascii : .utf16, a: UInt64(start), count: summary.count), hash: hash, probed: p)
     }
 
     // MARK: Containers
@@ -210,7 +266,7 @@ public struct ObjectTableBuilder: Sendable {
 
     /// Makes a container of the child ids appended from `start` on: an equal container's reference
     /// (the ids are rolled back), or a new object.
-    private mutating func finishContainer(_ kind: Kind, _ start: Int) -> BuilderRef {
+    mutating func finishContainer(_ kind: Kind, _ start: Int) -> BuilderRef {
         let n = children.count &- start
         var hash = UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(n)
         for i in start..<children.count {
@@ -218,21 +274,23 @@ public struct ObjectTableBuilder: Sendable {
             hash ^= hash >> 31
         }
         hash = DedupTable.mix(hash)
-        if deduplicate,
-            let id = table.find(
+        var p = 0
+        if deduplicate {
+            p = table.probe(
                 hash,
                 where: { id in
                     let e = objects[id]
-                    guard e.kind == kind, e.length == n else { return false }
+                    guard e.kind == kind, e.count == n else { return false }
                     let other = e.start
                     for i in 0..<n where children[other &+ i] != children[start &+ i] { return false }
                     return true
                 })
-        {
-            children.removeSubrange(start...)
-            return BuilderRef(id: id)
+            if p >= 0 {
+                children.removeLast(n)
+                return BuilderRef(id: Int32(truncatingIfNeeded: p))
+            }
         }
-        return append(Entry(kind: kind, a: UInt64(start), b: UInt64(n)), hash: hash)
+        return append(Entry(kind, a: UInt64(start), count: n), hash: hash, probed: p)
     }
 
     /// Adds an array of objects already added.
@@ -275,13 +333,16 @@ public struct ObjectTableBuilder: Sendable {
 
 /// An open-addressing hash table of object ids, keyed by 64-bit hashes; equality is decided by the
 /// caller's predicate, so one table serves every kind.
+///
+/// A slot is 8 bytes: the id + 1 (0 = empty) in the low half, the hash's high 32 bits in the high
+/// half. Those bits choose the slot (so the table can be resized from the slots alone) and skip
+/// almost every comparison with an object of another value. Small slots keep the table, which is
+/// probed at random, compact: its cache and TLB misses are much of the cost of adding an object.
 struct DedupTable: Sendable {
-    /// Slots hold id + 1 (0 = empty); `hashes` holds each slot's full hash to skip most comparisons.
-    var slots: [Int32] = Array(repeating: 0, count: 64)
-    var hashes: [UInt64] = Array(repeating: 0, count: 64)
+    var slots: [UInt64] = Array(repeating: 0, count: 64)
     var count = 0
 
-    /// A 64-bit finaliser (from the public-domain SplitMix64/Murmur3 family of mixers).
+    /// A 64-bit finaliser (from the public-domain SplitMix64/Murmur3 family of mixers). A bijection.
     @inline(__always)
     static func mix(_ x: UInt64) -> UInt64 {
         var z = x &* 0xBF58_476D_1CE5_E9B9
@@ -289,39 +350,60 @@ struct DedupTable: Sendable {
         return z ^ (z >> 29)
     }
 
+    /// Sizes the table for `n` more entries at most half full, so they are added without rehashing.
+    mutating func reserve(_ n: Int) {
+        let needed = (count &+ max(0, n)) &* 2
+        guard needed > slots.count, needed < Int(Int32.max) else { return }
+        resize(to: 1 << (Int.bitWidth &- (needed &- 1).leadingZeroBitCount))
+    }
+
+    /// The id under `hash` that satisfies `matches`, or the empty slot where such an id belongs (pass
+    /// it to `fill`) as a negative number, `-1 - slot`.
     @inline(__always)
-    func find(_ hash: UInt64, where matches: (Int) -> Bool) -> Int32? {
+    func probe(_ hash: UInt64, where matches: (Int) -> Bool) -> Int {
         let mask = slots.count &- 1
-        var i = Int(truncatingIfNeeded: hash) & mask
+        let check = hash & 0xFFFF_FFFF_0000_0000
+        var i = Int(truncatingIfNeeded: hash >> 32) & mask
         while true {
             let s = slots[i]
-            if s == 0 { return nil }
-            if hashes[i] == hash && matches(Int(s &- 1)) { return s &- 1 }
+            if s == 0 { return -1 &- i }
+            if s & 0xFFFF_FFFF_0000_0000 == check {
+                let id = Int(truncatingIfNeeded: s & 0xFFFF_FFFF) &- 1
+                if matches(id) { return id }
+            }
             i = (i &+ 1) & mask
         }
     }
 
-    mutating func insert(_ hash: UInt64, _ id: Int32) {
-        if (count &+ 1) &* 2 > slots.count { grow() }
-        let mask = slots.count &- 1
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while slots[i] != 0 { i = (i &+ 1) & mask }
-        slots[i] = id &+ 1
-        hashes[i] = hash
+    /// Fills the empty slot `probe` returned (as `-1 - slot`) with `id`.
+    @inline(__always)
+    mutating func fill(_ probed: Int, _ hash: UInt64, _ id: Int32) {
+        slots[-1 &- probed] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: id &+ 1))
         count &+= 1
+        if count &* 2 > slots.count { resize(to: slots.count &* 2) }
     }
 
-    private mutating func grow() {
-        let oldSlots = slots
-        let oldHashes = hashes
-        slots = Array(repeating: 0, count: oldSlots.count &* 2)
-        hashes = Array(repeating: 0, count: oldSlots.count &* 2)
-        let mask = slots.count &- 1
-        for j in 0..<oldSlots.count where oldSlots[j] != 0 {
-            var i = Int(truncatingIfNeeded: oldHashes[j]) & mask
+    /// The id under `hash` that satisfies `matches`, or `nil` (the decoder's key interning).
+    @inline(__always)
+    func find(_ hash: UInt64, where matches: (Int) -> Bool) -> Int32? {
+        let p = probe(hash, where: matches)
+        return p >= 0 ? Int32(truncatingIfNeeded: p) : nil
+    }
+
+    /// Adds `id` under `hash`, which `find` did not hold.
+    @inline(__always)
+    mutating func insert(_ hash: UInt64, _ id: Int32) {
+        fill(probe(hash, where: { _ in false }), hash, id)
+    }
+
+    private mutating func resize(to capacity: Int) {
+        let old = slots
+        slots = Array(repeating: 0, count: capacity)
+        let mask = capacity &- 1
+        for s in old where s != 0 {
+            var i = Int(truncatingIfNeeded: s >> 32) & mask
             while slots[i] != 0 { i = (i &+ 1) & mask }
-            slots[i] = oldSlots[j]
-            hashes[i] = oldHashes[j]
+            slots[i] = s
         }
     }
 }
