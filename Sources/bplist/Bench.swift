@@ -43,8 +43,9 @@ struct Bench: ParsableCommand {
             """
     )
 
-    /// The keyed operations are opt-in (`BENCH_OPS=all`): at the time of writing, unarchiving the
-    /// 20,000-Person archive takes minutes (each `value(of:)` call sizes a memo by the object count).
+    /// The keyed operations are opt-in (`BENCH_OPS=all`): they need the peers' `swift_peer.Person`
+    /// archive (any other keyed file fails the `Person` decode), and the peers' protocol knows only
+    /// `decode` and `encode`.
     static let defaultOperations = [
         "decode", "encode", "encode-compact", "open", "lookup", "deflate", "inflate", "zlib-decode",
     ]
