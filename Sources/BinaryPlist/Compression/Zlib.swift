@@ -10,6 +10,14 @@
 internal import CZlib
 public import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The envelope around a property list.
 public enum CompressionEnvelope: String, Sendable, Hashable, CaseIterable {
     /// Plain `bplist00`.
@@ -76,20 +84,45 @@ public enum Zlib {
         let initRC = unsafe inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard initRC == Z_OK else { throw BinaryPlistError(.compression, "inflateInit failed (\(initRC))") }
         defer { unsafe _ = inflateEnd(&stream) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // zlib inflates straight into one malloc'd block that doubles as needed (realloc: large
+        // blocks move their pages instead of being copied) and is handed to `Data` without a copy.
+        // It may grow to `cap` = limit + 1 bytes, so that output beyond the limit is seen.
+        let cap = limit < Int.max ? max(limit, 0) &+ 1 : Int.max
+        var capacity = min(max(1 << 16, data.count < Int.max / 4 ? data.count &* 4 : Int.max), cap)
+        guard var base = unsafe malloc(capacity) else {
+            throw BinaryPlistError(.compression, "cannot allocate \(capacity) bytes for the inflated output")
+        }
+        var produced = 0
+        var owned = true
+        defer { if owned { unsafe free(base) } }
         let outcome: Result<Int, BinaryPlistError> = unsafe data.withUnsafeBytes { input in
             unsafe stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
             unsafe stream.avail_in = uInt(input.count)
             while true {
-                var rc: Int32 = Z_OK
-                let produced = unsafe chunk.withUnsafeMutableBytes { output in
-                    // zlib writes at most avail_out = output.count bytes into the lent chunk.
-                    unsafe stream.next_out = output.bindMemory(to: Bytef.self).baseAddress
-                    unsafe stream.avail_out = uInt(output.count)
-                    rc = unsafe CZlib.inflate(&stream, Z_NO_FLUSH)
-                    return unsafe output.count - Int(stream.avail_out)
+                let consumedBefore = unsafe input.count - Int(stream.avail_in)
+                if produced == capacity {
+                    guard capacity < cap else {
+                        return .failure(
+                            BinaryPlistError(
+                                .limitExceeded, offset: consumedBefore,
+                                "inflating would produce more than \(limit) bytes (maxDecompressedBytes)"))
+                    }
+                    let grown = capacity <= cap / 2 ? capacity &* 2 : cap
+                    guard let p = unsafe realloc(base, grown) else {
+                        return .failure(
+                            BinaryPlistError(.compression, "cannot grow the inflated output to \(grown) bytes"))
+                    }
+                    unsafe base = p
+                    capacity = grown
                 }
+                // zlib writes at most avail_out = room bytes at base + produced: produced + room <=
+                // capacity, the size of the block.
+                let room = min(capacity &- produced, Int(UInt32.max))
+                unsafe stream.next_out = (base + produced).assumingMemoryBound(to: Bytef.self)
+                unsafe stream.avail_out = uInt(room)
+                let rc = unsafe CZlib.inflate(&stream, Z_NO_FLUSH)
+                let wrote = unsafe room - Int(stream.avail_out)
+                produced &+= wrote
                 let consumed = unsafe input.count - Int(stream.avail_in)
                 switch rc {
                 case Z_OK, Z_STREAM_END, Z_BUF_ERROR: break
@@ -97,16 +130,15 @@ public enum Zlib {
                     return .failure(
                         BinaryPlistError(.compression, offset: consumed, "corrupt compressed stream (zlib \(rc))"))
                 }
-                guard produced <= limit - out.count else {
+                guard produced <= limit else {
                     return .failure(
                         BinaryPlistError(
                             .limitExceeded, offset: consumed,
                             "inflating would produce more than \(limit) bytes (maxDecompressedBytes)"))
                 }
-                out.append(contentsOf: chunk[0..<produced])
                 if rc == Z_STREAM_END { return .success(consumed) }
                 // No progress possible: the input is exhausted before the end of the stream.
-                if unsafe produced == 0 && stream.avail_in == 0 {
+                if unsafe wrote == 0 && stream.avail_in == 0 {
                     return .failure(BinaryPlistError(.compression, offset: consumed, "compressed stream is truncated"))
                 }
             }
@@ -117,6 +149,9 @@ public enum Zlib {
                 .trailingData, offset: consumed,
                 "\(data.count - consumed) bytes follow the compressed stream")
         }
-        return Data(out)
+        // Shrinking keeps the first `produced` bytes; if it fails, the larger block is still valid.
+        let block = unsafe realloc(base, max(produced, 1)) ?? base
+        owned = false
+        return unsafe Data(bytesNoCopy: block, count: produced, deallocator: .free)
     }
 }
