@@ -453,10 +453,6 @@ public final class KeyedUnarchiver {
         return nil
     }
 
-    func field(_ name: String, keys: ReferenceList, values: ReferenceList) throws(KeyedArchiveError) -> ObjectRef? {
-        try reading { r throws(KeyedArchiveError) in try field(r, name, keys: keys, values: values) }
-    }
-
     /// Counts one decoded value against the budget.
     @inline(__always)
     func countValue() throws(KeyedArchiveError) {
@@ -474,12 +470,6 @@ public final class KeyedUnarchiver {
             throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
         }
         return Int(u)
-    }
-
-    /// What a stored value means after following a UID: the object and its UID (0 = `$null`).
-    func resolve(_ value: UnarchivedValue) throws(KeyedArchiveError) -> (object: PlistObject, uid: Int?) {
-        let (o, _, uid) = try resolveRef(value)
-        return (o, uid)
     }
 
     /// The `$class` field of an object dictionary (the key object found last time is tried first,

@@ -74,14 +74,6 @@ extension KeyedUnarchiver {
         return (keys, values, uid)
     }
 
-    func foundationObject(_ value: UnarchivedValue, classNames: [String], expected: String)
-        throws(KeyedArchiveError) -> (keys: ReferenceList, values: ReferenceList, uid: Int)?
-    {
-        try reading { r throws(KeyedArchiveError) in
-            try foundationObject(r, value, classNames: classNames, expected: expected)
-        }
-    }
-
     func requireFoundationObject(
         _ r: borrowing PlistReader, _ value: UnarchivedValue, classNames: [String], expected: String
     ) throws(KeyedArchiveError) -> (keys: ReferenceList, values: ReferenceList, uid: Int) {
