@@ -201,24 +201,10 @@ extension BinaryPlistDocument {
             let end = document.trailer.offsetTableOffset
             // off < end <= bytes.count was proven at open: the marker byte is readable.
             let marker = bytes.byte(unchecked: off)
-            guard marker >> 4 == 0x5 else { return nil }
-            var count = Int(marker & 0x0F)
-            var start = off &+ 1
-            if count == 0x0F {
-                // An extended count: an int object of 1 or 2 bytes right after the marker.
-                guard end &- off >= 3 else { return nil }
-                let m = bytes.byte(unchecked: off &+ 1)  // off + 1 < off + 3 <= end
-                if m == 0x10 {
-                    count = Int(bytes.byte(unchecked: off &+ 2))  // off + 2 < end
-                    start = off &+ 3
-                } else if m == 0x11, end &- off >= 4 {
-                    count = Int(bytes.uint(unchecked: off &+ 2, width: 2))  // off + 2 ..< off + 4 <= end
-                    start = off &+ 4
-                } else {
-                    return nil
-                }
-            }
-            guard count <= end &- start else { return nil }
+            guard marker >> 4 == 0x5,
+                let (count, start) = BinaryPlistDocument.shortCount(bytes, marker: marker, at: off, end: end),
+                count <= end &- start
+            else { return nil }
             return (start, count)
         }
 

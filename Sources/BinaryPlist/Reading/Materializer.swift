@@ -525,16 +525,19 @@ struct Materializer<Memo: MemoTable> {
         }
     }
 
-    /// The payload of object `index` when it is an ASCII string (`0x5n`) of 1 to 14 bytes that lies in
-    /// the object region; `nil` otherwise.
+    /// The payload of object `index` when it is a non-empty ASCII string (`0x5n`) with an inline or a
+    /// 1- or 2-byte count that lies in the object region; `nil` otherwise.
     @inline(__always)
     private func shortASCII(_ index: Int, _ layout: ObjectLayout) -> (offset: Int, length: Int)? {
         let off = layout.offset(of: index)
         // off < regionEnd was proven at open: the marker byte is readable.
         let marker = layout.reader.byte(unchecked: off)
-        let length = Int(marker & 0x0F)
-        guard marker >> 4 == 0x5, length > 0, length < 0x0F, length < layout.regionEnd &- off else { return nil }
-        return (off &+ 1, length)  // off + 1 ..< off + 1 + length lies before regionEnd.
+        guard marker >> 4 == 0x5,
+            let (length, start) = BinaryPlistDocument.shortCount(
+                layout.reader, marker: marker, at: off, end: layout.regionEnd),
+            length > 0, length <= layout.regionEnd &- start
+        else { return nil }
+        return (start, length)  // start ..< start + length lies before regionEnd.
     }
 
     /// Scans an object the fast paths leave to `scan` (which reports any error).
@@ -627,22 +630,8 @@ struct Materializer<Memo: MemoTable> {
         case 0x4, 0x5, 0x6:
             // Data, ASCII or UTF-16 of a short count, or of a 1- or 2-byte extended count (0x10 n, 0x11 nn).
             let type = marker >> 4
-            var n = low
-            var start = p
-            if low == 0x0F {
-                guard room >= 2 else { break }
-                // p and p + 1 are in the region (room >= 2); p + 2 as well for a 2-byte count (room >= 3).
-                let countMarker = reader.byte(unchecked: p)
-                if countMarker == 0x10 {
-                    n = Int(reader.byte(unchecked: p &+ 1))
-                    start = p &+ 2
-                } else if countMarker == 0x11, room >= 3 {
-                    n = Int(reader.uint(unchecked: p &+ 1, width: 2))
-                    start = p &+ 3
-                } else {
-                    break
-                }
-            }
+            guard let (n, start) = BinaryPlistDocument.shortCount(reader, marker: marker, at: off, end: regionEnd)
+            else { break }
             // The payload start ..< start + bytes lies in the region (bytes <= regionEnd - start); n < 2^16,
             // so doubling it cannot overflow.
             let bytes = type == 0x6 ? 2 &* n : n

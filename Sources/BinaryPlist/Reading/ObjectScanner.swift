@@ -153,6 +153,24 @@ extension BinaryPlistDocument {
         return value
     }
 
+    /// The count and payload start of the data or string marker `marker` at `off` when its count is
+    /// inline or a 1- or 2-byte int object (`0x10 n`, `0x11 nn`) and that header lies before `end`:
+    /// the common forms, read without `scan`. `nil` for any other form, which `scan` decodes or
+    /// reports. The payload's own extent is the caller's to check. (`off < end <= r.count` is the
+    /// caller's proof.)
+    @inline(__always)
+    static func shortCount(_ r: ByteReader, marker: UInt8, at off: Int, end: Int) -> (count: Int, start: Int)? {
+        let low = Int(marker & 0x0F)
+        if low != 0x0F { return (low, off &+ 1) }
+        let room = end &- off &- 1  // bytes after the marker before `end`
+        guard room >= 2 else { return nil }
+        // off + 1 and off + 2 lie before end (room >= 2); off + 3 as well for a 2-byte count (room >= 3).
+        let countMarker = r.byte(unchecked: off &+ 1)
+        if countMarker == 0x10 { return (Int(r.byte(unchecked: off &+ 2)), off &+ 3) }
+        if countMarker == 0x11, room >= 3 { return (Int(r.uint(unchecked: off &+ 2, width: 2)), off &+ 4) }
+        return nil
+    }
+
     /// Reads an integer payload of 1, 2, 4, 8 or 16 bytes at a proven position.
     private func integer(_ r: ByteReader, at p: Int, width: Int, index: Int) throws(BinaryPlistError) -> RawObject {
         switch width {
