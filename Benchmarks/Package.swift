@@ -32,10 +32,17 @@ let package = Package(
             dependencies: [.product(name: "BinaryPlist", package: "KeyedArchive")],
             path: "Sources/Workloads"
         ),
+        // The configuration both benchmark targets run with (what CI gates, in one place).
+        .target(
+            name: "SuiteConfiguration",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")],
+            path: "Sources/SuiteConfiguration"
+        ),
         .executableTarget(
             name: "BinaryPlistBenchmarks",
             dependencies: [
                 "Workloads",
+                "SuiteConfiguration",
                 .product(name: "BinaryPlist", package: "KeyedArchive"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -47,6 +54,7 @@ let package = Package(
         .executableTarget(
             name: "KeyedArchiveBenchmarks",
             dependencies: [
+                "SuiteConfiguration",
                 .product(name: "KeyedArchive", package: "KeyedArchive"),
                 .product(name: "BinaryPlist", package: "KeyedArchive"),
                 .product(name: "Benchmark", package: "benchmark"),

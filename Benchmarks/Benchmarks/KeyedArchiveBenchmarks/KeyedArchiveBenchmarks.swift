@@ -19,23 +19,12 @@ import Benchmark
 import BinaryPlist
 import Foundation
 import KeyedArchive
+import SuiteConfiguration
 
 let benchmarks: @Sendable () -> Void = {
     let environment = ProcessInfo.processInfo.environment
-    let smoke = environment["BENCH_SMOKE"].map { !$0.isEmpty && $0 != "0" } ?? false
-    Benchmark.defaultConfiguration = .init(
-        // No peak RSS in smoke runs: its sampler thread wakes every 10 ms and allocates, which would
-        // make the malloc counts depend on timing.
-        metrics: smoke
-            ? [.wallClock, .throughput, .mallocCountTotal]
-            : [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
-        warmupIterations: 1,
-        maxDuration: smoke ? .milliseconds(100) : .seconds(2),
-        maxIterations: smoke ? 3 : 1000,
-        // Malloc counts are exact and repeat from run to run: the only metric with a CI threshold
-        // (Benchmarks/Thresholds). Any change, better or worse, fails the check until updated.
-        thresholds: [.mallocCountTotal: .init(relative: [.p90: 0], absolute: [.p90: 0])]
-    )
+    let smoke = SuiteConfiguration.isSmoke(environment)
+    Benchmark.defaultConfiguration = SuiteConfiguration.standard(smoke: smoke)
 
     let divisor = max(1, environment["BENCH_DIVISOR"].flatMap { Int($0) } ?? (smoke ? 25 : 1))
     // Built in the setup of the benchmark that runs (each runs in its own process), not here: this
