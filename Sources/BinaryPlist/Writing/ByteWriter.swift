@@ -15,6 +15,25 @@ import FoundationEssentials
     import Darwin
 #endif
 
+/// Stores the low `width` (1...8) bytes of `v` big-endian at p: the one big-endian store of the
+/// writer's buffers. The caller has reserved p ..< p + width.
+@inline(__always)
+private func storeBigEndianValue(_ v: UInt64, width: Int, at p: UnsafeMutableRawPointer) {
+    switch width {
+    case 1: unsafe p.storeBytes(of: UInt8(truncatingIfNeeded: v), as: UInt8.self)
+    case 2: unsafe p.storeBytes(of: UInt16(truncatingIfNeeded: v).bigEndian, as: UInt16.self)
+    case 4: unsafe p.storeBytes(of: UInt32(truncatingIfNeeded: v).bigEndian, as: UInt32.self)
+    case 8: unsafe p.storeBytes(of: v.bigEndian, as: UInt64.self)
+    default:
+        precondition(width >= 1 && width <= 8, "width \(width)")
+        // width < 8: bytes p ..< p + width, within the caller's reservation.
+        for i in 0..<width {
+            unsafe p.storeBytes(
+                of: UInt8(truncatingIfNeeded: v >> UInt64(8 &* (width &- 1 &- i))), toByteOffset: i, as: UInt8.self)
+        }
+    }
+}
+
 /// Writes big-endian values into one allocation of a size fixed in advance, handed over as `Data`
 /// without a copy.
 @safe struct ByteWriter: ~Copyable {
@@ -62,20 +81,8 @@ import FoundationEssentials
     /// The low `width` bytes of `v` (1...8), most significant first.
     @inline(__always)
     mutating func appendBigEndian(_ v: UInt64, width: Int) {
-        unsafe store(width) { p in
-            switch width {
-            case 1: unsafe p.storeBytes(of: UInt8(truncatingIfNeeded: v), as: UInt8.self)
-            case 2: unsafe p.storeBytes(of: UInt16(truncatingIfNeeded: v).bigEndian, toByteOffset: 0, as: UInt16.self)
-            case 4: unsafe p.storeBytes(of: UInt32(truncatingIfNeeded: v).bigEndian, toByteOffset: 0, as: UInt32.self)
-            case 8: unsafe p.storeBytes(of: v.bigEndian, toByteOffset: 0, as: UInt64.self)
-            default:
-                for i in 0..<width {
-                    unsafe p.storeBytes(
-                        of: UInt8(truncatingIfNeeded: v >> UInt64(8 * (width - 1 - i))), toByteOffset: i, as: UInt8.self
-                    )
-                }
-            }
-        }
+        // `width` bytes are reserved at p.
+        unsafe store(width) { p in unsafe storeBigEndianValue(v, width: width, at: p) }
     }
 
     /// A marker byte followed by the low `width` bytes of `v` (1, 2, 4 or 8), most significant first.
@@ -116,22 +123,9 @@ import FoundationEssentials
         precondition(k >= 0 && k < tableCount, "table entry \(k) of \(tableCount)")
         let width = tableWidth
         let at = tableStart &+ k &* width
-        let value = UInt64(truncatingIfNeeded: v)
         guard let base = unsafe buffer.baseAddress else { return }
         // at ..< at + width lies inside the table (k < tableCount), hence inside the buffer.
-        let p = unsafe base + at
-        switch width {
-        case 1: unsafe p.storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
-        case 2: unsafe p.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, as: UInt16.self)
-        case 4: unsafe p.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, as: UInt32.self)
-        case 8: unsafe p.storeBytes(of: value.bigEndian, as: UInt64.self)
-        default:
-            for i in 0..<width {
-                unsafe p.storeBytes(
-                    of: UInt8(truncatingIfNeeded: value >> UInt64(8 &* (width &- 1 &- i))), toByteOffset: i,
-                    as: UInt8.self)
-            }
-        }
+        unsafe storeBigEndianValue(UInt64(truncatingIfNeeded: v), width: width, at: base + at)
     }
 
     /// Steps over the prepared table, which must come next.
@@ -324,7 +318,7 @@ import FoundationEssentials
         let p = unsafe room(1 &+ width)
         // 1 + width bytes are reserved: the marker at 0, the value at 1 ..< 1 + width.
         unsafe p.storeBytes(of: marker, as: UInt8.self)
-        unsafe GrowableWriter.storeBigEndian(v, width: width, at: p + 1)
+        unsafe storeBigEndianValue(v, width: width, at: p + 1)
         count &+= 1 &+ width
     }
 
@@ -334,25 +328,8 @@ import FoundationEssentials
         precondition(width >= 1 && width <= 8, "width \(width)")
         let p = unsafe room(width)
         // `width` bytes are reserved at p.
-        unsafe GrowableWriter.storeBigEndian(v, width: width, at: p)
+        unsafe storeBigEndianValue(v, width: width, at: p)
         count &+= width
-    }
-
-    /// Stores the low `width` bytes of `v` big-endian at p (the caller checked p ..< p + width).
-    @inline(__always)
-    private static func storeBigEndian(_ v: UInt64, width: Int, at p: UnsafeMutableRawPointer) {
-        switch width {
-        case 1: unsafe p.storeBytes(of: UInt8(truncatingIfNeeded: v), as: UInt8.self)
-        case 2: unsafe p.storeBytes(of: UInt16(truncatingIfNeeded: v).bigEndian, as: UInt16.self)
-        case 4: unsafe p.storeBytes(of: UInt32(truncatingIfNeeded: v).bigEndian, as: UInt32.self)
-        case 8: unsafe p.storeBytes(of: v.bigEndian, as: UInt64.self)
-        default:
-            precondition(width >= 1 && width <= 8, "width \(width)")
-            for i in 0..<width {
-                unsafe p.storeBytes(
-                    of: UInt8(truncatingIfNeeded: v >> UInt64(8 &* (width &- 1 &- i))), toByteOffset: i, as: UInt8.self)
-            }
-        }
     }
 
     /// `bytes`, as they are.
@@ -424,7 +401,7 @@ import FoundationEssentials
     mutating func store(bigEndian v: UInt64, width: Int, at: Int) {
         precondition(width >= 1 && width <= 8 && at >= 0 && at <= count &- width, "store at \(at) of \(count)")
         // at ..< at + width lies inside 0 ..< count (precondition above).
-        unsafe GrowableWriter.storeBigEndian(v, width: width, at: base + at)
+        unsafe storeBigEndianValue(v, width: width, at: base + at)
     }
 
     /// The written bytes as `Data`, which takes the block (shrunk to size) and frees it.
