@@ -26,8 +26,11 @@ public import BinaryPlist
 public protocol KeyedArchivable: AnyObject, KeyedArchiveValue, SendableMetatype {
     /// The class name written in the archive (`$classname`). Default: the Swift type name.
     static var archiveClassName: String { get }
-    /// The superclass names written after ``archiveClassName`` in `$classes`. Default:
-    /// `["NSObject"]`, as Apple's archivers end every chain.
+    /// The superclass names written after ``archiveClassName`` in `$classes`. Default: the
+    /// ``archiveClassName`` of each superclass that is itself `KeyedArchivable`, nearest first,
+    /// then `"NSObject"`, as Apple's archivers end every chain: `Cat: Animal` writes
+    /// `[XWZCat, XWZAnimal, NSObject]`. Override it only to name classes Swift does not see
+    /// (an Objective-C superclass of the archive's origin).
     static var archiveSuperclassNames: [String] { get }
     /// Writes the instance's fields with the archiver's `encode(_:forKey:)` methods.
     func encode(with coder: KeyedArchiver) throws
@@ -37,7 +40,20 @@ public protocol KeyedArchivable: AnyObject, KeyedArchiveValue, SendableMetatype 
 
 extension KeyedArchivable {
     public static var archiveClassName: String { String(describing: self) }
-    public static var archiveSuperclassNames: [String] { ["NSObject"] }
+    public static var archiveSuperclassNames: [String] {
+        var names: [String] = []
+        var next: AnyClass? = _getSuperclass(self)
+        while let type = next {
+            if let archivable = type as? any KeyedArchivable.Type {
+                let name = archivable.archiveClassName
+                // A subclass that does not override the name inherits it: write it once.
+                if name != names.last ?? archiveClassName { names.append(name) }
+            }
+            next = _getSuperclass(type)
+        }
+        names.append("NSObject")
+        return names
+    }
 }
 
 /// A class that can take part in reference cycles: it is unarchived in two phases.
