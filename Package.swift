@@ -1,8 +1,11 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// Every library target and the tool: unsafe constructs must be marked `unsafe` at the use site, and
+/// an unmarked one is a build error, not a warning (the compiler holds the fence; see ARCHITECTURE.md).
 let strict: [SwiftSetting] = [
-    .strictMemorySafety()
+    .strictMemorySafety(),
+    .treatWarning("StrictMemorySafety", as: .error),
 ]
 
 let package = Package(
@@ -25,7 +28,8 @@ let package = Package(
             dependencies: [
                 "BinaryPlist", "KeyedArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "BinaryPlistTests",

@@ -10,13 +10,15 @@ enum IO {
         if path == "-" {
             return FileHandle.standardInput.readDataToEndOfFile()
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        let url = URL(fileURLWithPath: path)
+        guard FileManager.default.fileExists(atPath: path) else {
             throw ToolError("cannot read '\(path)': no such file")
         }
-        guard !isDirectory.boolValue else { throw ToolError("cannot read '\(path)': it is a directory") }
+        if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
+            throw ToolError("cannot read '\(path)': it is a directory")
+        }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try Data(contentsOf: url)
         } catch {
             throw ToolError("cannot read '\(path)': \(error.localizedDescription)")
         }

@@ -7,6 +7,7 @@
 // output or error line.
 
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -33,7 +34,7 @@ enum Terminal {
 /// progress.phase("decoding")
 /// progress.update(done: 10, of: 200)   // optional: a percentage for loops that can count
 /// ```
-final class Progress: @unchecked Sendable {
+final class Progress: Sendable {
     /// Inputs at least this large show the line immediately.
     static let bigInput = 16 << 20
     /// Otherwise the line appears once the work has taken this long.
@@ -45,25 +46,27 @@ final class Progress: @unchecked Sendable {
             && Terminal.environment("BPLIST_NO_PROGRESS") == nil
     }
 
-    private let lock = NSLock()
+    /// What the drawing thread and the worker share, behind one lock.
+    private struct State {
+        var phaseName = "reading"
+        var done = 0
+        var total = 0
+        var stopped = false
+        var drawn = false
+        var spin = 0
+    }
+
+    private let state: Mutex<State>
     private let label: String
     private let inputBytes: Int
     private let started = ContinuousClock.now
-    private var phaseName = "reading"
-    private var done = 0
-    private var total = 0
-    private var stopped = false
-    private var drawn = false
-    private var spin = 0
 
     /// Starts tracking work on an input of `inputBytes`; draws nothing unless ``allowed``.
     init(_ label: String, inputBytes: Int) {
         self.label = label
         self.inputBytes = inputBytes
-        guard Progress.allowed else {
-            stopped = true
-            return
-        }
+        state = Mutex(State(stopped: !Progress.allowed))
+        guard Progress.allowed else { return }
         let thread = Thread { [self] in
             while tick() { Thread.sleep(forTimeInterval: 0.1) }
         }
@@ -72,45 +75,45 @@ final class Progress: @unchecked Sendable {
 
     /// Names the current step (`decoding`, `writing`, …).
     func phase(_ name: String) {
-        lock.withLock {
-            phaseName = name
-            done = 0
-            total = 0
+        state.withLock {
+            $0.phaseName = name
+            $0.done = 0
+            $0.total = 0
         }
     }
 
     /// Reports `done` of `total` units of the current step.
     func update(done: Int, of total: Int) {
-        lock.withLock {
-            self.done = done
-            self.total = total
+        state.withLock {
+            $0.done = done
+            $0.total = total
         }
     }
 
     /// Stops drawing and erases the line. Call before writing results or errors.
     func finish() {
-        lock.withLock {
-            guard !stopped else { return }
-            stopped = true
-            if drawn { Progress.write("\r\u{1B}[K") }
+        state.withLock {
+            guard !$0.stopped else { return }
+            $0.stopped = true
+            if $0.drawn { Progress.write("\r\u{1B}[K") }
         }
     }
 
     /// Draws the line when due; `false` once finished.
     private func tick() -> Bool {
-        lock.withLock {
-            guard !stopped else { return false }
+        state.withLock {
+            guard !$0.stopped else { return false }
             let elapsed = ContinuousClock.now - started
             guard inputBytes >= Progress.bigInput || elapsed >= Progress.delay else { return true }
             let frames = ["|", "/", "-", "\\"]
-            spin = (spin + 1) % frames.count
+            $0.spin = ($0.spin + 1) % frames.count
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            var line = "\(frames[spin]) bplist \(label): \(phaseName)…"
-            if total > 0 { line += " \(min(100, done * 100 / total))%" }
+            var line = "\(frames[$0.spin]) bplist \(label): \($0.phaseName)…"
+            if $0.total > 0 { line += " \(min(100, $0.done * 100 / $0.total))%" }
             line += " " + String(format: "%.1f s", seconds)
             line += " (" + Progress.size(inputBytes) + ")"
             Progress.write("\r\u{1B}[K" + line)
-            drawn = true
+            $0.drawn = true
             return true
         }
     }

@@ -3,6 +3,7 @@
 import BinaryPlist
 import FoundationEssentials
 import KeyedArchive
+import Synchronization
 import Testing
 
 /// Builds a keyed archive by hand: `$objects[0]` is "$null"; `objects` follow from UID 1.
@@ -34,10 +35,11 @@ struct Chain: KeyedArchiveValue {
 }
 
 final class Spy: KeyedArchivable {
-    nonisolated(unsafe) static var initialised = 0
+    static let initialisations = Atomic<Int>(0)
+    static var initialised: Int { initialisations.load(ordering: .relaxed) }
     init() {}
     func encode(with coder: KeyedArchiver) throws {}
-    init(from coder: KeyedUnarchiver) throws { Spy.initialised += 1 }
+    init(from coder: KeyedUnarchiver) throws { Spy.initialisations.add(1, ordering: .relaxed) }
 }
 
 @Suite struct SecureDecodingTests {

@@ -106,22 +106,17 @@ public struct BinaryPlistTrailer: Sendable, Hashable {
     func validateOffsetTable(_ r: ByteReader) throws(BinaryPlistError) {
         let w = offsetIntSize
         let table = offsetTableOffset
-        // The whole table is inside the buffer: parse() proved table + count × w == trailer start <= r.count.
-        guard r.contains(offset: table, length: objectCount * w, limit: r.count) else {
-            throw BinaryPlistError(.truncated, offset: table, "offset table runs past the end of the input")
-        }
-        let mask = ByteReader.mask(width: w)
-        var p = table
-        for i in 0..<objectCount {
-            // In bounds: table + i × w + w <= table + count × w (range proven above), and p + w >= 8 because
-            // the table starts after the header (parse() checked offsetTableOffset >= 9).
-            let off = r.uint(unchecked: p, width: w, mask: mask)
+        // parse() proved table + count × w == trailer start <= r.count and table >= 9.
+        let inside = try r.forEachUInt(offset: table, count: objectCount, width: w) {
+            (i, off) throws(BinaryPlistError) in
             guard off >= UInt64(BinaryPlistTrailer.headerSize), off < UInt64(table) else {
                 throw BinaryPlistError(
-                    .offsetOutOfRange, offset: p, object: i,
+                    .offsetOutOfRange, offset: table + i * w, object: i,
                     "object \(i) is at offset \(off), outside the object region 8 ..< \(table)")
             }
-            p += w
+        }
+        guard inside else {
+            throw BinaryPlistError(.truncated, offset: table, "offset table runs past the end of the input")
         }
     }
 }

@@ -239,9 +239,10 @@ public struct ReferenceList: RandomAccessCollection, Sendable, Hashable {
     /// - Complexity: O(1).
     public subscript(position: Int) -> ObjectRef {
         precondition(position >= 0 && position < count, "ReferenceList index out of range")
-        // In bounds: the scanner proved start + count × width lies in the object region.
         return BinaryPlistDocument.withBytes(document) { r in
-            ObjectRef(Int(truncatingIfNeeded: r.uint(unchecked: start + position * width, width: width)))
+            // The scanner proved start + count × width lies in the object region; a position outside
+            // 0 ..< count stopped at the precondition above.
+            ObjectRef(Int(truncatingIfNeeded: r.uint(at: start + position * width, width: width) ?? 0))
         }
     }
 
@@ -357,27 +358,5 @@ extension BinaryPlistDocument {
     /// Compares a string object with `key` without allocating a `String` (ASCII fast path).
     public func string(_ ref: ObjectRef, equals key: String) throws(BinaryPlistError) -> Bool {
         try withReader { (r: borrowing Reader) throws(BinaryPlistError) in try r.string(ref, equals: key) }
-    }
-
-    /// Builds a `String` from a string object located by `scan`.
-    func makeString(_ r: ByteReader, _ raw: RawObject, _ index: Int?) throws(BinaryPlistError) -> String {
-        if raw.kind == .ascii {
-            // Range proven by scan(): payload ..< payload + count is inside the object region.
-            if let s = r.asciiString(unchecked: raw.payload, length: raw.count) { return s }
-            if options.asciiStringsMayBeUTF8, let s = r.string(validatingUTF8Unchecked: raw.payload, length: raw.count)
-            {
-                return s
-            }
-            throw BinaryPlistError(
-                .invalidString, offset: raw.payload, object: index,
-                "ASCII string holds a byte above 0x7F")
-        }
-        switch r.string(utf16BEUnchecked: raw.payload, units: raw.count) {
-        case .success(let s): return s
-        case .failure(let f):
-            throw BinaryPlistError(
-                .invalidString, offset: raw.payload + 2 * f.unit, object: index,
-                "UTF-16 string has an unpaired surrogate at code unit \(f.unit)")
-        }
     }
 }

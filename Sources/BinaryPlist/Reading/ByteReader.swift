@@ -38,6 +38,7 @@ import FoundationEssentials
     }
 
     /// True when the bytes `offset ..< offset + length` are exactly `key`'s UTF-8; range proven by the caller.
+    @unsafe
     func bytes(unchecked offset: Int, length: Int, equal key: String) -> Bool {
         assert(contains(offset: offset, length: length, limit: count))
         let utf8 = key.utf8
@@ -79,6 +80,7 @@ import FoundationEssentials
 
     /// The byte at `offset`; the caller has proven `0 <= offset < count`.
     @inline(__always)
+    @unsafe
     func byte(unchecked offset: Int) -> UInt8 {
         assert(offset >= 0 && offset < count)
         return unsafe buffer.load(fromByteOffset: offset, as: UInt8.self)
@@ -91,12 +93,13 @@ import FoundationEssentials
         guard width >= 1, width <= 8, offset >= 0, offset <= count &- width else { return nil }
         // In bounds: offset ..< offset + width ⊂ 0 ..< count (guard above; count - width cannot overflow
         // because count >= 0 and width <= 8).
-        return uint(unchecked: offset, width: width)
+        return unsafe uint(unchecked: offset, width: width)
     }
 
     /// A big-endian unsigned integer of `width` (1...8) bytes; the caller has proven
     /// `offset ..< offset + width` lies inside `0 ..< count`.
     @inline(__always)
+    @unsafe
     func uint(unchecked offset: Int, width: Int) -> UInt64 {
         assert(width >= 1 && width <= 8 && offset >= 0 && offset + width <= count)
         switch width {
@@ -122,12 +125,35 @@ import FoundationEssentials
     /// bits) keeps the integer. The caller has proven `offset + width <= count` and `offset + width >= 8`
     /// (true of any reference list or offset-table entry: both start after the 8-byte header).
     @inline(__always)
+    @unsafe
     func uint(unchecked offset: Int, width: Int, mask: UInt64) -> UInt64 {
         assert(width >= 1 && width <= 8 && offset + width >= 8 && offset + width <= count)
         assert(mask == ByteReader.mask(width: width))
         // In bounds: offset + width - 8 >= 0 and (offset + width - 8) + 8 <= count (the caller's proof).
         let word = unsafe buffer.loadUnaligned(fromByteOffset: offset &+ width &- 8, as: UInt64.self)
         return UInt64(bigEndian: word) & mask
+    }
+
+    /// Calls `body(i, value)` for each of the `count` big-endian unsigned integers of `width` (1...8)
+    /// bytes stored back to back from `offset` (an offset table). Returns false, calling nothing, when
+    /// that range is not inside the buffer or starts before byte `8 - width`; the bounds are proven
+    /// here once, so the loop reads without a check per entry.
+    @inline(__always)
+    func forEachUInt<E: Error>(
+        offset: Int, count: Int, width: Int, _ body: (Int, UInt64) throws(E) -> Void
+    ) throws(E) -> Bool {
+        guard width >= 1, width <= 8, count >= 0, offset >= 8 &- width else { return false }
+        let (length, overflow) = count.multipliedReportingOverflow(by: width)
+        guard !overflow, contains(offset: offset, length: length, limit: self.count) else { return false }
+        let mask = ByteReader.mask(width: width)
+        var p = offset
+        for i in 0..<count {
+            // In bounds: p + width = offset + (i + 1) × width <= offset + length <= count (guards above),
+            // and p + width >= offset + width >= 8.
+            try body(i, unsafe uint(unchecked: p, width: width, mask: mask))
+            p &+= width
+        }
+        return true
     }
 
     /// The low `8 × width` bits set: the mask `uint(unchecked:width:mask:)` takes for a width of 1...8.
@@ -152,6 +178,7 @@ import FoundationEssentials
 
     /// The writer's 64-bit byte hash (`ByteHash`) of `offset ..< offset + length`; range proven by the caller.
     @inline(__always)
+    @unsafe
     func hash(unchecked offset: Int, length: Int) -> UInt64 {
         assert(contains(offset: offset, length: length, limit: count))
         // In bounds: the caller's proof.
@@ -161,6 +188,7 @@ import FoundationEssentials
     /// True when the byte ranges `a ..< a + length` and `b ..< b + length` hold the same bytes; both
     /// ranges proven by the caller.
     @inline(__always)
+    @unsafe
     func sameBytes(unchecked a: Int, _ b: Int, length: Int) -> Bool {
         assert(contains(offset: a, length: length, limit: count) && contains(offset: b, length: length, limit: count))
         // In bounds: the caller's proof for both ranges.
@@ -171,6 +199,7 @@ import FoundationEssentials
 
     /// True when every byte of `offset ..< offset + length` is below 0x80; the caller has proven the range.
     @inline(__always)
+    @unsafe
     func isASCII(unchecked offset: Int, length: Int) -> Bool {
         assert(contains(offset: offset, length: length, limit: count))
         let end = offset &+ length
@@ -205,8 +234,9 @@ import FoundationEssentials
     /// The bytes `offset ..< offset + length` as a `String` when they are all ASCII (below 0x80), else
     /// nil; the caller has proven the range. One pass checks the bytes, a second copies them: the
     /// `String` is made from an ASCII-flagged `UTF8Span`, so the standard library does not validate again.
+    @unsafe
     func asciiString(unchecked offset: Int, length: Int) -> String? {
-        guard isASCII(unchecked: offset, length: length) else { return nil }
+        guard unsafe isASCII(unchecked: offset, length: length) else { return nil }
         guard length > 0, let base = unsafe buffer.baseAddress else { return "" }
         // In bounds: offset ..< offset + length is inside the buffer (the caller's proof), and every
         // byte is below 0x80 (checked above), which is valid UTF-8 and ASCII as `isKnownASCII` claims.
@@ -217,6 +247,7 @@ import FoundationEssentials
     }
 
     /// Validated UTF-8 bytes decoded as a `String`, or nil when they are not valid UTF-8; range proven.
+    @unsafe
     func string(validatingUTF8Unchecked offset: Int, length: Int) -> String? {
         assert(contains(offset: offset, length: length, limit: count))
         let bytes = unsafe UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length])
@@ -224,6 +255,7 @@ import FoundationEssentials
     }
 
     /// A copy of the bytes `offset ..< offset + length` as `[UInt8]`; range proven by the caller.
+    @unsafe
     func bytes(unchecked offset: Int, length: Int) -> [UInt8] {
         assert(contains(offset: offset, length: length, limit: count))
         return unsafe [UInt8](UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length]))
@@ -231,6 +263,7 @@ import FoundationEssentials
 
     /// Decodes `units` UTF-16BE code units at `offset` into a `String`, or returns the index of the first
     /// unpaired surrogate. The caller has proven `offset ..< offset + 2 * units` is in range.
+    @unsafe
     func string(utf16BEUnchecked offset: Int, units: Int) -> Result<String, UTF16Failure> {
         assert(units >= 0 && contains(offset: offset, length: units * 2, limit: count))
         // Worst case 3 UTF-8 bytes per unit (a pair: 4 bytes for 2 units).

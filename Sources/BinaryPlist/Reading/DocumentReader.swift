@@ -52,7 +52,7 @@ extension BinaryPlistDocument {
             guard ref.index >= 0, ref.index < document.objectCount else { throw outOfRange(ref) }
             let off = document.objectOffset(bytes, ref.index)
             // off < offsetTableOffset <= count was proven at open: the marker byte is readable.
-            let marker = bytes.byte(unchecked: off)
+            let marker = unsafe bytes.byte(unchecked: off)
             if marker >> 4 == 0x8 { return try document.uid(bytes, at: off, marker: marker, index: ref.index) }
             _ = try raw(ref)  // Not a UID: nil, unless the object is malformed.
             return nil
@@ -63,7 +63,9 @@ extension BinaryPlistDocument {
         /// - Parameter ref: The object.
         /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
         public func string(_ ref: ObjectRef) throws(BinaryPlistError) -> String? {
-            if let (start, count) = ascii(ref), let s = bytes.asciiString(unchecked: start, length: count) { return s }
+            if let (start, count) = ascii(ref), let s = unsafe bytes.asciiString(unchecked: start, length: count) {
+                return s
+            }
             let raw = try raw(ref)
             guard raw.kind == .ascii || raw.kind == .utf16 else { return nil }
             return try document.makeString(bytes, raw, ref.index)
@@ -111,12 +113,14 @@ extension BinaryPlistDocument {
         @inline(__always)
         public func string(_ ref: ObjectRef, equals key: String) throws(BinaryPlistError) -> Bool {
             // Range proven by ascii(): start ..< start + count is inside the object region.
-            if let (start, count) = ascii(ref) { return bytes.bytes(unchecked: start, length: count, equal: key) }
+            if let (start, count) = ascii(ref) {
+                return unsafe bytes.bytes(unchecked: start, length: count, equal: key)
+            }
             let raw = try raw(ref)
             switch raw.kind {
             case .ascii:
                 // Range proven by scan(): payload ..< payload + count is inside the object region.
-                return bytes.bytes(unchecked: raw.payload, length: raw.count, equal: key)
+                return unsafe bytes.bytes(unchecked: raw.payload, length: raw.count, equal: key)
             case .utf16:
                 return try document.makeString(bytes, raw, ref.index).utf8.elementsEqual(key.utf8)
             default:
@@ -139,7 +143,7 @@ extension BinaryPlistDocument {
                 index >= 0 && index < list.count && off >= 8 && off <= bytes.count &- list.width,
                 "reference index out of range, or a ReferenceList of another document")
             // In bounds: off + width <= count (checked above) and off + width >= 8 (off >= 8).
-            let value = bytes.uint(unchecked: off, width: list.width, mask: ByteReader.mask(width: list.width))
+            let value = unsafe bytes.uint(unchecked: off, width: list.width, mask: ByteReader.mask(width: list.width))
             return ObjectRef(Int(truncatingIfNeeded: value))
         }
 
@@ -159,7 +163,7 @@ extension BinaryPlistDocument {
             var off = list.start
             for _ in 0..<list.count {
                 // start <= off <= last, and last + width <= count (checked above); off + width >= 8.
-                let value = bytes.uint(unchecked: off, width: list.width, mask: mask)
+                let value = unsafe bytes.uint(unchecked: off, width: list.width, mask: mask)
                 out.append(ObjectRef(Int(truncatingIfNeeded: value)))
                 off &+= list.width
             }
@@ -200,7 +204,7 @@ extension BinaryPlistDocument {
             let off = document.objectOffset(bytes, ref.index)
             let end = document.trailer.offsetTableOffset
             // off < end <= bytes.count was proven at open: the marker byte is readable.
-            let marker = bytes.byte(unchecked: off)
+            let marker = unsafe bytes.byte(unchecked: off)
             guard marker >> 4 == 0x5,
                 let (count, start) = BinaryPlistDocument.shortCount(bytes, marker: marker, at: off, end: end),
                 count <= end &- start

@@ -304,7 +304,7 @@ struct Materializer<Memo: MemoTable> {
         }
         let off = layout.offset(of: child)
         // off < regionEnd was proven at open, so the marker byte is readable.
-        let marker = layout.reader.byte(unchecked: off)
+        let marker = unsafe layout.reader.byte(unchecked: off)
         let type = marker >> 4
         if type == 0xA || type == 0xC || type == 0xD {
             let raw: RawObject
@@ -329,18 +329,19 @@ struct Materializer<Memo: MemoTable> {
             // Narrower integers are unsigned and below 2^32, so reading them as Int64 keeps them positive.
             let width = 1 &<< low
             if low <= 3, room >= width {
-                return .integer(PlistInteger(Int64(bitPattern: reader.uint(unchecked: off &+ 1, width: width))))
+                return unsafe .integer(PlistInteger(Int64(bitPattern: reader.uint(unchecked: off &+ 1, width: width))))
             }
         } else if marker == 0x23, room >= 8 {
-            return .real(Double(bitPattern: reader.uint(unchecked: off &+ 1, width: 8)))  // 8 bytes in the region
+            // In bounds: 8 bytes in the region.
+            return unsafe .real(Double(bitPattern: reader.uint(unchecked: off &+ 1, width: 8)))
         } else if type == 0x5 {
             // Strings allocate: built out of line.
         } else if type == 0x8, low <= 7, low < room {
             // A UID of 1 ... 8 bytes (off + 1 ..< off + 2 + low, in the region) always fits in 64 bits.
-            let value = reader.uint(unchecked: off &+ 1, width: low &+ 1)
+            let value = unsafe reader.uint(unchecked: off &+ 1, width: low &+ 1)
             if value <= maxUID { return .uid(value) }
         } else if marker == 0x33, room >= 8 {
-            let bits = reader.uint(unchecked: off &+ 1, width: 8)  // 8 bytes in the region
+            let bits = unsafe reader.uint(unchecked: off &+ 1, width: 8)  // 8 bytes in the region
             return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
         } else if marker & 0xFE == 0x08 {
             return .bool(marker == 0x09)
@@ -472,12 +473,12 @@ struct Materializer<Memo: MemoTable> {
             var id = memo.keyID(child)
             let v: PlistValue
             if id == 0, let short = shortASCII(child, layout) {
-                let hash = layout.reader.hash(unchecked: short.offset, length: short.length)
+                let hash = unsafe layout.reader.hash(unchecked: short.offset, length: short.length)
                 if let known = rawKeys.find(
                     hash,
                     where: {
                         // Both ranges were proven inside the object region by shortASCII.
-                        rawKeyEntries[$0].length == short.length
+                        unsafe rawKeyEntries[$0].length == short.length
                             && layout.reader.sameBytes(
                                 unchecked: rawKeyEntries[$0].offset, short.offset, length: short.length)
                     })
@@ -531,7 +532,7 @@ struct Materializer<Memo: MemoTable> {
     private func shortASCII(_ index: Int, _ layout: ObjectLayout) -> (offset: Int, length: Int)? {
         let off = layout.offset(of: index)
         // off < regionEnd was proven at open: the marker byte is readable.
-        let marker = layout.reader.byte(unchecked: off)
+        let marker = unsafe layout.reader.byte(unchecked: off)
         guard marker >> 4 == 0x5,
             let (length, start) = BinaryPlistDocument.shortCount(
                 layout.reader, marker: marker, at: off, end: layout.regionEnd),
@@ -612,19 +613,21 @@ struct Materializer<Memo: MemoTable> {
             // integers are unsigned and fit in 32 bits, so reading them as Int64 keeps them positive.
             let width = 1 &<< low
             if low <= 3, room >= width {
-                return .integer(PlistInteger(Int64(bitPattern: reader.uint(unchecked: p, width: width))))
+                return unsafe .integer(PlistInteger(Int64(bitPattern: reader.uint(unchecked: p, width: width))))
             }
         case 0x2:
             if marker == 0x23, room >= 8 {
-                return .real(Double(bitPattern: reader.uint(unchecked: p, width: 8)))  // p ..< p + 8 in the region
+                // In bounds: p ..< p + 8 in the region.
+                return unsafe .real(Double(bitPattern: reader.uint(unchecked: p, width: 8)))
             }
             if marker == 0x22, room >= 4 {
-                let bits = UInt32(truncatingIfNeeded: reader.uint(unchecked: p, width: 4))  // p ..< p + 4 in the region
+                // In bounds: p ..< p + 4 in the region.
+                let bits = unsafe UInt32(truncatingIfNeeded: reader.uint(unchecked: p, width: 4))
                 return .real(Double(Float(bitPattern: bits)))
             }
         case 0x3:
             if marker == 0x33, room >= 8 {
-                let bits = reader.uint(unchecked: p, width: 8)  // p ..< p + 8 in the region
+                let bits = unsafe reader.uint(unchecked: p, width: 8)  // p ..< p + 8 in the region
                 return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
             }
         case 0x4, 0x5, 0x6:
@@ -638,19 +641,19 @@ struct Materializer<Memo: MemoTable> {
             guard bytes <= regionEnd &- start else { break }
             if type == 0x5 {
                 // Non-ASCII bytes go to the general path (an error, or UTF-8 when the options allow it).
-                if let s = reader.asciiString(unchecked: start, length: n) {
+                if let s = unsafe reader.asciiString(unchecked: start, length: n) {
                     return remember(.string(s), index, state, &memo)
                 }
             } else if type == 0x4 {
                 return remember(.data(reader.data(offset: start, length: n) ?? Data()), index, state, &memo)
-            } else if case .success(let s) = reader.string(utf16BEUnchecked: start, units: n) {
+            } else if case .success(let s) = unsafe reader.string(utf16BEUnchecked: start, units: n) {
                 // An unpaired surrogate goes to the general path, which reports it.
                 return remember(.string(s), index, state, &memo)
             }
         case 0x8:
             // A UID of 1 ... 8 bytes (p ..< p + low + 1 in the region) always fits in 64 bits.
             if low <= 7, low < room {
-                let value = reader.uint(unchecked: p, width: low &+ 1)
+                let value = unsafe reader.uint(unchecked: p, width: low &+ 1)
                 if value <= maxUID { return .uid(value) }
             }
         default: break
@@ -743,7 +746,7 @@ struct ObjectLayout {
     func offset(of index: Int) -> Int {
         // In bounds: the offset table was proven inside the buffer at open and index < objectCount; it
         // starts after the header and at least one object byte (regionEnd >= 9), so the entry ends at 8 or later.
-        Int(
+        unsafe Int(
             truncatingIfNeeded: reader.uint(
                 unchecked: regionEnd &+ index &* offsetSize, width: offsetSize, mask: offsetMask))
     }
@@ -754,7 +757,7 @@ struct ObjectLayout {
     func reference(_ refs: Int, _ pos: Int, of container: Int) throws(BinaryPlistError) -> Int {
         // The ref list was proven to lie in the object region by scan() (2 × count refs for a dict); it
         // follows its container's marker (at 8 or later), so each reference ends at 10 or later.
-        let ref = reader.uint(unchecked: refs &+ pos &* refSize, width: refSize, mask: refMask)
+        let ref = unsafe reader.uint(unchecked: refs &+ pos &* refSize, width: refSize, mask: refMask)
         guard ref < UInt64(objectCount) else {
             throw BinaryPlistError(
                 .referenceOutOfRange, offset: refs + pos * refSize, object: container,

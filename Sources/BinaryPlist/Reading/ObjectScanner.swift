@@ -39,7 +39,7 @@ extension BinaryPlistDocument {
     func objectOffset(_ r: ByteReader, _ index: Int) -> Int {
         // In bounds: the offset table (table ..< table + count × w) was proven inside the buffer at
         // open, and index < objectCount. Each entry was proven to be in 8 ..< table.
-        Int(
+        unsafe Int(
             truncatingIfNeeded: r.uint(
                 unchecked: trailer.offsetTableOffset + index * trailer.offsetIntSize,
                 width: trailer.offsetIntSize))
@@ -49,7 +49,7 @@ extension BinaryPlistDocument {
     @inline(__always)
     func reference(_ r: ByteReader, listStart start: Int, _ i: Int) -> UInt64 {
         // In bounds: scan() proved start + count × refSize <= objectRegionEnd <= r.count and i < count.
-        r.uint(unchecked: start + i * trailer.objectRefSize, width: trailer.objectRefSize)
+        unsafe r.uint(unchecked: start + i * trailer.objectRefSize, width: trailer.objectRefSize)
     }
 
     /// Decodes the marker of object `index` and proves that its whole payload lies in the object region.
@@ -57,7 +57,7 @@ extension BinaryPlistDocument {
         let off = objectOffset(r, index)
         let end = trailer.offsetTableOffset
         // off < end was proven at open, so the marker byte is readable.
-        let marker = r.byte(unchecked: off)
+        let marker = unsafe r.byte(unchecked: off)
         let low = Int(marker & 0x0F)
         func fail(_ code: BinaryPlistError.Code, _ detail: String) -> BinaryPlistError {
             BinaryPlistError(code, offset: off, object: index, detail)
@@ -88,14 +88,14 @@ extension BinaryPlistDocument {
             guard low == 2 || low == 3 else { throw fail(.invalidObject, "real of 2^\(low) bytes (4 or 8 allowed)") }
             let p = try fixed(1 << low)
             if low == 2 {
-                let bits = UInt32(truncatingIfNeeded: r.uint(unchecked: p, width: 4))
+                let bits = unsafe UInt32(truncatingIfNeeded: r.uint(unchecked: p, width: 4))
                 return RawObject(kind: .real, scalar: Double(Float(bitPattern: bits)).bitPattern)
             }
-            return RawObject(kind: .real, scalar: r.uint(unchecked: p, width: 8))
+            return unsafe RawObject(kind: .real, scalar: r.uint(unchecked: p, width: 8))
         case 0x3:
             guard marker == 0x33 else { throw fail(.invalidObject, "date marker must be 0x33, found 0x\(hex(marker))") }
             let p = try fixed(8)
-            return RawObject(kind: .date, scalar: r.uint(unchecked: p, width: 8))
+            return unsafe RawObject(kind: .date, scalar: r.uint(unchecked: p, width: 8))
         case 0x4, 0x5, 0x6:
             let (count, p) = try countAndPayload(r, off, low, index)
             var bytes = count
@@ -140,7 +140,7 @@ extension BinaryPlistDocument {
         // UIDs wider than 8 bytes (CoreFoundation reads up to 16) must have zero high bytes.
         var value: UInt64 = 0
         for i in 0..<width {
-            let b = r.byte(unchecked: off + 1 + i)  // off + 1 ..< off + 1 + width proven above.
+            let b = unsafe r.byte(unchecked: off + 1 + i)  // off + 1 ..< off + 1 + width proven above.
             guard value >> 56 == 0 else {
                 throw BinaryPlistError(.limitExceeded, offset: off, object: index, "UID does not fit in 64 bits")
             }
@@ -165,9 +165,9 @@ extension BinaryPlistDocument {
         let room = end &- off &- 1  // bytes after the marker before `end`
         guard room >= 2 else { return nil }
         // off + 1 and off + 2 lie before end (room >= 2); off + 3 as well for a 2-byte count (room >= 3).
-        let countMarker = r.byte(unchecked: off &+ 1)
-        if countMarker == 0x10 { return (Int(r.byte(unchecked: off &+ 2)), off &+ 3) }
-        if countMarker == 0x11, room >= 3 { return (Int(r.uint(unchecked: off &+ 2, width: 2)), off &+ 4) }
+        let countMarker = unsafe r.byte(unchecked: off &+ 1)
+        if countMarker == 0x10 { return unsafe (Int(r.byte(unchecked: off &+ 2)), off &+ 3) }
+        if countMarker == 0x11, room >= 3 { return unsafe (Int(r.uint(unchecked: off &+ 2, width: 2)), off &+ 4) }
         return nil
     }
 
@@ -175,13 +175,13 @@ extension BinaryPlistDocument {
     private func integer(_ r: ByteReader, at p: Int, width: Int, index: Int) throws(BinaryPlistError) -> RawObject {
         switch width {
         case 1, 2, 4:
-            return RawObject(kind: .integer, scalar: r.uint(unchecked: p, width: width), high: 0)
+            return unsafe RawObject(kind: .integer, scalar: r.uint(unchecked: p, width: width), high: 0)
         case 8:
-            let v = r.uint(unchecked: p, width: 8)
+            let v = unsafe r.uint(unchecked: p, width: 8)
             return RawObject(kind: .integer, scalar: v, high: Int64(bitPattern: v) < 0 ? -1 : 0)
         default:
-            let hi = r.uint(unchecked: p, width: 8)
-            let lo = r.uint(unchecked: p + 8, width: 8)
+            let hi = unsafe r.uint(unchecked: p, width: 8)
+            let lo = unsafe r.uint(unchecked: p + 8, width: 8)
             return RawObject(kind: .integer, scalar: lo, high: Int64(bitPattern: hi))
         }
     }
@@ -219,4 +219,29 @@ extension BinaryPlistDocument {
 func hex(_ b: UInt8) -> String {
     let s = String(b, radix: 16)
     return s.count == 1 ? "0" + s : s
+}
+
+extension BinaryPlistDocument {
+    /// Builds a `String` from a string object located by `scan`.
+    func makeString(_ r: ByteReader, _ raw: RawObject, _ index: Int?) throws(BinaryPlistError) -> String {
+        if raw.kind == .ascii {
+            // Range proven by scan(): payload ..< payload + count is inside the object region.
+            if let s = unsafe r.asciiString(unchecked: raw.payload, length: raw.count) { return s }
+            if options.asciiStringsMayBeUTF8,
+                let s = unsafe r.string(validatingUTF8Unchecked: raw.payload, length: raw.count)
+            {
+                return s
+            }
+            throw BinaryPlistError(
+                .invalidString, offset: raw.payload, object: index,
+                "ASCII string holds a byte above 0x7F")
+        }
+        switch unsafe r.string(utf16BEUnchecked: raw.payload, units: raw.count) {
+        case .success(let s): return s
+        case .failure(let f):
+            throw BinaryPlistError(
+                .invalidString, offset: raw.payload + 2 * f.unit, object: index,
+                "UTF-16 string has an unpaired surrogate at code unit \(f.unit)")
+        }
+    }
 }
