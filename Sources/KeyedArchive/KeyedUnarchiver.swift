@@ -234,7 +234,7 @@ public final class KeyedUnarchiver {
             guard let archiver, try doc.string(archiver) == ArchiveFormat.archiverName else {
                 throw KeyedArchiveError(.notAKeyedArchive, "$archiver is missing or not \"NSKeyedArchiver\"")
             }
-            guard let version, case .integer(let v) = try doc.object(version), v == Int128(ArchiveFormat.version)
+            guard let version, case .integer(let v) = try doc.object(version), v == PlistInteger(ArchiveFormat.version)
             else {
                 throw KeyedArchiveError(.notAKeyedArchive, "$version is missing or not 100000")
             }

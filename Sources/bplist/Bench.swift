@@ -27,7 +27,7 @@
 //   graph         KeyedArchiveGraph(data): the generic, class-agnostic decode
 
 import ArgumentParser
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import KeyedArchive
 

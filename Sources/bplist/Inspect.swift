@@ -1,7 +1,7 @@
 // Sources/bplist/Inspect.swift - `bplist inspect FILE`: a readable summary of a property list's layout.
 
 import ArgumentParser
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 
 struct Inspect: BPlistSubcommand {

@@ -1,7 +1,7 @@
 // Sources/bplist/Split.swift - `bplist split FILE [-o DIR]`: property lists written back to back.
 
 import ArgumentParser
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 
 struct Split: BPlistSubcommand {

@@ -47,7 +47,7 @@
 // 0xFF_FFFF_FFFF: the default `maxUID` (UInt64.max) accepts them; CoreFoundation's UInt32.max limit,
 // available as an option, rejects the file with `limitExceeded` (asserted below).
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import Testing
 

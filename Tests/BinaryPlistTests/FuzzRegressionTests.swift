@@ -7,7 +7,7 @@
 // A fuzz input is `2 configuration bytes + payload` (fuzz/Sources/FuzzCommon/FuzzInput.swift);
 // these tests hold the payload and spell the configuration out as limits and options.
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 // Tests/BinaryPlistTests/InteropTests.swift - Foundation's PropertyListSerialization and Python's plistlib,
 // both directions, on generated values.
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import PropertyBased
 import Testing

@@ -1,6 +1,6 @@
 // Tests/BinaryPlistTests/RoundTripPropertyTests.swift - Properties of write/read over generated values.
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import PropertyBased
 import Testing

@@ -1,7 +1,7 @@
 // Tests/BinaryPlistTests/WriterFastPathTests.swift - The tree writer's bytes against an independent
 // model, against the builder fed by hand, and against Foundation.
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import PropertyBased
 import Testing

@@ -1,6 +1,6 @@
 // Tests/BinaryPlistTests/WriterTests.swift - Exact bytes, deduplication, widths, determinism.
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import Testing
 

@@ -7,7 +7,7 @@
 //   unarchive FILE [--json]         0 + object graph | 1 + "error: CODE at byte N …"
 //   split FILE [-o DIR]             0 + one line per piece | 1 + "error: CODE at byte N: …"
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import Testing
 

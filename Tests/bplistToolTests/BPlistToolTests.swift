@@ -7,7 +7,7 @@
 //   inspect FILE            0 + summary | 1 + "error: …"
 //   usage errors            64 (ArgumentParser)
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import Testing
 

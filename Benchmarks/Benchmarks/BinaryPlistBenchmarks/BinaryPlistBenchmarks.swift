@@ -17,7 +17,7 @@
 // throughput × the input size printed at start-up.
 
 import Benchmark
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import SuiteConfiguration
 import Workloads

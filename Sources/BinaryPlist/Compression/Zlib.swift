@@ -19,7 +19,7 @@ public import FoundationEssentials
 #endif
 
 /// The envelope around a property list.
-public enum CompressionEnvelope: String, Sendable, Hashable, CaseIterable {
+@_spi(Internals) public enum CompressionEnvelope: String, Sendable, Hashable, CaseIterable {
     /// Plain `bplist00`.
     case none
     /// A zlib stream (RFC 1950).
@@ -40,7 +40,7 @@ public enum CompressionEnvelope: String, Sendable, Hashable, CaseIterable {
 }
 
 /// zlib compression levels and the two entry points.
-public enum Zlib {
+@_spi(Internals) public enum Zlib {
     /// Compresses `data` into a zlib (RFC 1950) stream.
     ///
     /// - Parameters:

@@ -55,7 +55,7 @@ public struct BinaryPlistDocument: Sendable {
     /// Bytes found after the property list (only non-zero with ``Options/allowTrailingData``).
     public let trailingByteCount: Int
     /// The envelope the input came in.
-    public let envelope: CompressionEnvelope
+    @_spi(Internals) public let envelope: CompressionEnvelope
 
     /// The root object.
     public var root: ObjectRef { ObjectRef(trailer.topObject) }
@@ -261,10 +261,11 @@ public enum PlistObject: Sendable, Hashable {
     /// A fill byte (`0x0F`): padding, not a value.
     case fill
     case bool(Bool)
-    case integer(Int128)
+    /// An integer of 1 to 16 bytes, as ``PlistValue/integer(_:)`` holds it.
+    case integer(PlistInteger)
     case real(Double)
-    /// Seconds since 2001-01-01T00:00:00Z.
-    case date(Double)
+    /// A date, as ``PlistValue/date(_:)`` holds it (stored as seconds since 2001-01-01T00:00:00Z).
+    case date(Date)
     case uid(UInt64)
     case data(ByteRange)
     /// An ASCII (`0x5n`) string's bytes.
@@ -310,9 +311,9 @@ extension BinaryPlistDocument {
         case .null: return .null
         case .fill: return .fill
         case .bool: return .bool(raw.scalar != 0)
-        case .integer: return .integer(raw.int128)
+        case .integer: return .integer(PlistInteger(high: raw.high, low: raw.scalar))
         case .real: return .real(Double(bitPattern: raw.scalar))
-        case .date: return .date(Double(bitPattern: raw.scalar))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: raw.scalar)))
         case .uid: return .uid(raw.scalar)
         case .data: return .data(ByteRange(offset: raw.payload, count: raw.count))
         case .ascii: return .asciiString(ByteRange(offset: raw.payload, count: raw.count))

@@ -12,10 +12,10 @@ public import FoundationEssentials
 extension BinaryPlistDocument {
     /// A borrowed view of a document's bytes: reads through it share one borrow of the input.
     ///
-    /// Obtained from ``BinaryPlistDocument/withReader(_:)`` and valid only inside its closure (the
-    /// type is non-copyable and lent, so it cannot escape). Results are the same as the document's
-    /// own lazy methods (``BinaryPlistDocument/object(_:)``, ``BinaryPlistDocument/string(_:)-(ObjectRef)``, …),
-    /// which are written in terms of it.
+    /// Not API: the type is public only because ``KeyedArchiveValue``'s hidden fast-path requirement
+    /// names it, and nothing on it is public. Inside the package it is obtained from `withReader(_:)`
+    /// and valid only inside its closure (the type is non-copyable and lent, so it cannot escape).
+    /// Results are the same as the document's own lazy methods, which are written in terms of it.
     ///
     /// ```swift
     /// let names = try doc.withReader { (r: borrowing BinaryPlistDocument.Reader) throws(BinaryPlistError) in
@@ -23,9 +23,10 @@ extension BinaryPlistDocument {
     ///     return try r.references(in: list).compactMap { (ref) throws(BinaryPlistError) in try r.string(ref) }
     /// }
     /// ```
+    @_documentation(visibility: internal)
     public struct Reader: ~Copyable {
         /// The document read.
-        public let document: BinaryPlistDocument
+        package let document: BinaryPlistDocument
         let bytes: ByteReader
 
         init(document: BinaryPlistDocument, bytes: ByteReader) {
@@ -38,7 +39,7 @@ extension BinaryPlistDocument {
         /// - Parameter ref: The object.
         /// - Throws: `referenceOutOfRange`, or the object's own format error.
         @inline(__always)
-        public func object(_ ref: ObjectRef) throws(BinaryPlistError) -> PlistObject {
+        package func object(_ ref: ObjectRef) throws(BinaryPlistError) -> PlistObject {
             document.publicObject(try raw(ref))
         }
 
@@ -48,7 +49,7 @@ extension BinaryPlistDocument {
         /// - Parameter ref: The object.
         /// - Throws: `referenceOutOfRange`, or the object's own format error.
         @inline(__always)
-        public func uid(_ ref: ObjectRef) throws(BinaryPlistError) -> UInt64? {
+        package func uid(_ ref: ObjectRef) throws(BinaryPlistError) -> UInt64? {
             guard ref.index >= 0, ref.index < document.objectCount else { throw outOfRange(ref) }
             let off = document.objectOffset(bytes, ref.index)
             // off < offsetTableOffset <= count was proven at open: the marker byte is readable.
@@ -62,7 +63,7 @@ extension BinaryPlistDocument {
         ///
         /// - Parameter ref: The object.
         /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
-        public func string(_ ref: ObjectRef) throws(BinaryPlistError) -> String? {
+        package func string(_ ref: ObjectRef) throws(BinaryPlistError) -> String? {
             if let (start, count) = ascii(ref), let s = unsafe bytes.asciiString(unchecked: start, length: count) {
                 return s
             }
@@ -77,7 +78,7 @@ extension BinaryPlistDocument {
         /// - Parameter object: An object of this document.
         /// - Throws: `invalidString`, or `offsetOutOfRange` when `object` names bytes outside this
         ///   document's object region (it came from another document).
-        public func string(_ object: PlistObject) throws(BinaryPlistError) -> String? {
+        package func string(_ object: PlistObject) throws(BinaryPlistError) -> String? {
             var raw: RawObject
             let range: ByteRange
             switch object {
@@ -111,7 +112,7 @@ extension BinaryPlistDocument {
         ///   - key: The text to compare with, as exact UTF-8.
         /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
         @inline(__always)
-        public func string(_ ref: ObjectRef, equals key: String) throws(BinaryPlistError) -> Bool {
+        package func string(_ ref: ObjectRef, equals key: String) throws(BinaryPlistError) -> Bool {
             // Range proven by ascii(): start ..< start + count is inside the object region.
             if let (start, count) = ascii(ref) {
                 return unsafe bytes.bytes(unchecked: start, length: count, equal: key)
@@ -135,7 +136,7 @@ extension BinaryPlistDocument {
         ///   - list: A reference list of this document.
         /// - Complexity: O(1), no allocation.
         @inline(__always)
-        public func reference(at index: Int, in list: ReferenceList) -> ObjectRef {
+        package func reference(at index: Int, in list: ReferenceList) -> ObjectRef {
             let off = list.start &+ index &* list.width
             // A list of this document was proven to lie in its object region when it was scanned;
             // the check also stops a list of another (shorter) document from reading out of bounds.
@@ -151,7 +152,7 @@ extension BinaryPlistDocument {
         ///
         /// - Parameter list: A reference list of this document.
         /// - Returns: The references in order.
-        public func references(in list: ReferenceList) -> [ObjectRef] {
+        package func references(in list: ReferenceList) -> [ObjectRef] {
             guard list.count > 0 else { return [] }
             let last = list.start &+ (list.count &- 1) &* list.width
             precondition(
@@ -177,7 +178,7 @@ extension BinaryPlistDocument {
         ///   - ref: The reference to find.
         ///   - list: A reference list of this document.
         ///   - start: Where to begin (positions past the end begin at 0).
-        public func position(of ref: ObjectRef, in list: ReferenceList, from start: Int = 0) -> Int? {
+        package func position(of ref: ObjectRef, in list: ReferenceList, from start: Int = 0) -> Int? {
             let n = list.count
             guard n > 0 else { return nil }
             var i = start >= 0 && start < n ? start : 0
@@ -191,7 +192,7 @@ extension BinaryPlistDocument {
         /// A copy of a byte range of the input (empty when the range is outside it).
         ///
         /// - Parameter range: A range of this document's bytes, e.g. from ``PlistObject/data(_:)``.
-        public func bytes(_ range: ByteRange) -> Data {
+        package func bytes(_ range: ByteRange) -> Data {
             bytes.data(offset: range.offset, length: range.count) ?? Data()
         }
 
@@ -232,7 +233,7 @@ extension BinaryPlistDocument {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     @inline(__always)
-    public func withReader<R, E: Error>(_ body: (borrowing Reader) throws(E) -> R) throws(E) -> R {
+    package func withReader<R, E: Error>(_ body: (borrowing Reader) throws(E) -> R) throws(E) -> R {
         try withBytes { (r: ByteReader) throws(E) -> R in try body(Reader(document: self, bytes: r)) }
     }
 }

@@ -30,7 +30,7 @@
 public import FoundationEssentials
 
 /// A builder reference: an object added to an ``ObjectTableBuilder``.
-public struct BuilderRef: Hashable, Sendable {
+@_spi(Internals) public struct BuilderRef: Hashable, Sendable {
     let id: Int32
 }
 
@@ -38,7 +38,7 @@ public struct BuilderRef: Hashable, Sendable {
 ///
 /// This is the low-level writer the keyed archiver feeds directly, without building a ``PlistValue``
 /// tree. ``BinaryPlistWriter`` is the tree-level front end.
-public struct ObjectTableBuilder: Sendable {
+@_spi(Internals) public struct ObjectTableBuilder: Sendable {
     enum Kind: UInt8 {
         case null, bool, integer, real, float, date, data, ascii, utf16, uid, array, set, dictionary
     }

@@ -8,7 +8,7 @@
 //   String, numbers, Bool, Data, Date, URL, UUID, KeyedArchivable classes: as KeyedArchiveValue.
 // Scalars are inline in an object's dictionary and objects (NSNumber) inside collections.
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 public import FoundationEssentials
 
 /// Names the class a `Codable` type is archived as (default: the Swift type name).

@@ -13,7 +13,7 @@
 // On reading, numbers stored as objects, NSMutableString {NS.string} and NSMutableData {NS.data}
 // are accepted too, as are the mutable collection classes.
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 public import FoundationEssentials
 
 enum FoundationClass {
@@ -119,7 +119,7 @@ extension KeyedUnarchiver {
         let (o, _, uid) = try resolveRef(r, value)
         switch o {
         case .real(let d): return d
-        case .integer(let i): return Double(i)
+        case .integer(let i): return Double(i.int128)
         default: throw mismatch("a real", found: o, uid: uid)
         }
     }
@@ -178,7 +178,7 @@ extension KeyedUnarchiver {
 
     func decodeDate(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws(KeyedArchiveError) -> Date {
         let (o, _, _) = try resolveRef(r, value)
-        if case .date(let t) = o { return Date(timeIntervalSinceReferenceDate: t) }
+        if case .date(let date) = o { return date }
         let f = try requireFoundationObject(r, value, classNames: FoundationClass.date, expected: "a date")
         let t = try decodeDouble(r, UnarchivedValue(ref: try requiredField(r, "NS.time", f)))
         return Date(timeIntervalSinceReferenceDate: t)
@@ -270,6 +270,7 @@ extension KeyedArchiveValue where Self: FixedWidthInteger {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -295,6 +296,7 @@ extension Bool: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -309,6 +311,7 @@ extension Double: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -323,6 +326,7 @@ extension Float: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -339,6 +343,7 @@ extension String: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -353,6 +358,7 @@ extension Data: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -371,6 +377,7 @@ extension Date: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -389,6 +396,7 @@ extension UUID: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -409,6 +417,7 @@ extension URL: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -433,6 +442,7 @@ extension Array: KeyedArchiveValue where Element: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -463,6 +473,7 @@ extension Set: KeyedArchiveValue where Element: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -498,6 +509,7 @@ extension Dictionary: KeyedArchiveValue where Key: KeyedArchiveValue, Value: Key
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -545,6 +557,7 @@ extension Optional: KeyedArchiveValue where Wrapped: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
@@ -562,6 +575,7 @@ extension KeyedArchivable {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {

@@ -1,6 +1,6 @@
 // Sources/KeyedArchive/Coding/KeyedArchivable.swift - The NSCoding-like protocols.
 
-public import BinaryPlist
+@_spi(Internals) public import BinaryPlist
 
 /// A class whose instances are archived as keyed objects, like `NSCoding`.
 ///
@@ -100,14 +100,16 @@ public protocol KeyedArchiveValue {
     func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue
     /// Reads a value back from what was stored under its key.
     static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self
-    /// Reads a value back through a reader the unarchiver has already borrowed: the package's own
-    /// types read through it without borrowing the input again. The default calls
-    /// ``decodeArchiveValue(_:from:)``; your types need not implement it.
+    /// Not API (hidden from the documentation): the package's own types read through the
+    /// unarchiver's borrow of the input instead of borrowing it again (10 % of an unarchive's
+    /// instructions). The default calls ``decodeArchiveValue(_:from:)``; never implement it: its
+    /// parameter type has no public members and will change when the input becomes a `Span`.
     ///
     /// - Parameters:
     ///   - value: What was stored under the key.
     ///   - unarchiver: The unarchiver reading.
     ///   - reader: The unarchiver's borrow of the input, valid for this call.
+    @_documentation(visibility: internal)
     static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self
@@ -120,6 +122,7 @@ extension KeyedArchiveValue {
     ///   - value: What was stored under the key.
     ///   - unarchiver: The unarchiver reading.
     ///   - reader: Not used.
+    @_documentation(visibility: internal)
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {

@@ -99,9 +99,9 @@ private func compareScalar(_ object: PlistObject, _ ref: ObjectRef, _ doc: Binar
         }
         require(e.code == .invalidObject, "fill byte \(ref) gave \(e.code)")
     case .bool(let b): expect(.bool(b))
-    case .integer(let i): expect(.integer(PlistInteger(i)))
+    case .integer(let i): expect(.integer(i))
     case .real(let d): expect(.real(d))
-    case .date(let d): expect(.date(Date(timeIntervalSinceReferenceDate: d)))
+    case .date(let d): expect(.date(d))
     case .uid(let u):
         require(u <= doc.limits.maxUID, "UID \(u) over maxUID \(doc.limits.maxUID)")
         expect(.uid(u))

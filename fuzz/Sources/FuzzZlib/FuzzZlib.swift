@@ -5,7 +5,7 @@
 // 2. The payload deflated by us: inflating gives it back exactly, one byte under the cap is
 //    `limitExceeded`, and the compressed and plain paths agree.
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import FuzzCommon
 

@@ -7,7 +7,7 @@
 // never produces (cycles, bad trailers, counts past the end, appended data, envelopes). Nothing is
 // copied from any external corpus.
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 import FuzzCommon
 
