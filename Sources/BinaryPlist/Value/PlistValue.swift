@@ -5,8 +5,7 @@ public import FoundationEssentials
 /// An owned property-list value: what a whole `bplist00` file (or any sub-tree of it) means.
 ///
 /// `PlistValue` is the materialised form. Reading lazily, without building a tree, is done through
-/// ``BinaryPlistDocument``; writing goes through ``BinaryPlistWriter`` or, without a tree,
-/// ``ObjectTableBuilder``.
+/// ``BinaryPlistDocument``; writing goes through ``BinaryPlistWriter``.
 ///
 /// Equality follows the format, not Swift's numeric `==`:
 /// - integers compare exactly (128-bit) and never equal a real or a boolean;
