@@ -61,7 +61,7 @@ public struct BinaryPlistError: Error, Hashable, Sendable, CustomStringConvertib
         self.detail = detail
     }
 
-    /// `"truncatedObject at byte 812 (object 17): array of 300 refs × 2 bytes ends at 1412, …"`.
+    /// `"truncatedObject at byte 812 (object 17): 300 entries × 2 bytes from 813 run past the object region end 1200"`.
     public var description: String {
         var s = code.name
         if let offset { s += " at byte \(offset)" }

@@ -278,7 +278,7 @@ public final class KeyedArchiver {
 }
 
 extension KeyedArchiver {
-    // MARK: - Compatibility accessors (Codable path)
+    // MARK: - State the Codable encoder works on
 
     var builder: ObjectTableBuilder {
         get { state.builder }

@@ -357,13 +357,13 @@ public final class KeyedUnarchiver {
 
     // MARK: - Internals
 
-    /// The frame stack (compatibility accessor for the Codable path).
+    /// The frame stack, as the Codable decoder walks it.
     var frames: [Frame] {
         get { state.frames }
         _modify { yield &state.frames }
     }
 
-    /// The key path components (compatibility accessor for the Codable path).
+    /// The key path components, as the Codable decoder reports them.
     var path: [PathComponent] {
         get { state.path }
         _modify { yield &state.path }

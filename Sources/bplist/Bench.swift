@@ -33,7 +33,7 @@ import KeyedArchive
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Time decode/encode of one file, printing JSON lines (the ../shared/peers protocol).",
+        abstract: "Time decode/encode of one file, printing one JSON line per operation.",
         discussion: """
             Reads FILE, then for each operation runs $WARMUP (default 1) untimed and REPS timed \
             repetitions and prints {"peer":"ours","workload":...,"op":...,"median_ms":...}. \

@@ -8,9 +8,10 @@ struct ToJSON: BPlistSubcommand {
         commandName: "to-json",
         abstract: "Print a binary property list as canonical JSON.",
         discussion: """
-            The rendering is the one of the conformance corpus (CANONICAL-JSON.md): sorted keys, \
+            Canonical JSON: the same value always prints the same bytes, so outputs compare with diff. \
+            Sorted keys, exact integers, null; the types JSON lacks are tagged objects: \
             {"$real": ...}, {"$date": ...}, {"$data": base64}, {"$uid": n}, {"$set": [...]}, \
-            {"$dict": [[key, value], ...]} for non-string keys, exact integers, null.
+            {"$dict": [[key, value], ...]} for non-string keys. `bplist from-json` reads it back.
             """
     )
 

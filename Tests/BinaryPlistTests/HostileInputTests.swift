@@ -185,15 +185,21 @@ import Testing
             for b: UInt8 in [0x00, 0x01, 0x0F, 0x7F, 0x80, 0xAF, 0xD1, 0xFF, data[i] ^ 0x01] {
                 var m = data
                 m[i] = b
-                do {
-                    _ = try decode(m)
+                do throws(BinaryPlistError) {
+                    // A value that decodes must survive the writer and come back equal.
+                    let v = try decode(m)
+                    #expect(try decode(BinaryPlistWriter().write(v)) == v, "mutation \(b) at byte \(i)")
                     decoded += 1
                 } catch {
+                    // Typed (the do block throws only BinaryPlistError), and located inside the input.
+                    if let offset = error.offset {
+                        #expect(offset >= 0 && offset <= m.count, "\(error) for mutation \(b) at byte \(i)")
+                    }
                     rejected += 1
                 }
             }
         }
-        #expect(decoded + rejected == data.count * 9)
+        // Both outcomes occur: mutating a payload byte gives another value, a marker or trailer byte an error.
         #expect(rejected > 0 && decoded > 0)
     }
 }

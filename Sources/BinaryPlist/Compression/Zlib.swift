@@ -55,8 +55,17 @@ public import FoundationEssentials
         var rc = unsafe deflateInit_(&stream, Int32(level), ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard rc == Z_OK else { throw BinaryPlistError(.compression, "deflateInit failed (\(rc))") }
         defer { unsafe _ = deflateEnd(&stream) }
+        // One Z_FINISH call takes the whole input: zlib counts it in a 32-bit uInt.
+        guard data.count <= Int(uInt.max) else {
+            throw BinaryPlistError(.limitExceeded, "zlib input of \(data.count) bytes is over 4 GiB")
+        }
         let bound = unsafe Int(deflateBound(&stream, uLong(data.count)))
-        var out = [UInt8](repeating: 0, count: bound)
+        guard bound <= Int(uInt.max) else {
+            throw BinaryPlistError(.limitExceeded, "zlib output bound of \(bound) bytes is over 4 GiB")
+        }
+        // The output is written straight into the Data returned (no second copy); Data(count:) maps
+        // zeroed pages lazily, and the tail is cut off below without moving the bytes.
+        var out = Data(count: bound)
         rc = unsafe data.withUnsafeBytes { input in
             unsafe out.withUnsafeMutableBytes { output in
                 // zlib reads avail_in bytes from next_in and writes at most avail_out bytes to next_out;
@@ -70,8 +79,8 @@ public import FoundationEssentials
         }
         // deflateBound guarantees a single Z_FINISH call completes.
         guard rc == Z_STREAM_END else { throw BinaryPlistError(.compression, "deflate failed (\(rc))") }
-        out.removeSubrange(unsafe Int(stream.total_out)...)
-        return Data(out)
+        out.count = unsafe Int(stream.total_out)
+        return out
     }
 
     /// Inflates a zlib or gzip stream, producing at most `limit` bytes.
@@ -96,10 +105,19 @@ public import FoundationEssentials
         var owned = true
         defer { if owned { unsafe free(base) } }
         let outcome: Result<Int, BinaryPlistError> = unsafe data.withUnsafeBytes { input in
-            unsafe stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
-            unsafe stream.avail_in = uInt(input.count)
+            // The input is lent to zlib in pieces of at most 4 GiB (its counters are 32-bit uInt):
+            // `fed` bytes have been handed over, and zlib reads avail_in <= input.count - (fed - avail_in)
+            // bytes from next_in, inside the lent buffer.
+            let first = unsafe input.bindMemory(to: Bytef.self).baseAddress
+            var fed = 0
             while true {
-                let consumedBefore = unsafe input.count - Int(stream.avail_in)
+                if unsafe stream.avail_in == 0, fed < input.count, let first = unsafe first {
+                    let piece = min(input.count &- fed, Int(UInt32.max))
+                    unsafe stream.next_in = UnsafeMutablePointer(mutating: first + fed)
+                    unsafe stream.avail_in = uInt(piece)
+                    fed &+= piece
+                }
+                let consumedBefore = unsafe fed - Int(stream.avail_in)
                 if produced == capacity {
                     guard capacity < cap else {
                         return .failure(
@@ -123,7 +141,7 @@ public import FoundationEssentials
                 let rc = unsafe CZlib.inflate(&stream, Z_NO_FLUSH)
                 let wrote = unsafe room - Int(stream.avail_out)
                 produced &+= wrote
-                let consumed = unsafe input.count - Int(stream.avail_in)
+                let consumed = unsafe fed - Int(stream.avail_in)
                 switch rc {
                 case Z_OK, Z_STREAM_END, Z_BUF_ERROR: break
                 default:
@@ -138,7 +156,7 @@ public import FoundationEssentials
                 }
                 if rc == Z_STREAM_END { return .success(consumed) }
                 // No progress possible: the input is exhausted before the end of the stream.
-                if unsafe wrote == 0 && stream.avail_in == 0 {
+                if unsafe wrote == 0 && stream.avail_in == 0 && fed == input.count {
                     return .failure(BinaryPlistError(.compression, offset: consumed, "compressed stream is truncated"))
                 }
             }

@@ -246,8 +246,10 @@ public struct ReferenceList: RandomAccessCollection, Sendable, Hashable {
         }
     }
 
+    /// Two lists are equal when they are the same references of the same document: the same range
+    /// of equal input bytes (`Data`'s `==` compares lengths first and stops at a shared buffer).
     public static func == (a: ReferenceList, b: ReferenceList) -> Bool {
-        a.start == b.start && a.count == b.count && a.width == b.width && a.document.count == b.document.count
+        a.start == b.start && a.count == b.count && a.width == b.width && a.document == b.document
     }
     public func hash(into h: inout Hasher) {
         h.combine(start)

@@ -1,9 +1,10 @@
 // Sources/BinaryPlist/Writing/ByteWriter.swift - THE write-side unsafe fence: output buffer and byte hashing.
 //
-// The writer sizes the whole file before writing a byte, so output goes into one allocation of the
-// exact size. Every store checks `position + n <= capacity` with a precondition: the sizes are computed
-// by the writer from its own tables (input cannot influence whether they agree), so a failure would be a
-// bug in this package, and it stops before memory is touched.
+// Two ways out: `ByteWriter` fills one allocation whose size the tree writer computed before writing a
+// byte, and `GrowableWriter` (the flat fast path, the inflater) grows its block with `realloc` as it
+// goes. Every store checks `position + n <= capacity` with a precondition: the sizes come from the
+// writer's own tables (input cannot influence whether they agree), so a failure would be a bug in this
+// package, and it stops before memory is touched.
 
 import FoundationEssentials
 
