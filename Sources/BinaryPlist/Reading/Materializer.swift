@@ -320,31 +320,12 @@ struct Materializer<Memo: MemoTable> {
             pending = Pending(index: child, raw: raw)
             return nil
         }
-        // The commonest scalars (no allocation, nothing to memoise) are decoded right here.
-        let room = layout.regionEnd &- off &- 1  // bytes after the marker in the object region
-        let low = Int(marker & 0x0F)
-        let reader = layout.reader
-        if type == 0x1 {
-            // 1, 2, 4 or 8 bytes at off + 1 ..< off + 1 + width, inside the region (room >= width).
-            // Narrower integers are unsigned and below 2^32, so reading them as Int64 keeps them positive.
-            let width = 1 &<< low
-            if low <= 3, room >= width {
-                return unsafe .integer(PlistInteger(Int64(bitPattern: reader.uint(unchecked: off &+ 1, width: width))))
-            }
-        } else if marker == 0x23, room >= 8 {
-            // In bounds: 8 bytes in the region.
-            return unsafe .real(Double(bitPattern: reader.uint(unchecked: off &+ 1, width: 8)))
-        } else if type == 0x5 {
-            // Strings allocate: built out of line.
-        } else if type == 0x8, low <= 7, low < room {
-            // A UID of 1 ... 8 bytes (off + 1 ..< off + 2 + low, in the region) always fits in 64 bits.
-            let value = unsafe reader.uint(unchecked: off &+ 1, width: low &+ 1)
-            if value <= maxUID { return .uid(value) }
-        } else if marker == 0x33, room >= 8 {
-            let bits = unsafe reader.uint(unchecked: off &+ 1, width: 8)  // 8 bytes in the region
-            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
-        } else if marker & 0xFE == 0x08 {
-            return .bool(marker == 0x09)
+        // Fixed-size scalars (no allocation, nothing to memoise) are decoded right here.
+        if type != 0x5,
+            let v = BinaryPlistDocument.fixedScalar(
+                layout.reader, marker: marker, at: off, end: layout.regionEnd, maxUID: maxUID)
+        {
+            return v
         }
         return try scalar(child, at: off, marker: marker, state: state, &memo)
     }
@@ -599,37 +580,8 @@ struct Materializer<Memo: MemoTable> {
     private mutating func scalar(
         _ index: Int, at off: Int, marker: UInt8, state: Int, _ memo: inout Memo
     ) throws(BinaryPlistError) -> PlistValue {
-        // Bytes after the marker inside the object region (off < regionEnd was proven at open).
-        let room = regionEnd &- off &- 1
-        let p = off &+ 1
-        let low = Int(marker & 0x0F)
+        // off < regionEnd was proven at open.
         switch marker >> 4 {
-        case 0x0:
-            if marker == 0x08 { return .bool(false) }
-            if marker == 0x09 { return .bool(true) }
-            if marker == 0x00 { return .null }
-        case 0x1:
-            // 1, 2, 4 or 8 bytes at p ..< p + width, inside the region (room >= width). Narrower
-            // integers are unsigned and fit in 32 bits, so reading them as Int64 keeps them positive.
-            let width = 1 &<< low
-            if low <= 3, room >= width {
-                return unsafe .integer(PlistInteger(Int64(bitPattern: reader.uint(unchecked: p, width: width))))
-            }
-        case 0x2:
-            if marker == 0x23, room >= 8 {
-                // In bounds: p ..< p + 8 in the region.
-                return unsafe .real(Double(bitPattern: reader.uint(unchecked: p, width: 8)))
-            }
-            if marker == 0x22, room >= 4 {
-                // In bounds: p ..< p + 4 in the region.
-                let bits = unsafe UInt32(truncatingIfNeeded: reader.uint(unchecked: p, width: 4))
-                return .real(Double(Float(bitPattern: bits)))
-            }
-        case 0x3:
-            if marker == 0x33, room >= 8 {
-                let bits = unsafe reader.uint(unchecked: p, width: 8)  // p ..< p + 8 in the region
-                return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
-            }
         case 0x4, 0x5, 0x6:
             // Data, ASCII or UTF-16 of a short count, or of a 1- or 2-byte extended count (0x10 n, 0x11 nn).
             let type = marker >> 4
@@ -650,13 +602,11 @@ struct Materializer<Memo: MemoTable> {
                 // An unpaired surrogate goes to the general path, which reports it.
                 return remember(.string(s), index, state, &memo)
             }
-        case 0x8:
-            // A UID of 1 ... 8 bytes (p ..< p + low + 1 in the region) always fits in 64 bits.
-            if low <= 7, low < room {
-                let value = unsafe reader.uint(unchecked: p, width: low &+ 1)
-                if value <= maxUID { return .uid(value) }
+        default:
+            if let v = BinaryPlistDocument.fixedScalar(reader, marker: marker, at: off, end: regionEnd, maxUID: maxUID)
+            {
+                return v
             }
-        default: break
         }
         return try scannedScalar(index, state: state, &memo)
     }

@@ -13,6 +13,8 @@
 // A count nibble of 1111 means the count follows as a complete int object.
 // Markers only defined for "bplist1?" (0x0C-0x0E, 0x7n, 0xBn) and the unused ones are rejected.
 
+import FoundationEssentials
+
 /// One object's marker decoded, with its payload located but not read.
 struct RawObject {
     enum Kind: UInt8 {
@@ -125,6 +127,53 @@ extension BinaryPlistDocument {
         default:
             throw fail(.unknownMarker, "marker 0x\(hex(marker)) is not defined in bplist00")
         }
+    }
+
+    /// The fast path of the marker decoder, shared by every reader that builds values: the value of
+    /// a fixed-size scalar object (null, a boolean, an integer of 1 to 8 bytes, a 4- or 8-byte real, a
+    /// date, a UID of 1 to 8 bytes up to `maxUID`) whose marker byte `marker` sits at `off` and whose
+    /// payload ends at or before `end`. `nil` for every other object (strings, data, containers, 16-byte
+    /// integers, fill) and for a payload that does not fit: `scan` then decodes it exactly or reports
+    /// what is wrong. (`off < end <= r.count` is the caller's proof.)
+    @inline(__always)
+    static func fixedScalar(_ r: ByteReader, marker: UInt8, at off: Int, end: Int, maxUID: UInt64) -> PlistValue? {
+        let room = end &- off &- 1  // bytes after the marker before `end`
+        let p = off &+ 1
+        let low = Int(marker & 0x0F)
+        let type = marker >> 4
+        // Tested in the order of how often they occur (an if-chain the branch predictor learns beats a
+        // jump table here: 4 % fewer instructions on the numbers workload).
+        if type == 0x1 {
+            // 1, 2, 4 or 8 bytes at p ..< p + width, before `end` (room >= width). Narrower integers are
+            // unsigned and below 2^32, so reading them as Int64 keeps them positive.
+            let width = 1 &<< low
+            guard low <= 3, room >= width else { return nil }
+            return unsafe .integer(PlistInteger(Int64(bitPattern: r.uint(unchecked: p, width: width))))
+        } else if marker == 0x23 {
+            guard room >= 8 else { return nil }
+            // In bounds: p ..< p + 8 before `end`.
+            return unsafe .real(Double(bitPattern: r.uint(unchecked: p, width: 8)))
+        } else if type == 0x8 {
+            // A UID of 1 ... 8 bytes (p ..< p + low + 1 before `end`) always fits in 64 bits.
+            guard low <= 7, low < room else { return nil }
+            let value = unsafe r.uint(unchecked: p, width: low &+ 1)
+            return value <= maxUID ? .uid(value) : nil
+        } else if marker == 0x33 {
+            guard room >= 8 else { return nil }
+            // In bounds: p ..< p + 8 before `end`.
+            let bits = unsafe r.uint(unchecked: p, width: 8)
+            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
+        } else if marker & 0xFE == 0x08 {
+            return .bool(marker == 0x09)
+        } else if marker == 0x22 {
+            guard room >= 4 else { return nil }
+            // In bounds: p ..< p + 4 before `end`.
+            let bits = unsafe UInt32(truncatingIfNeeded: r.uint(unchecked: p, width: 4))
+            return .real(Double(Float(bitPattern: bits)))
+        } else if marker == 0x00 {
+            return .null
+        }
+        return nil
     }
 
     /// The value of the UID object (marker `0x8n`, `marker`) at offset `off`, with its extent proven here.
