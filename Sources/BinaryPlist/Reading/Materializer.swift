@@ -46,52 +46,6 @@ extension BinaryPlistDocument {
     }
 }
 
-/// Per-object bookkeeping of one materialisation.
-///
-/// `state` is 0 for an object not reached yet, 1 for a string or data object built once (not kept),
-/// -1 for a container being built (cycle detection), and `k >= 2` for an object memoised at
-/// `values[k - 2]`. `keyID` is the object's duplicate-key id (0: not used as a key yet).
-protocol MemoTable {
-    init(count: Int)
-    func state(_ index: Int) -> Int
-    mutating func setState(_ index: Int, _ state: Int)
-    func keyID(_ index: Int) -> Int32
-    mutating func setKeyID(_ index: Int, _ id: Int32)
-}
-
-/// Bookkeeping in one array of `objectCount` slots (8 bytes each).
-struct DenseMemo: MemoTable {
-    struct Slot {
-        var state: Int32 = 0
-        var keyID: Int32 = 0
-    }
-    /// Object counts below this keep every state (at most `objectCount + 1`) in an `Int32`.
-    static let maxCount = Int(Int32.max) - 2
-    private var slots: [Slot]
-
-    init(count: Int) { slots = Array(repeating: Slot(), count: count) }
-
-    @inline(__always) func state(_ index: Int) -> Int { Int(slots[index].state) }
-    @inline(__always) mutating func setState(_ index: Int, _ state: Int) {
-        slots[index].state = Int32(truncatingIfNeeded: state)  // state <= objectCount + 1 < Int32.max
-    }
-    @inline(__always) func keyID(_ index: Int) -> Int32 { slots[index].keyID }
-    @inline(__always) mutating func setKeyID(_ index: Int, _ id: Int32) { slots[index].keyID = id }
-}
-
-/// Bookkeeping in hash maps, for a sub-tree of a large document.
-struct SparseMemo: MemoTable {
-    private var states: [Int: Int] = [:]
-    private var keyIDs: [Int: Int32] = [:]
-
-    init(count: Int) {}
-
-    func state(_ index: Int) -> Int { states[index] ?? 0 }
-    mutating func setState(_ index: Int, _ state: Int) { states[index] = state }
-    func keyID(_ index: Int) -> Int32 { keyIDs[index] ?? 0 }
-    mutating func setKeyID(_ index: Int, _ id: Int32) { keyIDs[index] = id }
-}
-
 /// One materialisation: memo, cycle marks, budget and the explicit stack.
 ///
 /// The container being filled is described by a plain `Frame` (`current`) and its storage (`children`
@@ -665,67 +619,5 @@ struct Materializer<Memo: MemoTable> {
         case .array, .set, .dictionary:
             preconditionFailure("containers are built by run()")  // Internal invariant: callers check isContainer.
         }
-    }
-}
-
-/// What the hot loop needs to know about a document's layout (small enough to copy freely).
-struct ObjectLayout {
-    let reader: ByteReader
-    let objectCount: Int
-    let refSize: Int
-    /// The end of the object region (the offset table's start).
-    let regionEnd: Int
-    let offsetSize: Int
-    /// The low `8 × refSize` and `8 × offsetSize` bits (see `ByteReader.uint(unchecked:width:mask:)`).
-    let refMask: UInt64
-    let offsetMask: UInt64
-
-    init(reader: ByteReader, objectCount: Int, refSize: Int, regionEnd: Int, offsetSize: Int) {
-        self.reader = reader
-        self.objectCount = objectCount
-        self.refSize = refSize
-        self.regionEnd = regionEnd
-        self.offsetSize = offsetSize
-        // Widths are 1...8 (checked when the trailer was parsed).
-        refMask = ByteReader.mask(width: refSize)
-        offsetMask = ByteReader.mask(width: offsetSize)
-    }
-
-    /// The file offset of object `index < objectCount` (see `BinaryPlistDocument.objectOffset`).
-    @inline(__always)
-    func offset(of index: Int) -> Int {
-        // In bounds: the offset table was proven inside the buffer at open and index < objectCount; it
-        // starts after the header and at least one object byte (regionEnd >= 9), so the entry ends at 8 or later.
-        unsafe Int(
-            truncatingIfNeeded: reader.uint(
-                unchecked: regionEnd &+ index &* offsetSize, width: offsetSize, mask: offsetMask))
-    }
-
-    /// The index of the object named by position `pos` of the reference list at `refs` (of object
-    /// `container`); the list's extent was proven by `scan`.
-    @inline(__always)
-    func reference(_ refs: Int, _ pos: Int, of container: Int) throws(BinaryPlistError) -> Int {
-        // The ref list was proven to lie in the object region by scan() (2 × count refs for a dict); it
-        // follows its container's marker (at 8 or later), so each reference ends at 10 or later.
-        let ref = unsafe reader.uint(unchecked: refs &+ pos &* refSize, width: refSize, mask: refMask)
-        guard ref < UInt64(objectCount) else {
-            throw BinaryPlistError(
-                .referenceOutOfRange, offset: refs + pos * refSize, object: container,
-                "reference \(ref) is not below the object count \(objectCount)")
-        }
-        return Int(truncatingIfNeeded: ref)
-    }
-
-    /// Decodes a container marker (0xA, 0xC or 0xD) at `off` in its short form (count < 15) when its
-    /// references fit in the object region; nil otherwise (then `scan` decides).
-    @inline(__always)
-    func container(at off: Int, marker: UInt8) -> RawObject? {
-        let n = Int(marker & 0x0F)
-        let type = marker >> 4
-        let perEntry = type == 0xD ? 2 &* refSize : refSize
-        // n < 15 refs of at most 16 bytes each: no overflow; they must fit before the region's end.
-        guard n != 0x0F, n &* perEntry <= regionEnd &- off &- 1 else { return nil }
-        let kind: RawObject.Kind = type == 0xA ? .array : type == 0xC ? .set : .dictionary
-        return RawObject(kind: kind, payload: off &+ 1, count: n)
     }
 }
