@@ -246,7 +246,7 @@ struct Materializer<Memo: MemoTable> {
     ///
     /// `level` is how many containers above `f` are being built inline (0 when `f` is `run`'s frame).
     @inline(__always)
-    private mutating func element(
+    mutating func element(
         _ child: Int, of f: Frame, isKey: Bool, level: Int, _ memo: inout Memo, _ pending: inout Pending?
     ) throws(BinaryPlistError) -> PlistValue? {
         let state = memo.state(child)
@@ -393,59 +393,6 @@ struct Materializer<Memo: MemoTable> {
         }
     }
 
-    /// Appends the keys of dictionary `f` from `pos` on to `out` (with placeholder values), checking
-    /// each for repetition.
-    @inline(__always)
-    private mutating func keys(
-        _ f: Frame, _ pos: inout Int, _ duplicates: inout Bool, _ out: inout OutputSpan<PlistDictionary.Element>,
-        _ layout: ObjectLayout, _ memo: inout Memo
-    ) throws(BinaryPlistError) {
-        // A key is never pending: containers are rejected as keys.
-        var none: Pending? = nil
-        while pos < f.count {
-            let child = try layout.reference(f.refs, pos, of: f.index)
-            pos &+= 1
-            var id = memo.keyID(child)
-            let v: PlistValue
-            if id == 0, let short = shortASCII(child, layout) {
-                let hash = unsafe layout.reader.hash(unchecked: short.offset, length: short.length)
-                if let known = rawKeys.find(
-                    hash,
-                    where: {
-                        // Both ranges were proven inside the object region by shortASCII.
-                        unsafe rawKeyEntries[$0].length == short.length
-                            && layout.reader.sameBytes(
-                                unchecked: rawKeyEntries[$0].offset, short.offset, length: short.length)
-                    })
-                {
-                    v = rawKeyEntries[Int(known)].value
-                    id = rawKeyEntries[Int(known)].id
-                } else {
-                    guard let built = try element(child, of: f, isKey: true, level: 0, &memo, &none) else { return }
-                    v = built
-                    id = try keyID(v, child, container: f.index)
-                    rawKeys.insert(hash, Int32(truncatingIfNeeded: rawKeyEntries.count))
-                    rawKeyEntries.append((short.offset, short.length, v, id))
-                }
-                memo.setKeyID(child, id)
-            } else {
-                guard let built = try element(child, of: f, isKey: true, level: 0, &memo, &none) else { return }
-                v = built
-                if id == 0 {
-                    id = try keyID(v, child, container: f.index)
-                    memo.setKeyID(child, id)
-                }
-            }
-            let slot = Int(id)
-            if lastDictionary[slot] == f.serial {
-                duplicates = true
-            } else {
-                lastDictionary[slot] = f.serial
-            }
-            out.append((v, .null))
-        }
-    }
-
     /// Sets the values of dictionary `f` from `pos` on (its keys are all in place), until all are
     /// built or a child container is pending.
     @inline(__always)
@@ -459,21 +406,6 @@ struct Materializer<Memo: MemoTable> {
             guard let v = try element(child, of: f, isKey: false, level: level, &memo, &pending) else { return }
             slots[pos &- 1 &- f.count].value = v
         }
-    }
-
-    /// The payload of object `index` when it is a non-empty ASCII string (`0x5n`) with an inline or a
-    /// 1- or 2-byte count that lies in the object region; `nil` otherwise.
-    @inline(__always)
-    private func shortASCII(_ index: Int, _ layout: ObjectLayout) -> (offset: Int, length: Int)? {
-        let off = layout.offset(of: index)
-        // off < regionEnd was proven at open: the marker byte is readable.
-        let marker = unsafe layout.reader.byte(unchecked: off)
-        guard marker >> 4 == 0x5,
-            let (length, start) = BinaryPlistDocument.shortCount(
-                layout.reader, marker: marker, at: off, end: layout.regionEnd),
-            length > 0, length <= layout.regionEnd &- start
-        else { return nil }
-        return (start, length)  // start ..< start + length lies before regionEnd.
     }
 
     /// Scans an object the fast paths leave to `scan` (which reports any error).
@@ -493,37 +425,6 @@ struct Materializer<Memo: MemoTable> {
             f.serial = dictionarySerial
         }
         return f
-    }
-
-    /// The duplicate-key id of a key value used for the first time by object `child`; checks that the
-    /// key is a scalar that may be a key.
-    private mutating func keyID(_ v: PlistValue, _ child: Int, container: Int) throws(BinaryPlistError) -> Int32 {
-        switch v {
-        case .string, .integer, .real, .date, .data: break
-        default:
-            throw BinaryPlistError(
-                .invalidKey, offset: document.objectOffset(reader, child), object: container,
-                "dictionary key is a \(v.kind) (object \(child)); keys must be strings, numbers, dates or data")
-        }
-        let hash = Materializer.keyHash(v)
-        if let known = internedKeys.find(hash, where: { internedValues[$0] == v }) { return known }
-        let id = Int32(truncatingIfNeeded: lastDictionary.count)
-        internedKeys.insert(hash, id)
-        internedValues.append(v)
-        lastDictionary.append(0)
-        return id
-    }
-
-    /// A 64-bit hash of a key value, consistent with `==` (exact UTF-8 for strings, bit patterns for
-    /// reals and dates, the kind mixed in so `1` and `1.0` differ).
-    static func keyHash(_ v: PlistValue) -> UInt64 {
-        switch v {
-        case .string(let s): return ByteHash.hash(s)
-        case .integer(let i): return DedupTable.mix(i.low ^ DedupTable.mix(UInt64(bitPattern: i.high) ^ 0x11))
-        case .real(let d): return DedupTable.mix(d.bitPattern ^ 0x22)
-        case .date(let d): return DedupTable.mix(d.timeIntervalSinceReferenceDate.bitPattern ^ 0x33)
-        default: return DedupTable.mix(UInt64(bitPattern: Int64(v.hashValue)))
-        }
     }
 
     /// Builds the scalar object `index` whose marker byte sits at `off`; `state` is its memo state (0 or 1).
