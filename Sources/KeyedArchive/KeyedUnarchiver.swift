@@ -578,15 +578,6 @@ public final class KeyedUnarchiver {
         return t
     }
 
-    /// The Swift type an archived class name stands for: instance map, global map, then the
-    /// candidates' own names.
-    func resolveType(_ name: String, candidates: [any KeyedArchivable.Type]) -> (any KeyedArchivable.Type)? {
-        if let t = classMap[name] { return t }
-        if let t = ClassRegistry.shared.type(forClassName: name) { return t }
-        for c in candidates where c.archiveClassName == name { return c }
-        return nil
-    }
-
     /// Decodes a class instance. The archived class must resolve to a type `accept` admits,
     /// checked before any field of the object is read.
     func decodeInstance(
