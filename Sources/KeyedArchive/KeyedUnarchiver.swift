@@ -60,6 +60,8 @@ public final class KeyedUnarchiver {
         /// the class remembers which key object the n-th lookup found.
         var classSlot = -1
         var requests = 0
+        /// Values read without a key so far (`$0`, `$1`, …).
+        var unkeyed = 0
     }
 
     enum PathComponent {
