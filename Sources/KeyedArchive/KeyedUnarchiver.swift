@@ -200,16 +200,24 @@ public final class KeyedUnarchiver {
     /// ``KeyedArchiveError/Code/classNotAllowed``.
     public var unknownClassHandler: ((_ className: String, _ classChain: [String]) -> (any KeyedArchivable.Type)?)?
 
-    /// Opens an archive.
+    /// Opens an archive (binary, compressed binary or XML).
     ///
+    /// - Parameters:
+    ///   - data: The archive.
+    ///   - options: How strictly the binary property list is read; e.g.
+    ///     `.init(allowTrailingData: true)` accepts bytes after the archive
+    ///     (``trailingByteCount`` says how many).
+    ///   - limits: Bounds for hostile input.
     /// - Throws: ``KeyedArchiveError`` with code ``KeyedArchiveError/Code/plist`` when the input
     ///   is not a valid binary property list, ``KeyedArchiveError/Code/notAKeyedArchive`` when
     ///   `$archiver`, `$version`, `$top` or `$objects` is missing or wrong.
-    public init(forReadingFrom data: Data, limits: Limits = Limits()) throws {
+    public init(
+        forReadingFrom data: Data, options: BinaryPlistDocument.Options = .init(), limits: Limits = Limits()
+    ) throws {
         self.limits = limits
         let doc: BinaryPlistDocument
         do {
-            doc = try BinaryPlistDocument.openArchive(data, limits: limits.plist)
+            doc = try BinaryPlistDocument.openArchive(data, limits: limits.plist, options: options)
         } catch {
             throw KeyedArchiveError(plist: error)
         }
