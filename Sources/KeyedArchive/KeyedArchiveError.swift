@@ -23,10 +23,13 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
         /// A value has another type than the one asked for (or does not fit it, e.g. an integer
         /// overflowing `Int8`).
         public static let typeMismatch = Code("typeMismatch")
-        /// The archived class is not the type the decode asked for, nor a registered subclass, nor
-        /// in the allow-list. Raised before any field of the object is read.
+        /// The archived class maps to a type (registered, or found along its `$classes` or by
+        /// ``KeyedUnarchiver/unknownClassHandler``) that is not the type the decode asked for, a
+        /// subclass of it, or in the allow-list. Raised before any field of the object is read.
         public static let classNotAllowed = Code("classNotAllowed")
-        /// A class name that maps to no type known to the unarchiver.
+        /// A class name that maps to no type known to the unarchiver, nor do its superclasses
+        /// (`$classes`) or class hints (`$classhints`), and no ``KeyedUnarchiver/unknownClassHandler``
+        /// chose one. The detail names the class and its chain. Raised before any field is read.
         public static let unknownClass = Code("unknownClass")
         /// A UID that points outside `$objects`, or a reference where a UID was required.
         public static let badUID = Code("badUID")

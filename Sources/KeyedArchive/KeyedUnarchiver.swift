@@ -60,6 +60,8 @@ public final class KeyedUnarchiver {
         /// the class remembers which key object the n-th lookup found.
         var classSlot = -1
         var requests = 0
+        /// Values read without a key so far (`$0`, `$1`, …).
+        var unkeyed = 0
     }
 
     enum PathComponent {
@@ -70,6 +72,8 @@ public final class KeyedUnarchiver {
     struct ClassInfo {
         var name: String
         var chain: [String]
+        /// `$classhints`: classes to try after the chain (written for classes absent elsewhere).
+        var hints: [String] = []
     }
 
     /// What is memoised per archived class description (by class UID).
@@ -189,16 +193,31 @@ public final class KeyedUnarchiver {
     var codableUserInfo: [CodingUserInfoKey: any Sendable] = [:]
     var codableNames: [ObjectIdentifier: Set<String>] = [:]
 
-    /// Opens an archive.
+    /// Decides the class of an archived object whose class name, superclass names (`$classes`)
+    /// and class hints map to no acceptable type: given the class name and its chain, return the
+    /// type to decode it as, or `nil` for an ``KeyedArchiveError/Code/unknownClass`` error. The
+    /// type must still be one the call site accepts, or the decode is
+    /// ``KeyedArchiveError/Code/classNotAllowed``.
+    public var unknownClassHandler: ((_ className: String, _ classChain: [String]) -> (any KeyedArchivable.Type)?)?
+
+    /// Opens an archive (binary, compressed binary or XML).
     ///
+    /// - Parameters:
+    ///   - data: The archive.
+    ///   - options: How strictly the binary property list is read; e.g.
+    ///     `.init(allowTrailingData: true)` accepts bytes after the archive
+    ///     (``trailingByteCount`` says how many).
+    ///   - limits: Bounds for hostile input.
     /// - Throws: ``KeyedArchiveError`` with code ``KeyedArchiveError/Code/plist`` when the input
     ///   is not a valid binary property list, ``KeyedArchiveError/Code/notAKeyedArchive`` when
     ///   `$archiver`, `$version`, `$top` or `$objects` is missing or wrong.
-    public init(forReadingFrom data: Data, limits: Limits = Limits()) throws {
+    public init(
+        forReadingFrom data: Data, options: BinaryPlistDocument.Options = .init(), limits: Limits = Limits()
+    ) throws {
         self.limits = limits
         let doc: BinaryPlistDocument
         do {
-            doc = try BinaryPlistDocument.openArchive(data, limits: limits.plist)
+            doc = try BinaryPlistDocument.openArchive(data, limits: limits.plist, options: options)
         } catch {
             throw KeyedArchiveError(plist: error)
         }
@@ -554,17 +573,10 @@ public final class KeyedUnarchiver {
         else {
             throw error(.corrupted, uid: classUID, "the class description at UID \(classUID) has no $classname")
         }
-        var chain: [String] = []
-        if let chainRef = try field(r, ArchiveFormat.classesKey, keys: ck, values: cv),
-            case .array(let list) = try object(r, chainRef)
-        {
-            chain.reserveCapacity(min(list.count, 64))
-            for i in 0..<list.count {
-                if let s = try string(r, r.reference(at: i, in: list)) { chain.append(s) }
-            }
-        }
+        var chain = try classNameList(r, ArchiveFormat.classesKey, keys: ck, values: cv, classUID: classUID)
         if chain.isEmpty { chain = [name] }
-        return ClassInfo(name: name, chain: chain)
+        let hints = try classNameList(r, "$classhints", keys: ck, values: cv, classUID: classUID)
+        return ClassInfo(name: name, chain: chain, hints: hints)
     }
 
     /// The type the instance and global maps give a class slot's name (memoised per generation).
@@ -608,12 +620,16 @@ public final class KeyedUnarchiver {
         let slot = try classSlot(r, keys: keys, values: values, uid: uid)
         let name = state.classSlots[slot].info.name
         // The class check, before any field is read.
-        guard let type = mappedType(slot: slot) ?? candidates.first(where: { $0.archiveClassName == name }),
-            accept(type)
-        else {
-            throw error(
-                .classNotAllowed, uid: uid, className: name,
-                "archived class \(name) is not \(expected) (map it with setClass(_:forClassName:))")
+        let type: any KeyedArchivable.Type
+        if let known = mappedType(slot: slot) ?? candidates.first(where: { $0.archiveClassName == name }) {
+            guard accept(known) else {
+                throw error(
+                    .classNotAllowed, uid: uid, className: name,
+                    "archived class \(name) is not \(expected) (map it with setClass(_:forClassName:))")
+            }
+            type = known
+        } else {
+            type = try fallbackType(slot: slot, uid: uid, candidates: candidates, expected: expected, accept: accept)
         }
         return try construct(type, uid: uid, slot: slot, keys: keys, values: values)
     }
@@ -691,13 +707,16 @@ public final class KeyedUnarchiver {
             type = mapped
         } else {
             let id = ObjectIdentifier(T.self)
-            if state.classSlots[slot].nameMatch != id {
-                guard T.archiveClassName == state.classSlots[slot].info.name else {
-                    throw notAllowed(T.self, uid: uid, slot: slot)
-                }
+            if state.classSlots[slot].nameMatch == id {
+                type = T.self
+            } else if T.archiveClassName == state.classSlots[slot].info.name {
                 state.classSlots[slot].nameMatch = id
+                type = T.self
+            } else {
+                // An unregistered class: its superclasses, class hints, then the hook.
+                type = try fallbackType(
+                    slot: slot, uid: uid, candidates: [T.self], expected: T.archiveClassName, accept: { $0 is T.Type })
             }
-            type = T.self
         }
         let instance = try construct(type, uid: uid, slot: slot, keys: keys, values: values)
         guard let typed = instance as? T else {

@@ -9,8 +9,12 @@ public import FoundationEssentials
 
 extension BinaryPlistDocument {
     /// Opens a keyed archive given as a binary or an XML property list (sniffed).
-    static func openArchive(_ data: Data, limits: BinaryPlistLimits) throws(BinaryPlistError) -> BinaryPlistDocument {
-        guard XMLPlist.looksLikeXML(data) else { return try BinaryPlistDocument(data, limits: limits) }
+    static func openArchive(_ data: Data, limits: BinaryPlistLimits, options: Options = .init())
+        throws(BinaryPlistError) -> BinaryPlistDocument
+    {
+        guard XMLPlist.looksLikeXML(data) else {
+            return try BinaryPlistDocument(data, limits: limits, options: options)
+        }
         let value = try XMLPlist.decode(data, limits: limits)
         return try BinaryPlistDocument(BinaryPlistWriter().write(value), limits: limits)
     }

@@ -1,0 +1,224 @@
+// Sources/KeyedArchive/Dynamic/AnyArchived.swift - Any archived value, for archives of classes we
+// have no Swift type for.
+//
+// Plain values (strings, numbers, data, dates) and the Foundation value classes (NSArray, NSSet,
+// NSOrderedSet, NSDictionary, NSDate, NSUUID, NSURL, NSString, NSData and their mutable
+// subclasses) become cases of `AnyArchived`; every other archived object becomes one
+// `ArchivedInstance` (class name, `$classes`, fields). Instances keep their identity: an object
+// referenced from several places is one instance, and cycles through instances are kept (an
+// instance is registered before its fields are read, as a two-phase object).
+
+@_spi(Internals) public import BinaryPlist
+public import FoundationEssentials
+
+/// Any value a keyed archive can hold, read without knowing its classes.
+///
+/// ```swift
+/// let unarchiver = try KeyedUnarchiver(forReadingFrom: data)
+/// let root = try unarchiver.decode(AnyArchived.self, forKey: KeyedArchiver.rootObjectKey)
+/// if case .object(let instance) = root {
+///     print(instance.className, instance.fields.keys.sorted())
+/// }
+/// ```
+///
+/// Archiving an `AnyArchived` writes the same object graph back: the same class names, chains and
+/// fields, with shared instances archived once. Collections and the Foundation values are values:
+/// two equal arrays may share one object in the output, as ``KeyedArchiver`` shares equal values.
+public enum AnyArchived: Hashable {
+    /// `$null` (`nil` in Objective-C).
+    case null
+    /// A boolean.
+    case bool(Bool)
+    /// An integer.
+    case integer(Int)
+    /// A real (4-byte reals are widened).
+    case real(Double)
+    /// A string (NSString, NSMutableString).
+    case string(String)
+    /// Bytes (NSData, NSMutableData).
+    case data(Data)
+    /// A date (NSDate).
+    case date(Date)
+    /// A UUID (NSUUID).
+    case uuid(UUID)
+    /// A URL (NSURL, resolved against its `NS.base`).
+    case url(URL)
+    /// An ordered collection (NSArray, NSMutableArray).
+    case array([AnyArchived])
+    /// An unordered collection (NSSet, NSMutableSet).
+    case set(Set<AnyArchived>)
+    /// An ordered collection of distinct values (NSOrderedSet, NSMutableOrderedSet).
+    case orderedSet([AnyArchived])
+    /// A dictionary with keys of any kind (NSDictionary, NSMutableDictionary).
+    case dictionary([AnyArchived: AnyArchived])
+    /// An object of a class without a Swift type here.
+    case object(ArchivedInstance)
+}
+
+/// An archived object of a class the reader has no Swift type for: its class, its superclasses
+/// and its fields.
+///
+/// One instance stands for one archived object: decoding an archive in which two objects refer to
+/// a third gives both the same `ArchivedInstance`, and a cycle (an object reaching itself) is a
+/// cycle of instances. Equality and hashing are by identity.
+public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomStringConvertible {
+    /// The archived class name (`$classname`).
+    public var className: String
+    /// The class and its superclasses (`$classes`), the class first.
+    public var classChain: [String]
+    /// The object's fields, by key (unescaped; `$class` is not a field).
+    public var fields: [String: AnyArchived]
+    /// The values the object encoded without a key (`$0`, `$1`, …), in order.
+    public var unkeyed: [AnyArchived] = []
+    /// Fields stored as plain property-list arrays or sets inside the object's dictionary (not as
+    /// NSArray objects), written back the same way.
+    var inlineKeys: Set<String> = []
+
+    /// An object of class `className`.
+    ///
+    /// - Parameters:
+    ///   - className: The class name to archive (`$classname`).
+    ///   - classChain: `$classes`; default `[className, "NSObject"]`. The class is added in front
+    ///     when the chain does not start with it.
+    ///   - fields: The fields, by key.
+    public init(className: String, classChain: [String]? = nil, fields: [String: AnyArchived] = [:]) {
+        self.className = className
+        let chain = classChain ?? [className, "NSObject"]
+        self.classChain = chain.first == className ? chain : [className] + chain
+        self.fields = fields
+    }
+
+    /// An empty `NSObject`.
+    public convenience init() {
+        self.init(className: "NSObject", classChain: ["NSObject"])
+    }
+
+    /// The value of a field, `nil` when absent.
+    public subscript(key: String) -> AnyArchived? {
+        get { fields[key] }
+        set { fields[key] = newValue }
+    }
+
+    /// Reads the fields of the object being decoded (used while unarchiving).
+    public func decodeFields(from coder: KeyedUnarchiver) throws {
+        try coder.decodeDynamicFields(into: self)
+    }
+
+    /// Writes the fields, in key order (the class name is written by the archiver).
+    public func encode(with coder: KeyedArchiver) throws {
+        for key in fields.keys.sorted() {
+            guard let value = fields[key] else { continue }
+            if inlineKeys.contains(key) {
+                switch value {
+                case .array(let elements):
+                    try coder.encode(InlineList(elements: elements, isSet: false), forKey: key)
+                    continue
+                case .set(let members):
+                    try coder.encode(InlineList(elements: Array(members), isSet: true), forKey: key)
+                    continue
+                default: break
+                }
+            }
+            try coder.encode(value, forKey: key)
+        }
+        for (i, value) in unkeyed.enumerated() { try coder.encodeRaw(value, storedKey: "$\(i)") }
+    }
+
+    /// Reads an archived object of any class that is not a Foundation value class.
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws
+        -> ArchivedInstance
+    {
+        let any = try AnyArchived.decodeArchiveValue(value, from: unarchiver)
+        guard case .object(let instance) = any else {
+            throw unarchiver.error(.typeMismatch, "expected an object, found \(any.kindName)")
+        }
+        return instance
+    }
+
+    public static func == (a: ArchivedInstance, b: ArchivedInstance) -> Bool { a === b }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// `"<XWZCat: name, age>"`: the class and its field names.
+    public var description: String { "<\(className): \(fields.keys.sorted().joined(separator: ", "))>" }
+}
+
+extension AnyArchived: KeyedArchiveValue {
+    public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        switch self {
+        case .null: return ArchivedValue(ref: archiver.nullUID, isReference: true)
+        case .bool(let b): return try b.encodeArchiveValue(to: archiver)
+        case .integer(let i): return try i.encodeArchiveValue(to: archiver)
+        case .real(let d): return try d.encodeArchiveValue(to: archiver)
+        case .string(let s): return try s.encodeArchiveValue(to: archiver)
+        case .data(let d): return try d.encodeArchiveValue(to: archiver)
+        case .date(let d): return try d.encodeArchiveValue(to: archiver)
+        case .uuid(let u): return try u.encodeArchiveValue(to: archiver)
+        case .url(let u): return try u.encodeArchiveValue(to: archiver)
+        case .array(let a): return try a.encodeArchiveValue(to: archiver)
+        case .set(let s): return try s.encodeArchiveValue(to: archiver)
+        case .dictionary(let d): return try d.encodeArchiveValue(to: archiver)
+        case .orderedSet(let elements):
+            let refs = try archiver.nested { () throws -> [BuilderRef] in
+                try elements.map { try archiver.elementReference($0) }
+            }
+            let list = try archiver.state.builder.addArray(refs)
+            return ArchivedValue(
+                ref: try archiver.foundationObject("NSOrderedSet", keys: ["NS.objects"], values: [list]),
+                isReference: true)
+        case .object(let instance): return ArchivedValue(ref: archiver.reference(to: instance), isReference: true)
+        }
+    }
+
+    public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws
+        -> AnyArchived
+    {
+        try unarchiver.decodeBorrowing(AnyArchived.self, value)
+    }
+
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> AnyArchived {
+        try unarchiver.decodeAny(reader, value)
+    }
+}
+
+extension AnyArchived {
+    /// A short name of the case (`"string"`, `"object XWZCat"`), for messages.
+    var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "bool"
+        case .integer: "integer"
+        case .real: "real"
+        case .string: "string"
+        case .data: "data"
+        case .date: "date"
+        case .uuid: "UUID"
+        case .url: "URL"
+        case .array: "array"
+        case .set: "set"
+        case .orderedSet: "ordered set"
+        case .dictionary: "dictionary"
+        case .object(let o): "object \(o.className)"
+        }
+    }
+}
+
+/// A plain property-list array or set of values inside an object's dictionary (not an NSArray).
+struct InlineList: KeyedArchiveValue {
+    var elements: [AnyArchived]
+    var isSet: Bool
+
+    func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
+        let refs = try archiver.nested { () throws -> [BuilderRef] in
+            try elements.map { try archiver.elementReference($0) }
+        }
+        let ref = isSet ? try archiver.state.builder.addSet(refs) : try archiver.state.builder.addArray(refs)
+        return ArchivedValue(ref: ref, isReference: false)
+    }
+
+    static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> InlineList {
+        throw unarchiver.error(.typeMismatch, "an inline list is only written")
+    }
+}

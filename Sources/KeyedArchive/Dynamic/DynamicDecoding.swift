@@ -1,0 +1,239 @@
+// Sources/KeyedArchive/Dynamic/DynamicDecoding.swift - Reading any archived value as `AnyArchived`,
+// and the NSCoder-style scalar decodes.
+//
+// Rules: a UID is followed and checked like everywhere else; a Foundation value class becomes its
+// case (collections one level deeper, bounded, a collection containing itself is a `cycle`); any
+// other object becomes an `ArchivedInstance` registered under its UID before its fields are read
+// (two-phase, from the pending queue), so sharing and cycles through objects are kept. An object
+// already decoded as a typed class cannot be read again as an `ArchivedInstance` (no cache bypass).
+
+import BinaryPlist
+public import FoundationEssentials
+
+extension KeyedUnarchiver {
+    // MARK: - Public API
+
+    /// Decodes whatever is stored under `key`, without knowing its class: `nil` when the key is
+    /// absent or holds `$null` (as `NSCoder.decodeObject(forKey:)`).
+    ///
+    /// - Throws: ``KeyedArchiveError`` for a malformed value (bad UID, object without `$class`, …).
+    public func decodeObject(forKey key: String) throws -> AnyArchived? {
+        try decode(AnyArchived?.self, forKey: key)
+    }
+
+    /// Decodes an integer with `NSCoder` semantics: `0` when the key is absent or holds `$null`.
+    ///
+    /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` when the value is not an integer (or a
+    ///   boolean), or does not fit `Int`.
+    public func decodeInteger(forKey key: String) throws -> Int {
+        try decode(Int?.self, forKey: key) ?? 0
+    }
+
+    /// Decodes a boolean with `NSCoder` semantics: `false` when the key is absent or holds `$null`.
+    ///
+    /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` when the value is not a boolean (or the
+    ///   integer 0 or 1).
+    public func decodeBool(forKey key: String) throws -> Bool {
+        try decode(Bool?.self, forKey: key) ?? false
+    }
+
+    /// Decodes a real with `NSCoder` semantics: `0.0` when the key is absent or holds `$null`.
+    ///
+    /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` when the value is not a number.
+    public func decodeDouble(forKey key: String) throws -> Double {
+        try decode(Double?.self, forKey: key) ?? 0
+    }
+
+    // MARK: - Internals
+
+    /// Decodes any stored value (inline scalar or UID) as `AnyArchived`.
+    func decodeAny(_ r: borrowing PlistReader, _ value: UnarchivedValue) throws -> AnyArchived {
+        try countValue()
+        guard let u = try uidValue(r, value.ref) else { return try plainAny(r, try object(r, value.ref), uid: nil) }
+        guard u < UInt64(objects.count) else {
+            throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
+        }
+        let uid = Int(u)
+        if uid == 0 { return .null }
+        let o = try object(r, r.reference(at: uid, in: objects))
+        guard case .dictionary(let keys, let values) = o else { return try plainAny(r, o, uid: uid) }
+        state.allocateTables(objects.count)
+        if let existing = state.instances[uid] {
+            guard let instance = existing as? ArchivedInstance else {
+                throw error(
+                    .classNotAllowed, uid: uid, className: String(describing: Swift.type(of: existing)),
+                    "the object at UID \(uid) was already decoded as a typed class, not as any value")
+            }
+            return .object(instance)
+        }
+        let slot = try classSlot(r, keys: keys, values: values, uid: uid)
+        let info = state.classSlots[slot].info
+        let f = (keys: keys, values: values, uid: uid)
+        if let typed = try foundationAny(r, value, info.name, f) { return typed }
+        let instance = ArchivedInstance(className: info.name, classChain: info.chain)
+        state.instances[uid] = instance
+        state.pending.append(
+            PendingFields(uid: uid, object: instance, keys: keys, values: values, className: info.name))
+        return .object(instance)
+    }
+
+    /// A Foundation value class as its `AnyArchived` case; `nil` for any other class (or one whose
+    /// fields are not the layout this package knows, kept as an instance).
+    private func foundationAny(
+        _ r: borrowing PlistReader, _ value: UnarchivedValue, _ name: String,
+        _ f: (keys: ReferenceList, values: ReferenceList, uid: Int)
+    ) throws -> AnyArchived? {
+        switch name {
+        case "NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet", "NSSet", "NSMutableSet":
+            guard let ref = try field(r, "NS.objects", keys: f.keys, values: f.values),
+                case .array(let list) = try object(r, ref)
+            else { return nil }
+            let elements = try nestedCollection(uid: f.uid) { () throws -> [AnyArchived] in
+                try anyElements(r, list)
+            }
+            switch name {
+            case "NSArray", "NSMutableArray": return .array(elements)
+            case "NSSet", "NSMutableSet": return .set(Set(elements))
+            default: return .orderedSet(elements)
+            }
+        case "NSDictionary", "NSMutableDictionary":
+            guard let k = try field(r, "NS.keys", keys: f.keys, values: f.values),
+                let v = try field(r, "NS.objects", keys: f.keys, values: f.values),
+                case .array(let keyList) = try object(r, k), case .array(let valueList) = try object(r, v)
+            else { return nil }
+            guard keyList.count == valueList.count else {
+                throw error(
+                    .corrupted, uid: f.uid, "NS.keys has \(keyList.count) entries but NS.objects \(valueList.count)")
+            }
+            return try nestedCollection(uid: f.uid) { () throws -> AnyArchived in
+                let keys = try anyElements(r, keyList)
+                let values = try anyElements(r, valueList)
+                var result: [AnyArchived: AnyArchived] = [:]
+                result.reserveCapacity(keys.count)
+                for i in keys.indices { result[keys[i]] = values[i] }
+                return .dictionary(result)
+            }
+        case "NSDate":
+            guard try field(r, "NS.time", keys: f.keys, values: f.values) != nil else { return nil }
+            return .date(try decodeDate(r, value))
+        case "NSUUID":
+            guard try field(r, "NS.uuidbytes", keys: f.keys, values: f.values) != nil else { return nil }
+            return .uuid(try decodeUUID(r, value))
+        case "NSURL":
+            guard try field(r, "NS.relative", keys: f.keys, values: f.values) != nil else { return nil }
+            return .url(try decodeURL(r, value))
+        case "NSString", "NSMutableString":
+            guard try field(r, "NS.string", keys: f.keys, values: f.values) != nil else { return nil }
+            return .string(try decodeString(r, value))
+        case "NSData", "NSMutableData":
+            guard try field(r, "NS.data", keys: f.keys, values: f.values) != nil else { return nil }
+            return .data(try decodeData(r, value))
+        default:
+            return nil
+        }
+    }
+
+    /// The elements of a reference list, each as `AnyArchived` (path components are indexes).
+    private func anyElements(_ r: borrowing PlistReader, _ list: ReferenceList) throws -> [AnyArchived] {
+        var out: [AnyArchived] = []
+        out.reserveCapacity(list.count)
+        for i in 0..<list.count {
+            path.append(.index(i))
+            defer { path.removeLast() }
+            out.append(try decodeAny(r, UnarchivedValue(ref: r.reference(at: i, in: list))))
+        }
+        return out
+    }
+
+    /// A plain property-list object (not an archived object) as `AnyArchived`.
+    private func plainAny(_ r: borrowing PlistReader, _ o: PlistObject, uid: Int?) throws -> AnyArchived {
+        switch o {
+        case .null, .fill: return .null
+        case .bool(let b): return .bool(b)
+        case .integer(let i):
+            guard let v = Int(exactly: i) else {
+                throw error(.typeMismatch, uid: uid, "integer \(i) does not fit Int")
+            }
+            return .integer(v)
+        case .real(let d): return .real(d)
+        case .date(let d): return .date(d)
+        case .data(let range): return .data(r.bytes(range))
+        case .asciiString, .utf16String:
+            guard let s = try string(r, o, uid: uid) else { throw mismatch("a string", found: o, uid: uid) }
+            return .string(s)
+        case .uid:
+            throw error(.typeMismatch, uid: uid, "a UID where a value was expected")
+        case .array(let list), .set(let list):
+            // Not written by NSKeyedArchiver, but a plain property-list array holds its elements
+            // (UIDs or inline values) as an NSArray would.
+            let elements = try nestedCollection(uid: uid ?? 0) { () throws -> [AnyArchived] in
+                try anyElements(r, list)
+            }
+            if case .set = o { return .set(Set(elements)) }
+            return .array(elements)
+        case .dictionary:
+            throw error(.corrupted, uid: uid, "a dictionary without $class where a value was expected")
+        }
+    }
+
+    /// Fills an `ArchivedInstance` with every field of the object being decoded.
+    func decodeDynamicFields(into instance: ArchivedInstance) throws {
+        guard let frame = state.frames.last, let uid = frame.uid else {
+            throw error(.corrupted, "an archived instance's fields were read outside its object")
+        }
+        let info = try classInfo(keys: frame.keys, values: frame.values, uid: uid)
+        instance.className = info.name
+        instance.classChain = info.chain
+        var unkeyed: [(Int, AnyArchived)] = []
+        try document.withReader { (r: borrowing PlistReader) throws -> Void in
+            for i in 0..<frame.keys.count {
+                guard let stored = try string(r, r.reference(at: i, in: frame.keys)) else {
+                    throw error(.corrupted, uid: uid, "key \(i) of the object at UID \(uid) is not a string")
+                }
+                let valueRef = r.reference(at: i, in: frame.values)
+                guard let key = ArchiveFormat.unescape(stored) else {
+                    // `$0`, `$1`, …: values encoded without a key. Other reserved keys (`$class`)
+                    // are the format's own.
+                    if let n = Int(stored.dropFirst()), n >= 0, n < frame.keys.count {
+                        path.append(.key(stored))
+                        defer { path.removeLast() }
+                        unkeyed.append((n, try decodeAny(r, UnarchivedValue(ref: valueRef))))
+                    }
+                    continue
+                }
+                path.append(.key(key))
+                defer { path.removeLast() }
+                if try uidValue(r, valueRef) == nil {
+                    switch try object(r, valueRef) {
+                    case .array, .set: instance.inlineKeys.insert(key)
+                    default: break
+                    }
+                }
+                instance.fields[key] = try decodeAny(r, UnarchivedValue(ref: valueRef))
+            }
+        }
+        instance.unkeyed = unkeyed.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+}
+
+extension KeyedArchiver {
+    /// The key under which ``archivedData(withRootObject:)`` stores the root object (`"root"`), as
+    /// `NSKeyedArchiveRootObjectKey`.
+    public static let rootObjectKey = ArchiveFormat.rootKey
+}
+
+extension KeyedArchiver.State {
+    /// The class slot of an ``ArchivedInstance``'s class: one per class name (all instances share
+    /// one Swift type, so the slot is found by name, not by type).
+    mutating func dynamicClassSlot(_ instance: ArchivedInstance) throws(BinaryPlistError) -> Int {
+        if let slot = dynamicClassSlots[instance.className] { return slot }
+        let chain =
+            instance.classChain.first == instance.className
+            ? instance.classChain : [instance.className] + instance.classChain
+        let uid = try classUID(named: instance.className, chain: chain)
+        classes.append(KeyedArchiver.ClassEntry(type: ObjectIdentifier(ArchivedInstance.self), classUID: uid))
+        let slot = classes.count &- 1
+        dynamicClassSlots[instance.className] = slot
+        return slot
+    }
+}

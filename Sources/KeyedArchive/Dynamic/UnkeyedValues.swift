@@ -1,0 +1,69 @@
+// Sources/KeyedArchive/Dynamic/UnkeyedValues.swift - Values encoded without a key.
+//
+// NSKeyedArchiver stores what `-encodeObject:` (no key) writes under the reserved keys `$0`, `$1`,
+// … of the object being encoded (or of `$top`), in order, and NSKeyedUnarchiver's `-decodeObject`
+// reads them back in the same order. Keys an object encodes itself never collide with these: a
+// key beginning with `$` is escaped with another `$`.
+
+@_spi(Internals) import BinaryPlist
+
+extension KeyedArchiver {
+    /// Encodes a value without a key, as `NSCoder.encode(_:)` in a keyed archive: the n-th such
+    /// value of an object (or of the top level) is stored under the reserved key `$n`.
+    ///
+    /// - Parameter value: The value; read it back with ``KeyedUnarchiver/decodeObject()``.
+    public func encode(_ value: some KeyedArchiveValue) throws {
+        try checkOpen()
+        let top = state.frameCount &- 1
+        let n = state.frames[top].unkeyed
+        state.frames[top].unkeyed = n &+ 1
+        let v = try encodeGuarded(value)
+        if state.appendRawField("$\(n)", v.ref) { try drain() }
+    }
+
+    /// Encodes a value under a key stored exactly as given (not escaped).
+    func encodeRaw(_ value: some KeyedArchiveValue, storedKey: String) throws {
+        let v = try encodeGuarded(value)
+        if state.appendRawField(storedKey, v.ref) { try drain() }
+    }
+}
+
+extension KeyedArchiver.State {
+    /// Appends a field whose key is stored as given. Returns `true` when the top frame is `$top`.
+    mutating func appendRawField(_ stored: String, _ value: BuilderRef) -> Bool {
+        let top = frameCount &- 1
+        frames[top].keys.append(builder.addString(stored))
+        frames[top].values.append(value)
+        return top == 0
+    }
+}
+
+extension KeyedUnarchiver {
+    /// Decodes the next value encoded without a key (`$0`, then `$1`, …, of the object being
+    /// decoded or of `$top`), as `NSCoder.decodeObject()`: `nil` when there is none left or it is
+    /// `$null`.
+    public func decodeObject() throws -> AnyArchived? {
+        let top = state.frames.count &- 1
+        let n = state.frames[top].unkeyed
+        state.frames[top].unkeyed = n &+ 1
+        return try decodeRaw(AnyArchived?.self, storedKey: "$\(n)")
+    }
+
+    /// Decodes the value under a key stored exactly as given (not escaped); `nil` when absent.
+    func decodeRaw<T: KeyedArchiveValue>(_ type: T?.Type, storedKey: String) throws -> T? {
+        guard let frame = state.frames.last else { return nil }
+        path.append(.key(storedKey))
+        let value: T?
+        do {
+            value = try document.withReader { (r: borrowing PlistReader) throws -> T? in
+                guard let ref = try field(r, storedKey, keys: frame.keys, values: frame.values) else { return nil }
+                return try T?.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
+            }
+        } catch {
+            _ = state.popPath()
+            throw error
+        }
+        if state.popPath() { try drainPending() }
+        return value
+    }
+}
