@@ -6,6 +6,8 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .strictMemorySafety(),
     .treatWarning("StrictMemorySafety", as: .error),
+    // `import X` is internal; a module whose types appear in public API is imported `public import`.
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(

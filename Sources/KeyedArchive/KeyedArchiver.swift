@@ -19,7 +19,7 @@
 // same position last time, which for string literals is a bit comparison), and frames reuse their
 // buffers.
 
-@_spi(Internals) import BinaryPlist
+@_spi(Internals) public import BinaryPlist
 public import FoundationEssentials
 
 /// Writes keyed archives that Apple's `NSKeyedUnarchiver` reads.

@@ -7,7 +7,7 @@
 // `Reader` instead. The reader is non-copyable and only ever lent (`borrowing`) to a closure, so it
 // cannot be stored or outlive the borrow it wraps.
 
-import FoundationEssentials
+package import FoundationEssentials
 
 extension BinaryPlistDocument {
     /// A borrowed view of a document's bytes: reads through it share one borrow of the input.

@@ -13,7 +13,7 @@
 // On reading, numbers stored as objects, NSMutableString {NS.string} and NSMutableData {NS.data}
 // are accepted too, as are the mutable collection classes.
 
-@_spi(Internals) import BinaryPlist
+@_spi(Internals) public import BinaryPlist
 public import FoundationEssentials
 
 enum FoundationClass {

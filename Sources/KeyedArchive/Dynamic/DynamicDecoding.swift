@@ -8,7 +8,7 @@
 // already decoded as a typed class cannot be read again as an `ArchivedInstance` (no cache bypass).
 
 import BinaryPlist
-public import FoundationEssentials
+import FoundationEssentials
 
 extension KeyedUnarchiver {
     // MARK: - Public API
