@@ -84,7 +84,31 @@ extension KeyedUnarchiver {
         _ f: (keys: ReferenceList, values: ReferenceList, uid: Int)
     ) throws -> AnyArchived? {
         switch name {
-        case "NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet", "NSSet", "NSMutableSet":
+        case "NSOrderedSet", "NSMutableOrderedSet":
+            // Apple writes one key per element, NS.object.0, NS.object.1, … (NS.objects accepted).
+            if try field(r, "NS.objects", keys: f.keys, values: f.values) == nil {
+                var refs: [(Int, ObjectRef)] = []
+                for i in 0..<f.keys.count {
+                    guard let k = try string(r, r.reference(at: i, in: f.keys)), k.hasPrefix("NS.object."),
+                        let n = Int(k.dropFirst(10))
+                    else { continue }
+                    refs.append((n, r.reference(at: i, in: f.values)))
+                }
+                refs.sort { $0.0 < $1.0 }
+                guard refs.indices.allSatisfy({ refs[$0].0 == $0 }) else { return nil }
+                return try nestedCollection(uid: f.uid) { () throws -> AnyArchived in
+                    var out: [AnyArchived] = []
+                    out.reserveCapacity(refs.count)
+                    for (n, ref) in refs {
+                        path.append(.index(n))
+                        defer { path.removeLast() }
+                        out.append(try decodeAny(r, UnarchivedValue(ref: ref)))
+                    }
+                    return .orderedSet(out)
+                }
+            }
+            fallthrough
+        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
             guard let ref = try field(r, "NS.objects", keys: f.keys, values: f.values),
                 case .array(let list) = try object(r, ref)
             else { return nil }
@@ -128,8 +152,17 @@ extension KeyedUnarchiver {
         case "NSData", "NSMutableData":
             guard try field(r, "NS.data", keys: f.keys, values: f.values) != nil else { return nil }
             return .data(try decodeData(r, value))
+        case "NSColorSpace":
+            // Part of a colour; read at once (not queued) so the colour sees its fields.
+            let info = try classInfo(r, keys: f.keys, values: f.values, uid: f.uid)
+            let instance = ArchivedInstance(className: info.name, classChain: info.chain)
+            state.instances[f.uid] = instance
+            instance.fields = try valueFields(r, keys: f.keys, values: f.values, uid: f.uid, info: info).fields
+            return .object(instance)
         default:
-            return nil
+            guard let build = AnyArchived.typedValueClasses[name] else { return nil }
+            let info = try classInfo(r, keys: f.keys, values: f.values, uid: f.uid)
+            return build(try valueFields(r, keys: f.keys, values: f.values, uid: f.uid, info: info))
         }
     }
 
@@ -236,4 +269,26 @@ extension KeyedArchiver.State {
         dynamicClassSlots[instance.className] = slot
         return slot
     }
+}
+
+extension AnyArchived {
+    /// The typed value classes: class name → the value its fields make (`nil`: an unknown
+    /// layout, kept as an ``ArchivedInstance``).
+    static let typedValueClasses: [String: @Sendable (ValueFields) -> AnyArchived?] = {
+        var table: [String: @Sendable (ValueFields) -> AnyArchived?] = [:]
+        func add<T: ArchivedValueClass>(_ type: T.Type, _ wrap: @escaping @Sendable (T) -> AnyArchived) {
+            for name in T.valueClassNames { table[name] = { T.fromFields($0).map(wrap) } }
+        }
+        add(ArchivedNull.self) { _ in .nsNull }
+        add(IndexPath.self) { .indexPath($0) }
+        add(ArchivedIndexSet.self) { .indexSet($0) }
+        add(ArchivedLocale.self) { .locale($0) }
+        add(ArchivedTimeZone.self) { .timeZone($0) }
+        add(ArchivedGeometry.self) { .geometry($0) }
+        add(ArchivedRegularExpression.self) { .regularExpression($0) }
+        add(ArchivedColor.self) { .color($0) }
+        add(ArchivedFont.self) { .font($0) }
+        add(ArchivedAttributedString.self) { .attributedString($0) }
+        return table
+    }()
 }
