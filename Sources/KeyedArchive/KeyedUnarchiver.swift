@@ -211,16 +211,21 @@ public final class KeyedUnarchiver {
     /// - Throws: ``KeyedArchiveError`` with code ``KeyedArchiveError/Code/plist`` when the input
     ///   is not a valid binary property list, ``KeyedArchiveError/Code/notAKeyedArchive`` when
     ///   `$archiver`, `$version`, `$top` or `$objects` is missing or wrong.
-    public init(
+    public convenience init(
         forReadingFrom data: Data, options: BinaryPlistDocument.Options = .init(), limits: Limits = Limits()
     ) throws {
-        self.limits = limits
         let doc: BinaryPlistDocument
         do {
             doc = try BinaryPlistDocument.openArchive(data, limits: limits.plist, options: options)
         } catch {
             throw KeyedArchiveError(plist: error)
         }
+        try self.init(document: doc, limits: limits)
+    }
+
+    /// Reads an archive already opened (e.g. by ``KeyedArchiveGraph``).
+    init(document doc: BinaryPlistDocument, limits: Limits) throws(KeyedArchiveError) {
+        self.limits = limits
         document = doc
         let parts = try KeyedUnarchiver.topLevel(doc)
         objects = parts.objects

@@ -9,7 +9,7 @@
 // swift-corelibs-foundation and GNUstep sources (read, not copied).
 
 import BinaryPlist
-public import FoundationEssentials
+import FoundationEssentials
 
 /// The fields of a value-class object, decoded.
 struct ValueFields {

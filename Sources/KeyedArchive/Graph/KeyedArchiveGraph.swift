@@ -71,6 +71,9 @@ public struct KeyedArchiveGraph: Sendable {
         case uuid(UUID)
         case url(String)
         case object(className: String, fields: [ResolvedField])
+        /// A typed Foundation or AppKit value (NSColor, NSFont, NSIndexPath, NSValue, …) as
+        /// ``AnyArchived/typedDescription`` shows it.
+        case typed(className: String, text: String)
         /// A UID already being expanded on the current path (a cycle).
         case backReference(Int)
         /// Nesting deeper than the limit given to ``resolve(_:maxDepth:)``.
@@ -91,6 +94,17 @@ public struct KeyedArchiveGraph: Sendable {
     public let top: [Field]
     /// `$objects`, by UID.
     public let nodes: [Node]
+    /// The archive, for the typed decoders (one reference: the graph stays small to copy).
+    let source: Source
+
+    final class Source: Sendable {
+        let document: BinaryPlistDocument
+        let limits: KeyedUnarchiver.Limits
+        init(_ document: BinaryPlistDocument, _ limits: KeyedUnarchiver.Limits) {
+            self.document = document
+            self.limits = limits
+        }
+    }
 
     /// The UID under `$top.root`, if it is a UID.
     public var root: Int? {
@@ -202,6 +216,19 @@ public struct KeyedArchiveGraph: Sendable {
         }
         self.top = top
         self.nodes = nodes
+        self.source = Source(doc, limits)
+    }
+
+    /// The object at `uid` decoded by the unarchiver's typed decoders when its class is a typed
+    /// Foundation or AppKit value class (NSColor, NSFont, NSAttributedString, NSIndexPath,
+    /// NSIndexSet, NSValue geometry, NSLocale, NSTimeZone, NSRegularExpression, NSNull); `nil`
+    /// for other classes or an object those decoders cannot read.
+    public func typedValue(at uid: Int) -> AnyArchived? {
+        guard case .object(let o)? = node(uid), AnyArchived.typedValueClasses[o.className] != nil,
+            let unarchiver = try? KeyedUnarchiver(document: source.document, limits: source.limits),
+            let value = try? unarchiver.decodeObject(atUID: uid), value.typedDescription != nil
+        else { return nil }
+        return value
     }
 
     static func strings(_ v: PlistValue?) -> [String] {
@@ -283,6 +310,9 @@ public struct KeyedArchiveGraph: Sendable {
         func list(_ v: PlistValue?) -> [Resolved]? {
             guard case .array(let a)? = v else { return nil }
             return a.map { resolve($0, depth: depth, maxDepth: maxDepth, onPath: &onPath) }
+        }
+        if let typed = typedValue(at: o.uid)?.typedDescription {
+            return .typed(className: typed.className, text: typed.text)
         }
         let chain = Set(o.classChain + [o.className])
         if chain.contains("NSDictionary"), let ks = list(o["NS.keys"]), let vs = list(o["NS.objects"]),
