@@ -60,8 +60,6 @@ public final class KeyedUnarchiver {
         /// the class remembers which key object the n-th lookup found.
         var classSlot = -1
         var requests = 0
-        /// Values read without a key so far (`$0`, `$1`, …).
-        var unkeyed = 0
     }
 
     enum PathComponent {
@@ -192,6 +190,8 @@ public final class KeyedUnarchiver {
     var classMap: [String: any KeyedArchivable.Type] = [:]
     var codableUserInfo: [CodingUserInfoKey: any Sendable] = [:]
     var codableNames: [ObjectIdentifier: Set<String>] = [:]
+    /// Per frame depth: the object whose values without a key are being read, and the next `$n`.
+    var unkeyedPositions: [(uid: Int, next: Int)] = []
 
     /// Decides the class of an archived object whose class name, superclass names (`$classes`)
     /// and class hints map to no acceptable type: given the class name and its chain, return the
@@ -728,8 +728,7 @@ public final class KeyedUnarchiver {
                 type = T.self
             } else {
                 // An unregistered class: its superclasses, class hints, then the hook.
-                type = try fallbackType(
-                    slot: slot, uid: uid, candidates: [T.self], expected: T.archiveClassName, accept: { $0 is T.Type })
+                type = try fallbackType(T.self, slot: slot, uid: uid)
             }
         }
         let instance = try construct(type, uid: uid, slot: slot, keys: keys, values: values)

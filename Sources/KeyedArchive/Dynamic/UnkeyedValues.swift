@@ -43,9 +43,14 @@ extension KeyedUnarchiver {
     /// decoded or of `$top`), as `NSCoder.decodeObject()`: `nil` when there is none left or it is
     /// `$null`.
     public func decodeObject() throws -> AnyArchived? {
-        let top = state.frames.count &- 1
-        let n = state.frames[top].unkeyed
-        state.frames[top].unkeyed = n &+ 1
+        // The position is kept per frame depth, with the UID of the object it counts for (an
+        // object is decoded once, so a new UID at a depth is a new object: start again at $0).
+        let depth = state.frames.count &- 1
+        let uid = state.frames[depth].uid ?? -1
+        while unkeyedPositions.count <= depth { unkeyedPositions.append((uid: -2, next: 0)) }
+        if unkeyedPositions[depth].uid != uid { unkeyedPositions[depth] = (uid, 0) }
+        let n = unkeyedPositions[depth].next
+        unkeyedPositions[depth].next = n &+ 1
         return try decodeRaw(AnyArchived?.self, storedKey: "$\(n)")
     }
 

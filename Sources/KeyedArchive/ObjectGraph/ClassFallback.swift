@@ -51,6 +51,15 @@ extension KeyedUnarchiver {
                 + "(map it with setClass(_:forClassName:) or set unknownClassHandler)")
     }
 
+    /// ``fallbackType(slot:uid:candidates:expected:accept:)`` for a decode of `T` (kept out of the
+    /// generic decode path: it is only reached for a class name that maps to nothing).
+    @inline(never)
+    func fallbackType<T: KeyedArchivable>(_ type: T.Type, slot: Int, uid: Int) throws(KeyedArchiveError)
+        -> any KeyedArchivable.Type
+    {
+        try fallbackType(slot: slot, uid: uid, candidates: [T.self], expected: T.archiveClassName) { $0 is T.Type }
+    }
+
     /// A list of class names in a class description (`$classes`, `$classhints`): empty when
     /// absent; anything but an array of strings is ``KeyedArchiveError/Code/corrupted``.
     func classNameList(
