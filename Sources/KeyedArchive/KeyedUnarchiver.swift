@@ -70,8 +70,6 @@ public final class KeyedUnarchiver {
     struct ClassInfo {
         var name: String
         var chain: [String]
-        /// `$classhints`: classes to try after the chain (written for classes absent elsewhere).
-        var hints: [String] = []
     }
 
     /// What is memoised per archived class description (by class UID).
@@ -190,15 +188,19 @@ public final class KeyedUnarchiver {
     var classMap: [String: any KeyedArchivable.Type] = [:]
     var codableUserInfo: [CodingUserInfoKey: any Sendable] = [:]
     var codableNames: [ObjectIdentifier: Set<String>] = [:]
-    /// Per frame depth: the object whose values without a key are being read, and the next `$n`.
-    var unkeyedPositions: [(uid: Int, next: Int)] = []
+    /// Rarely used state (the unknown-class hook, unkeyed positions), boxed: the unarchiver stays
+    /// the size it was for the common path.
+    var extras: Extras?
 
     /// Decides the class of an archived object whose class name, superclass names (`$classes`)
     /// and class hints map to no acceptable type: given the class name and its chain, return the
     /// type to decode it as, or `nil` for an ``KeyedArchiveError/Code/unknownClass`` error. The
     /// type must still be one the call site accepts, or the decode is
     /// ``KeyedArchiveError/Code/classNotAllowed``.
-    public var unknownClassHandler: ((_ className: String, _ classChain: [String]) -> (any KeyedArchivable.Type)?)?
+    public var unknownClassHandler: ((_ className: String, _ classChain: [String]) -> (any KeyedArchivable.Type)?)? {
+        get { extras?.unknownClassHandler }
+        set { extrasBox.unknownClassHandler = newValue }
+    }
 
     /// Opens an archive (binary, compressed binary or XML).
     ///
@@ -580,8 +582,9 @@ public final class KeyedUnarchiver {
         }
         var chain = try classNameList(r, ArchiveFormat.classesKey, keys: ck, values: cv, classUID: classUID)
         if chain.isEmpty { chain = [name] }
-        let hints = try classNameList(r, "$classhints", keys: ck, values: cv, classUID: classUID)
-        return ClassInfo(name: name, chain: chain, hints: hints)
+        // `$classhints` is checked here too; the fallback reads it again when it needs it.
+        _ = try classNameList(r, "$classhints", keys: ck, values: cv, classUID: classUID)
+        return ClassInfo(name: name, chain: chain)
     }
 
     /// The type the instance and global maps give a class slot's name (memoised per generation).

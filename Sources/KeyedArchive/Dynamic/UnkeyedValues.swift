@@ -47,10 +47,11 @@ extension KeyedUnarchiver {
         // object is decoded once, so a new UID at a depth is a new object: start again at $0).
         let depth = state.frames.count &- 1
         let uid = state.frames[depth].uid ?? -1
-        while unkeyedPositions.count <= depth { unkeyedPositions.append((uid: -2, next: 0)) }
-        if unkeyedPositions[depth].uid != uid { unkeyedPositions[depth] = (uid, 0) }
-        let n = unkeyedPositions[depth].next
-        unkeyedPositions[depth].next = n &+ 1
+        let box = extrasBox
+        while box.unkeyedPositions.count <= depth { box.unkeyedPositions.append((uid: -2, next: 0)) }
+        if box.unkeyedPositions[depth].uid != uid { box.unkeyedPositions[depth] = (uid, 0) }
+        let n = box.unkeyedPositions[depth].next
+        box.unkeyedPositions[depth].next = n &+ 1
         return try decodeRaw(AnyArchived?.self, storedKey: "$\(n)")
     }
 
@@ -70,5 +71,22 @@ extension KeyedUnarchiver {
         }
         if state.popPath() { try drainPending() }
         return value
+    }
+}
+
+extension KeyedUnarchiver {
+    /// What an unarchiver keeps for the calls most archives never need.
+    final class Extras {
+        var unknownClassHandler: ((String, [String]) -> (any KeyedArchivable.Type)?)?
+        /// Per frame depth: the object whose values without a key are being read, and the next `$n`.
+        var unkeyedPositions: [(uid: Int, next: Int)] = []
+    }
+
+    /// The extras, created on first use.
+    var extrasBox: Extras {
+        if let extras { return extras }
+        let box = Extras()
+        extras = box
+        return box
     }
 }
