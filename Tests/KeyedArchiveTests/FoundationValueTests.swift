@@ -202,6 +202,18 @@ import Testing
             try fromFoundation(NSOrderedSet(array: ["x", "y"]), as: AnyArchived.self)
                 == .orderedSet([.string("x"), .string("y")]))
 
+        var components = DateComponents()
+        components.year = 2024
+        components.month = 5
+        components.day = 17
+        try roundTripThroughFoundation(components) {
+            let c = $0 as? DateComponents
+            return c?.year == 2024 && c?.month == 5 && c?.day == 17 && c?.hour == nil
+        }
+        #expect(try fromFoundation(components as NSDateComponents, as: DateComponents.self) == components)
+        #expect(
+            try fromFoundation(components as NSDateComponents, as: AnyArchived.self) == .dateComponents(components))
+
         try roundTripThroughFoundation(ArchivedNull()) { $0 is NSNull }
         #expect(try fromFoundation(NSNull(), as: ArchivedNull.self) == ArchivedNull())
     }

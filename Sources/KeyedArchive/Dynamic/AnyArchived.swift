@@ -71,6 +71,8 @@ public enum AnyArchived: Hashable {
     case font(ArchivedFont)
     /// An attributed string (NSAttributedString, NSMutableAttributedString).
     case attributedString(ArchivedAttributedString)
+    /// Date components without a calendar or time zone (NSDateComponents).
+    case dateComponents(DateComponents)
     /// An object of a class without a Swift type here.
     case object(ArchivedInstance)
 }
@@ -197,6 +199,7 @@ extension AnyArchived: KeyedArchiveValue {
         case .color(let v): return try v.encodeArchiveValue(to: archiver)
         case .font(let v): return try v.encodeArchiveValue(to: archiver)
         case .attributedString(let v): return try v.encodeArchiveValue(to: archiver)
+        case .dateComponents(let v): return try v.encodeArchiveValue(to: archiver)
         case .object(let instance): return ArchivedValue(ref: archiver.reference(to: instance), isReference: true)
         }
     }
@@ -241,6 +244,7 @@ extension AnyArchived {
         case .color: "color"
         case .font: "font"
         case .attributedString: "attributed string"
+        case .dateComponents: "date components"
         case .object(let o): "object \(o.className)"
         }
     }

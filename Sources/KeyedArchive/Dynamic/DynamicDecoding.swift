@@ -329,6 +329,7 @@ extension AnyArchived {
         add(ArchivedColor.self) { .color($0) }
         add(ArchivedFont.self) { .font($0) }
         add(ArchivedAttributedString.self) { .attributedString($0) }
+        add(DateComponents.self) { .dateComponents($0) }
         return table
     }()
 }

@@ -78,6 +78,7 @@ extension AnyArchived {
         case .regularExpression(let e): return ("NSRegularExpression", e.description)
         case .color(let c): return (c.isUIColor ? "UIColor" : "NSColor", c.description)
         case .font(let f): return (f.isUIFont ? "UIFont" : "NSFont", f.description)
+        case .dateComponents(let c): return ("NSDateComponents", "{" + c.archiveDescription + "}")
         case .attributedString(let a):
             let runs = zip(a.runTexts, a.runs).map { text, run in
                 "\"\(text)\" {"
