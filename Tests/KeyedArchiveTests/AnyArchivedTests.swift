@@ -109,6 +109,21 @@ enum KeyedCorpus {
         #expect(String(decoding: text, as: UTF8.self).components(separatedBy: "<string>XWZNode</string>").count == 3)
     }
 
+    @Test func archivedInstancesDecodeDirectly() throws {
+        let dog = ArchivedInstance(className: "XWZDog", fields: ["name": .string("Rex"), "age": .integer(4)])
+        let data = try KeyedArchiver.archivedData(withRootObject: [dog, dog])
+        let back = try KeyedUnarchiver.unarchivedObject(ofClass: [ArchivedInstance].self, from: data)
+        #expect(back.count == 2 && back[0] === back[1])
+        #expect(back[0].className == "XWZDog" && back[0]["name"] == .string("Rex"))
+        // The typed class reads the same archive.
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: [Dog].self, from: data).first?.name == "Rex")
+        let text = try KeyedArchiver.archivedData(withRootObject: "text")
+        let e = try #require(throws: KeyedArchiveError.self) {
+            try KeyedUnarchiver.unarchivedObject(ofClass: ArchivedInstance.self, from: text)
+        }
+        #expect(e.code == .typeMismatch)
+    }
+
     @Test func nscoderScalarSemantics() throws {
         let archiver = KeyedArchiver()
         try archiver.encode(7, forKey: "count")

@@ -150,7 +150,15 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomSt
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws
         -> ArchivedInstance
     {
-        let any = try AnyArchived.decodeArchiveValue(value, from: unarchiver)
+        try unarchiver.decodeBorrowing(ArchivedInstance.self, value)
+    }
+
+    /// Reads an archived object of any class that is not a Foundation value class, through the
+    /// unarchiver's reader.
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> ArchivedInstance {
+        let any = try unarchiver.decodeAny(reader, value)
         guard case .object(let instance) = any else {
             throw unarchiver.error(.typeMismatch, "expected an object, found \(any.kindName)")
         }
