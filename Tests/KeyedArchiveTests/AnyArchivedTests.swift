@@ -64,6 +64,17 @@ enum KeyedCorpus {
         #expect(same2, "\(path) (second pass): \(check2.failure)")
     }
 
+    @Test(
+        .enabled(if: Corpus.available, "the shared corpus is not next to the package"),
+        arguments: Corpus.files("invalid-keyed"))
+    func invalidArchiveIsATypedErrorAsAnyValue(name: String) throws {
+        let data = try Corpus.data("invalid-keyed", name)
+        #expect(throws: KeyedArchiveError.self) {
+            let unarchiver = try KeyedUnarchiver(forReadingFrom: data)
+            _ = try unarchiver.decode(AnyArchived.self, forKey: "root")
+        }
+    }
+
     @Test func corpusIsCounted() {
         if !Corpus.available {
             Issue.record("the shared corpus is not next to the package: AnyArchived corpus round trip skipped")
