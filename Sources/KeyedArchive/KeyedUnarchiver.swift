@@ -186,10 +186,8 @@ public final class KeyedUnarchiver {
     public let limits: Limits
     var state: State
     var classMap: [String: any KeyedArchivable.Type] = [:]
-    var codableUserInfo: [CodingUserInfoKey: any Sendable] = [:]
-    var codableNames: [ObjectIdentifier: Set<String>] = [:]
-    /// Rarely used state (the unknown-class hook, unkeyed positions), boxed: the unarchiver stays
-    /// the size it was for the common path.
+    /// Rarely used state (the Codable path's settings, the unknown-class hook, unkeyed positions),
+    /// in one lazily created box: the unarchiver stays small for the common path.
     var extras: Extras?
 
     /// Decides the class of an archived object whose class name, superclass names (`$classes`)

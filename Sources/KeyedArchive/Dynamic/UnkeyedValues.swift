@@ -6,6 +6,7 @@
 // key beginning with `$` is escaped with another `$`.
 
 import BinaryPlist
+import FoundationEssentials
 
 extension KeyedArchiver {
     /// Encodes a value without a key, as `NSCoder.encode(_:)` in a keyed archive: the n-th such
@@ -77,9 +78,23 @@ extension KeyedUnarchiver {
 extension KeyedUnarchiver {
     /// What an unarchiver keeps for the calls most archives never need.
     final class Extras {
+        var codableUserInfo: [CodingUserInfoKey: any Sendable] = [:]
+        var codableNames: [ObjectIdentifier: Set<String>] = [:]
         var unknownClassHandler: ((String, [String]) -> (any KeyedArchivable.Type)?)?
         /// Per frame depth: the object whose values without a key are being read, and the next `$n`.
         var unkeyedPositions: [(uid: Int, next: Int)] = []
+    }
+
+    /// The `userInfo` of the Codable decoder using this unarchiver.
+    var codableUserInfo: [CodingUserInfoKey: any Sendable] {
+        get { extras?.codableUserInfo ?? [:] }
+        set { extrasBox.codableUserInfo = newValue }
+    }
+
+    /// The class names the Codable decoder accepts per type.
+    var codableNames: [ObjectIdentifier: Set<String>] {
+        get { extras?.codableNames ?? [:] }
+        set { extrasBox.codableNames = newValue }
     }
 
     /// The extras, created on first use.
