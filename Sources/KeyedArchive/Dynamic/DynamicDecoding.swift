@@ -297,17 +297,20 @@ extension KeyedArchiver {
 
 extension KeyedArchiver.State {
     /// The class slot of an ``ArchivedInstance``'s class: one per class name (all instances share
-    /// one Swift type, so the slot is found by name, not by type).
+    /// one Swift type, which `classSlot(for:)` never memoises, so the slot is found by name).
     mutating func dynamicClassSlot(_ instance: ArchivedInstance) throws(BinaryPlistError) -> Int {
-        if let slot = dynamicClassSlots[instance.className] { return slot }
+        let type = ObjectIdentifier(ArchivedInstance.self)
         let chain =
             instance.classChain.first == instance.className
             ? instance.classChain : [instance.className] + instance.classChain
         let uid = try classUID(named: instance.className, chain: chain)
-        classes.append(KeyedArchiver.ClassEntry(type: ObjectIdentifier(ArchivedInstance.self), classUID: uid))
-        let slot = classes.count &- 1
-        dynamicClassSlots[instance.className] = slot
-        return slot
+        var slot = classes.count &- 1
+        while slot >= 0 {
+            if classes[slot].type == type, classes[slot].classUID == uid { return slot }
+            slot &-= 1
+        }
+        classes.append(KeyedArchiver.ClassEntry(type: type, classUID: uid))
+        return classes.count &- 1
     }
 }
 

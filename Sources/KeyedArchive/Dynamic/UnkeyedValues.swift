@@ -15,11 +15,8 @@ extension KeyedArchiver {
     /// - Parameter value: The value; read it back with ``KeyedUnarchiver/decodeObject()``.
     public func encode(_ value: some KeyedArchiveValue) throws {
         try checkOpen()
-        let top = state.frameCount &- 1
-        let n = state.frames[top].unkeyed
-        state.frames[top].unkeyed = n &+ 1
         let v = try encodeGuarded(value)
-        if state.appendRawField("$\(n)", v.ref) { try drain() }
+        if state.appendUnkeyedField(v.ref) { try drain() }
     }
 
     /// Encodes a value under a key stored exactly as given (not escaped).
@@ -30,6 +27,21 @@ extension KeyedArchiver {
 }
 
 extension KeyedArchiver.State {
+    /// Appends a value under the first `$n` the top frame does not hold yet (the key strings are
+    /// shared by the builder, so a held key is found by reference). Returns `true` at `$top`.
+    mutating func appendUnkeyedField(_ value: BuilderRef) -> Bool {
+        let top = frameCount &- 1
+        var n = 0
+        var key = builder.addString("$0")
+        while frames[top].keys.contains(key) {
+            n &+= 1
+            key = builder.addString("$\(n)")
+        }
+        frames[top].keys.append(key)
+        frames[top].values.append(value)
+        return top == 0
+    }
+
     /// Appends a field whose key is stored as given. Returns `true` when the top frame is `$top`.
     mutating func appendRawField(_ stored: String, _ value: BuilderRef) -> Bool {
         let top = frameCount &- 1
