@@ -95,6 +95,7 @@ struct Unarchive: BPlistSubcommand {
         }
         progress.phase("resolving")
         var view = ArchiveView(graph: graph, maxDepth: maxDepth)
+        view.decoder = try? KeyedUnarchiver(forReadingFrom: binary)
         let top = graph.top.map { (key: $0.key, node: view.build($0.value, depth: 0)) }
         progress.phase("printing")
         if json {
@@ -168,6 +169,8 @@ struct ArchiveView {
     /// References to each UID from the objects reachable from `$top` (and from `$top` itself).
     let inbound: [Int]
     private var expanded = Set<Int>()
+    /// One unarchiver of the archive for its typed values (NSColor, NSFont, …).
+    var decoder: KeyedUnarchiver?
 
     init(graph: KeyedArchiveGraph, maxDepth: Int) {
         self.graph = graph
@@ -309,7 +312,9 @@ struct ArchiveView {
     /// A typed Foundation/AppKit value as a node, `nil` for other classes.
     @inline(never)
     private func typedNode(_ o: KeyedArchiveGraph.Object) -> ArchiveNode? {
-        guard let value = graph.typedValue(at: o.uid), let typed = value.typedDescription else { return nil }
+        guard let value = graph.typedValue(at: o.uid, using: decoder), let typed = value.typedDescription else {
+            return nil
+        }
         guard case .attributedString(let a) = value else {
             return .typed(className: typed.className, text: typed.text, runs: [])
         }

@@ -223,12 +223,25 @@ public struct KeyedArchiveGraph: Sendable {
     /// Foundation or AppKit value class (NSColor, NSFont, NSAttributedString, NSIndexPath,
     /// NSIndexSet, NSValue geometry, NSLocale, NSTimeZone, NSRegularExpression, NSNull); `nil`
     /// for other classes or an object those decoders cannot read.
-    public func typedValue(at uid: Int) -> AnyArchived? {
+    ///
+    /// - Parameters:
+    ///   - uid: The object's UID.
+    ///   - unarchiver: An unarchiver of the same archive to decode with; pass one when asking for
+    ///     many objects (each call without one opens the archive again).
+    public func typedValue(at uid: Int, using unarchiver: KeyedUnarchiver? = nil) -> AnyArchived? {
         guard case .object(let o)? = node(uid), AnyArchived.typedValueClasses[o.className] != nil,
-            let unarchiver = try? KeyedUnarchiver(document: source.document, limits: source.limits),
-            let value = try? unarchiver.decodeObject(atUID: uid), value.typedDescription != nil
+            let decoder = unarchiver ?? (try? KeyedUnarchiver(document: source.document, limits: source.limits)),
+            let value = try? decoder.decodeObject(atUID: uid), value.typedDescription != nil
         else { return nil }
         return value
+    }
+
+    /// The path being resolved (for cycles) and one unarchiver for the typed values met.
+    struct ResolvePath {
+        var uids = Set<Int>()
+        var decoder: KeyedUnarchiver?
+        mutating func insert(_ uid: Int) -> (inserted: Bool, memberAfterInsert: Int) { uids.insert(uid) }
+        mutating func remove(_ uid: Int) { uids.remove(uid) }
     }
 
     static func strings(_ v: PlistValue?) -> [String] {
@@ -258,7 +271,7 @@ public struct KeyedArchiveGraph: Sendable {
     /// understood: NSArray/NSSet/NSDictionary (and mutable forms), NSDate, NSUUID, NSURL,
     /// NSString/NSData wrappers. Other objects become `.object` with resolved fields.
     public func resolve(_ value: PlistValue, maxDepth: Int = 64) -> Resolved {
-        var onPath = Set<Int>()
+        var onPath = ResolvePath(decoder: try? KeyedUnarchiver(document: source.document, limits: source.limits))
         return resolve(value, depth: 0, maxDepth: maxDepth, onPath: &onPath)
     }
 
@@ -268,7 +281,7 @@ public struct KeyedArchiveGraph: Sendable {
         return resolve(.uid(UInt64(root)), maxDepth: maxDepth)
     }
 
-    private func resolve(_ value: PlistValue, depth: Int, maxDepth: Int, onPath: inout Set<Int>) -> Resolved {
+    private func resolve(_ value: PlistValue, depth: Int, maxDepth: Int, onPath: inout ResolvePath) -> Resolved {
         guard depth <= maxDepth else {
             if case .uid(let u) = value { return .truncated(Int(clamping: u)) }
             return .truncated(-1)
@@ -302,7 +315,7 @@ public struct KeyedArchiveGraph: Sendable {
         }
     }
 
-    private func resolveObject(_ o: Object, depth: Int, maxDepth: Int, onPath: inout Set<Int>) -> Resolved {
+    private func resolveObject(_ o: Object, depth: Int, maxDepth: Int, onPath: inout ResolvePath) -> Resolved {
         func r(_ v: PlistValue?) -> Resolved {
             guard let v else { return .null }
             return resolve(v, depth: depth, maxDepth: maxDepth, onPath: &onPath)
@@ -311,7 +324,7 @@ public struct KeyedArchiveGraph: Sendable {
             guard case .array(let a)? = v else { return nil }
             return a.map { resolve($0, depth: depth, maxDepth: maxDepth, onPath: &onPath) }
         }
-        if let typed = typedValue(at: o.uid)?.typedDescription {
+        if let typed = typedValue(at: o.uid, using: onPath.decoder)?.typedDescription {
             return .typed(className: typed.className, text: typed.text)
         }
         let chain = Set(o.classChain + [o.className])
