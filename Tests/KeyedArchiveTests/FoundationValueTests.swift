@@ -80,6 +80,18 @@ import Testing
         #expect(result["NSRangeArray"] == .array([.geometry(.range(location: 0, length: 3))]))
     }
 
+    @Test(.enabled(if: Corpus.available, "the shared corpus is not next to the package"))
+    func graphResolvesTypedValuesThroughTheDecoders() throws {
+        let font = try KeyedArchiveGraph(Corpus.data("valid/keyed", "terminal-solarized-dark-Font.bplist"))
+        #expect(font.resolvedRoot() == .typed(className: "NSFont", text: "Monaco 11pt"))
+        #expect(font.typedValue(at: font.root ?? 0) == .font(ArchivedFont(name: "Monaco", size: 11, flags: 16)))
+        let path = try KeyedArchiveGraph(Corpus.data("valid/keyed", "scf-macos1014-NSIndexPath-ManyIndices.bplist"))
+        #expect(path.resolvedRoot() == .typed(className: "NSIndexPath", text: "[4, 8, 15, 16, 23, 42]"))
+        // Objects of other classes are not typed values.
+        let xcode = try KeyedArchiveGraph(Corpus.data("valid/keyed", "go-ios-XCTCapabilities.bplist"))
+        #expect(xcode.typedValue(at: xcode.root ?? 0) == nil)
+    }
+
     /// Every instance of a typed class in the corpus decodes to its typed value: none is left an
     /// `ArchivedInstance`. (NSValue objects holding C arrays, `$0` = "[3i]", have no geometry and
     /// are not counted.)

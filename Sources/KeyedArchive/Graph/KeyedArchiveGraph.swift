@@ -324,6 +324,7 @@ public struct KeyedArchiveGraph: Sendable {
             guard case .array(let a)? = v else { return nil }
             return a.map { resolve($0, depth: depth, maxDepth: maxDepth, onPath: &onPath) }
         }
+        if o.className == "NSNull" { return .null }
         if let typed = typedValue(at: o.uid, using: onPath.decoder)?.typedDescription {
             return .typed(className: typed.className, text: typed.text)
         }
