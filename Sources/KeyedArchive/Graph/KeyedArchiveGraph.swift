@@ -207,6 +207,14 @@ public struct KeyedArchiveGraph: Sendable {
                 try checkUIDs(v, key: [key], uid: uid)
                 fields.append(Field(key: key, value: v))
             }
+            for key in [ArchiveFormat.classesKey, "$classhints"] {
+                guard let list = cd[key] else { continue }
+                guard case .array(let names) = list, names.allSatisfy({ $0.stringValue != nil }) else {
+                    throw KeyedArchiveError(
+                        .corrupted, className: name, uid: Int(cu),
+                        "\(key) of the class description at UID \(cu) is not an array of strings")
+                }
+            }
             let chain = KeyedArchiveGraph.strings(cd[ArchiveFormat.classesKey])
             nodes.append(
                 .object(
