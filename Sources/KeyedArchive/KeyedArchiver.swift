@@ -41,8 +41,6 @@ public final class KeyedArchiver {
         var conditionals: [(index: Int, object: ObjectIdentifier)] = []
         /// Index in `State.classes` of the object's class (`-1` for `$top`): its key memo.
         var classSlot = -1
-        /// Values encoded without a key so far (stored as `$0`, `$1`, …).
-        var unkeyed = 0
     }
 
     enum Slot {
@@ -83,8 +81,6 @@ public final class KeyedArchiver {
         var lastClassType: ObjectIdentifier?
         var lastClassSlot = 0
         var classNames: [ObjectIdentifier: String] = [:]
-        /// Class slots of ``ArchivedInstance`` objects, by class name.
-        var dynamicClassSlots: [String: Int] = [:]
         var conditionalTargets: [AnyObject] = []
         /// `UID(n)` builder references, by n.
         var uidRefs: [BuilderRef?] = []
@@ -218,7 +214,6 @@ public final class KeyedArchiver {
             let top = frameCount
             frameCount &+= 1
             frames[top].classSlot = slot
-            frames[top].unkeyed = 0
             frames[top].keys.append(classKey)
             frames[top].values.append(classRef)
             valueDepth = 0
@@ -485,10 +480,10 @@ extension KeyedArchiver {
         let type = Swift.type(of: object)
         let typeID = ObjectIdentifier(type)
         let slot: Int
-        if typeID == ObjectIdentifier(ArchivedInstance.self), let dynamic = object as? ArchivedInstance {
-            slot = try state.dynamicClassSlot(dynamic)
-        } else if let known = state.classSlot(for: typeID) {
+        if let known = state.classSlot(for: typeID) {
             slot = known
+        } else if let dynamic = object as? ArchivedInstance {
+            slot = try state.dynamicClassSlot(dynamic)
         } else {
             let name = className(for: type)
             let chain = [name] + type.archiveSuperclassNames

@@ -60,8 +60,6 @@ public final class KeyedUnarchiver {
         /// the class remembers which key object the n-th lookup found.
         var classSlot = -1
         var requests = 0
-        /// Values read without a key so far (`$0`, `$1`, …).
-        var unkeyed = 0
     }
 
     enum PathComponent {
@@ -72,8 +70,6 @@ public final class KeyedUnarchiver {
     struct ClassInfo {
         var name: String
         var chain: [String]
-        /// `$classhints`: classes to try after the chain (written for classes absent elsewhere).
-        var hints: [String] = []
     }
 
     /// What is memoised per archived class description (by class UID).
@@ -190,15 +186,19 @@ public final class KeyedUnarchiver {
     public let limits: Limits
     var state: State
     var classMap: [String: any KeyedArchivable.Type] = [:]
-    var codableUserInfo: [CodingUserInfoKey: any Sendable] = [:]
-    var codableNames: [ObjectIdentifier: Set<String>] = [:]
+    /// Rarely used state (the Codable path's settings, the unknown-class hook, unkeyed positions),
+    /// in one lazily created box: the unarchiver stays small for the common path.
+    var extras: Extras?
 
     /// Decides the class of an archived object whose class name, superclass names (`$classes`)
     /// and class hints map to no acceptable type: given the class name and its chain, return the
     /// type to decode it as, or `nil` for an ``KeyedArchiveError/Code/unknownClass`` error. The
     /// type must still be one the call site accepts, or the decode is
     /// ``KeyedArchiveError/Code/classNotAllowed``.
-    public var unknownClassHandler: ((_ className: String, _ classChain: [String]) -> (any KeyedArchivable.Type)?)?
+    public var unknownClassHandler: ((_ className: String, _ classChain: [String]) -> (any KeyedArchivable.Type)?)? {
+        get { extras?.unknownClassHandler }
+        set { extrasBox.unknownClassHandler = newValue }
+    }
 
     /// Opens an archive (binary, compressed binary or XML).
     ///
@@ -211,16 +211,21 @@ public final class KeyedUnarchiver {
     /// - Throws: ``KeyedArchiveError`` with code ``KeyedArchiveError/Code/plist`` when the input
     ///   is not a valid binary property list, ``KeyedArchiveError/Code/notAKeyedArchive`` when
     ///   `$archiver`, `$version`, `$top` or `$objects` is missing or wrong.
-    public init(
+    public convenience init(
         forReadingFrom data: Data, options: BinaryPlistDocument.Options = .init(), limits: Limits = Limits()
     ) throws {
-        self.limits = limits
         let doc: BinaryPlistDocument
         do {
             doc = try BinaryPlistDocument.openArchive(data, limits: limits.plist, options: options)
         } catch {
             throw KeyedArchiveError(plist: error)
         }
+        try self.init(document: doc, limits: limits)
+    }
+
+    /// Reads an archive already opened (e.g. by ``KeyedArchiveGraph``).
+    init(document doc: BinaryPlistDocument, limits: Limits) throws(KeyedArchiveError) {
+        self.limits = limits
         document = doc
         let parts = try KeyedUnarchiver.topLevel(doc)
         objects = parts.objects
@@ -575,8 +580,9 @@ public final class KeyedUnarchiver {
         }
         var chain = try classNameList(r, ArchiveFormat.classesKey, keys: ck, values: cv, classUID: classUID)
         if chain.isEmpty { chain = [name] }
-        let hints = try classNameList(r, "$classhints", keys: ck, values: cv, classUID: classUID)
-        return ClassInfo(name: name, chain: chain, hints: hints)
+        // `$classhints` is checked here too; the fallback reads it again when it needs it.
+        _ = try classNameList(r, "$classhints", keys: ck, values: cv, classUID: classUID)
+        return ClassInfo(name: name, chain: chain)
     }
 
     /// The type the instance and global maps give a class slot's name (memoised per generation).
@@ -714,8 +720,7 @@ public final class KeyedUnarchiver {
                 type = T.self
             } else {
                 // An unregistered class: its superclasses, class hints, then the hook.
-                type = try fallbackType(
-                    slot: slot, uid: uid, candidates: [T.self], expected: T.archiveClassName, accept: { $0 is T.Type })
+                type = try fallbackType(T.self, slot: slot, uid: uid)
             }
         }
         let instance = try construct(type, uid: uid, slot: slot, keys: keys, values: values)

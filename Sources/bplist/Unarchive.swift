@@ -95,6 +95,7 @@ struct Unarchive: BPlistSubcommand {
         }
         progress.phase("resolving")
         var view = ArchiveView(graph: graph, maxDepth: maxDepth)
+        view.decoder = try? KeyedUnarchiver(forReadingFrom: binary)
         let top = graph.top.map { (key: $0.key, node: view.build($0.value, depth: 0)) }
         progress.phase("printing")
         if json {
@@ -156,6 +157,9 @@ indirect enum ArchiveNode {
     case ref(uid: Int, className: String)
     /// An object below the depth limit.
     case truncated(uid: Int, className: String)
+    /// A typed Foundation/AppKit value (NSColor, NSFont, NSIndexPath, NSValue, …) as its value;
+    /// `runs` are an attributed string's runs (text, attributes).
+    case typed(className: String, text: String, runs: [(String, String)])
 }
 
 /// Walks a ``KeyedArchiveGraph`` from `$top`, expanding each object once.
@@ -165,6 +169,8 @@ struct ArchiveView {
     /// References to each UID from the objects reachable from `$top` (and from `$top` itself).
     let inbound: [Int]
     private var expanded = Set<Int>()
+    /// One unarchiver of the archive for its typed values (NSColor, NSFont, …).
+    var decoder: KeyedUnarchiver?
 
     init(graph: KeyedArchiveGraph, maxDepth: Int) {
         self.graph = graph
@@ -274,6 +280,9 @@ struct ArchiveView {
 
     private mutating func object(_ o: KeyedArchiveGraph.Object, depth: Int) -> ArchiveNode {
         if let v = foundationValue(o) { return v }
+        // The classes the unarchiver has typed decoders for are shown through them (out of line:
+        // this function recurses once per level, its frame must stay small).
+        if let typed = typedNode(o) { return typed }
         guard !expanded.contains(o.uid) else { return .ref(uid: o.uid, className: o.className) }
         guard depth < maxDepth else { return .truncated(uid: o.uid, className: o.className) }
         expanded.insert(o.uid)
@@ -298,6 +307,46 @@ struct ArchiveView {
         }
         let fields = o.fields.map { ($0.key, build($0.value, depth: depth + 1)) }
         return .object(uid: o.uid, className: o.className, shared: shared, fields: fields)
+    }
+
+    /// A typed Foundation/AppKit value as a node, `nil` for other classes.
+    @inline(never)
+    private func typedNode(_ o: KeyedArchiveGraph.Object) -> ArchiveNode? {
+        guard let value = graph.typedValue(at: o.uid, using: decoder), let typed = value.typedDescription else {
+            return nil
+        }
+        guard case .attributedString(let a) = value else {
+            return .typed(className: typed.className, text: typed.text, runs: [])
+        }
+        let runs = zip(a.runTexts, a.runs).map { text, run in
+            let attributes = AnyArchived.dictionary(
+                Dictionary(uniqueKeysWithValues: run.attributes.map { (AnyArchived.string($0.key), $0.value) }))
+            return (text, ArchiveView.short(attributes))
+        }
+        return .typed(className: typed.className, text: Render.quoted(a.string), runs: runs)
+    }
+
+    /// One line for an attribute dictionary.
+    static func short(_ v: AnyArchived) -> String {
+        guard case .dictionary(let d) = v else { return "" }
+        let parts = d.compactMap { entry -> String? in
+            guard case .string(let key) = entry.key else { return nil }
+            let value: String
+            if let typed = entry.value.typedDescription {
+                value = typed.className + " " + typed.text
+            } else {
+                switch entry.value {
+                case .string(let s): value = Render.quoted(s)
+                case .integer(let i): value = String(i)
+                case .real(let x): value = String(x)
+                case .bool(let b): value = String(b)
+                case .object(let o): value = "<\(o.className)>"
+                default: value = "…"
+                }
+            }
+            return key + ": " + value
+        }
+        return "{" + parts.sorted().joined(separator: ", ") + "}"
     }
 
     /// The `--json` form of a node (see the command's help).
@@ -328,6 +377,12 @@ struct ArchiveView {
             return tagged([("$ref", .int(uid)), ("$class", .string(className))])
         case .truncated(let uid, let className):
             return tagged([("$truncated", .int(uid)), ("$class", .string(className))])
+        case .typed(let className, let text, let runs):
+            var pairs: [(String, PlistValue)] = [("$class", .string(className)), ("$value", .string(text))]
+            if !runs.isEmpty {
+                pairs.append(("$runs", .array(runs.map { .array([.string($0.0), .string($0.1)]) })))
+            }
+            return tagged(pairs)
         }
     }
 }
@@ -388,6 +443,18 @@ struct ArchiveRenderer {
         case .object(let uid, let className, let shared, let fields):
             let head = p.paint(className, .className) + " " + (shared ? p.paint("#\(uid)", .marker) + " " : "")
             block(head, "{", "}", fields.map { (p.paint($0.0, .key) + p.paint(": ", .punctuation), $0.1) })
+        case .typed(let className, let text, let runs):
+            let head = prefix + p.paint(className, .className) + " " + p.paint(text, .literal)
+            guard !runs.isEmpty else {
+                out.line(head)
+                return
+            }
+            out.line(head + " " + p.paint("{", .punctuation))
+            for (runText, attributes) in runs {
+                out.line(
+                    pad + "  " + p.paint(Render.quoted(runText), .key) + p.paint(" => ", .punctuation) + attributes)
+            }
+            out.line(pad + p.paint("}", .punctuation))
         }
     }
 }

@@ -64,6 +64,17 @@ enum KeyedCorpus {
         #expect(same2, "\(path) (second pass): \(check2.failure)")
     }
 
+    @Test(
+        .enabled(if: Corpus.available, "the shared corpus is not next to the package"),
+        arguments: Corpus.files("invalid-keyed"))
+    func invalidArchiveIsATypedErrorAsAnyValue(name: String) throws {
+        let data = try Corpus.data("invalid-keyed", name)
+        #expect(throws: KeyedArchiveError.self) {
+            let unarchiver = try KeyedUnarchiver(forReadingFrom: data)
+            _ = try unarchiver.decode(AnyArchived.self, forKey: "root")
+        }
+    }
+
     @Test func corpusIsCounted() {
         if !Corpus.available {
             Issue.record("the shared corpus is not next to the package: AnyArchived corpus round trip skipped")
@@ -107,6 +118,21 @@ enum KeyedCorpus {
         // The class description is written once for both objects.
         let text = try XMLPlist.encode(BinaryPlistDocument(data).value())
         #expect(String(decoding: text, as: UTF8.self).components(separatedBy: "<string>XWZNode</string>").count == 3)
+    }
+
+    @Test func archivedInstancesDecodeDirectly() throws {
+        let dog = ArchivedInstance(className: "XWZDog", fields: ["name": .string("Rex"), "age": .integer(4)])
+        let data = try KeyedArchiver.archivedData(withRootObject: [dog, dog])
+        let back = try KeyedUnarchiver.unarchivedObject(ofClass: [ArchivedInstance].self, from: data)
+        #expect(back.count == 2 && back[0] === back[1])
+        #expect(back[0].className == "XWZDog" && back[0]["name"] == .string("Rex"))
+        // The typed class reads the same archive.
+        #expect(try KeyedUnarchiver.unarchivedObject(ofClass: [Dog].self, from: data).first?.name == "Rex")
+        let text = try KeyedArchiver.archivedData(withRootObject: "text")
+        let e = try #require(throws: KeyedArchiveError.self) {
+            try KeyedUnarchiver.unarchivedObject(ofClass: ArchivedInstance.self, from: text)
+        }
+        #expect(e.code == .typeMismatch)
     }
 
     @Test func nscoderScalarSemantics() throws {
@@ -166,11 +192,7 @@ enum KeyedCorpus {
         #expect(
             d[.string("list")] == .array([.string("a"), .real(2.5), .date(Date(timeIntervalSinceReferenceDate: 10))]))
         #expect(d[.string("set")] == .set([.string("x")]))
-        guard case .object(let null)? = d[.string("null")] else {
-            Issue.record("NSNull is kept as an instance of its class")
-            return
-        }
-        #expect(null.className == "NSNull")
+        #expect(d[.string("null")] == .nsNull)
     }
 
     @Test func mixedCollectionsCrossToFoundation() throws {

@@ -100,6 +100,19 @@ struct ArchiveGraphEquivalence {
         }
     }
 
+    /// Classes read as typed values (`AnyArchived.color`, …): compared by class and fields like
+    /// any object, but as values, without identity (equal ones may be written as one object, and
+    /// a shared one as two).
+    static let typedValueClasses: Set<String> = [
+        "NSNull", "NSIndexPath", "NSIndexSet", "NSMutableIndexSet", "NSLocale", "NSTimeZone", "NSValue",
+        "NSRegularExpression", "NSColor", "UIColor", "NSColorSpace", "NSFont", "UIFont", "NSAttributedString",
+        "NSMutableAttributedString",
+    ]
+
+    /// Fields holding geometry as text (`"{{x, y}, {w, h}}"`): compared by the numbers they hold
+    /// (Apple prints 17 significant digits, we print the shortest text that reads back the same).
+    static let geometryTextKeys: Set<String> = ["NS.rectval", "NS.pointval", "NS.sizeval"]
+
     /// A value class object reduced to what it means: a plain scalar, or a tagged list.
     func unwrap(_ side: Side, _ v: PlistValue) -> PlistValue {
         guard case .dictionary(let d) = v, let cls = side.className(d), let kind = Self.valueKind(cls.name) else {
@@ -164,6 +177,18 @@ struct ArchiveGraphEquivalence {
         return true
     }
 
+    /// An ordered set's elements: `NS.objects`, or Apple's `NS.object.0`, `NS.object.1`, ….
+    mutating func elements(_ side: Side, _ d: PlistDictionary) -> [PlistValue] {
+        if d["NS.objects"] != nil { return refs(side, d, "NS.objects") }
+        var out: [PlistValue] = []
+        while let v = d["NS.object.\(out.count)"] { out.append(v) }
+        return out
+    }
+
+    func numbers(_ s: String) -> [Double] {
+        s.split(whereSeparator: { !"0123456789.-+eE".contains($0) }).compactMap { Double(String($0)) }
+    }
+
     mutating func refs(_ side: Side, _ d: PlistDictionary, _ key: String) -> [PlistValue] {
         guard let v = d[key], case .array(let list) = side.resolve(v).0 else { return [] }
         return list
@@ -181,8 +206,10 @@ struct ArchiveGraphEquivalence {
             return false
         }
         switch kx {
-        case "array", "orderedSet":
+        case "array":
             return lists(refs(a, dx, "NS.objects"), refs(b, dy, "NS.objects"), ordered: true, path: path)
+        case "orderedSet":
+            return lists(elements(a, dx), elements(b, dy), ordered: true, path: path)
         case "set":
             return lists(refs(a, dx, "NS.objects"), refs(b, dy, "NS.objects"), ordered: false, path: path)
         case "dictionary":
@@ -221,7 +248,7 @@ struct ArchiveGraphEquivalence {
             failure = "\(path): class \(cx.name) \(cx.chain) against \(cy.name) \(cy.chain)"
             return false
         }
-        if let ux, let uy {
+        if let ux, let uy, !Self.typedValueClasses.contains(cx.name) {
             if let paired = forward[ux] {
                 if paired == uy { return true }
                 failure = "\(path): UID \(ux) was paired with \(paired), now with \(uy) (sharing lost)"
@@ -241,7 +268,17 @@ struct ArchiveGraphEquivalence {
             return false
         }
         for (k, v) in fx {
-            guard let w = dy[k], equivalent(v, w, path: "\(path).\(k)") else { return false }
+            guard let w = dy[k] else { return false }
+            if case .string(let key) = k, Self.geometryTextKeys.contains(key),
+                case .string(let p) = a.resolve(v).0, case .string(let q) = b.resolve(w).0
+            {
+                guard numbers(p) == numbers(q) else {
+                    failure = "\(path).\(key): \(p) ≠ \(q)"
+                    return false
+                }
+                continue
+            }
+            guard equivalent(v, w, path: "\(path).\(k)") else { return false }
         }
         return true
     }

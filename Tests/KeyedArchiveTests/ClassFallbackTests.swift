@@ -210,6 +210,8 @@ struct ClassFallbackTests {
             }
             #expect(e.code == .corrupted)
             #expect(e.uid == 2)
+            let g = try #require(throws: KeyedArchiveError.self) { try KeyedArchiveGraph(data) }
+            #expect(g.code == .corrupted && g.uid == 2)
         }
     }
 }

@@ -174,6 +174,7 @@ func scalar(_ value: KeyedArchiveGraph.Resolved) -> String? {
     case .url(let s): "url \(s)"
     case .backReference(let uid): "(back to UID \(uid))"
     case .truncated(let uid): "(… UID \(uid))"
+    case .typed(let className, let text): "\(className) \(text)"
     case .array, .set, .dictionary, .object: nil
     }
 }

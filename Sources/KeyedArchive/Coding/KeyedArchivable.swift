@@ -116,7 +116,7 @@ public protocol KeyedArchiveValue {
 }
 
 extension KeyedArchiveValue {
-    /// Calls ``decodeArchiveValue(_:from:)``.
+    /// Calls ``KeyedArchiveValue/decodeArchiveValue(_:from:)``.
     ///
     /// - Parameters:
     ///   - value: What was stored under the key.

@@ -51,6 +51,28 @@ public enum AnyArchived: Hashable {
     case orderedSet([AnyArchived])
     /// A dictionary with keys of any kind (NSDictionary, NSMutableDictionary).
     case dictionary([AnyArchived: AnyArchived])
+    /// `NSNull`, the object standing for nothing inside collections (not `$null`).
+    case nsNull
+    /// An index path (NSIndexPath).
+    case indexPath(IndexPath)
+    /// An index set (NSIndexSet, NSMutableIndexSet).
+    case indexSet(ArchivedIndexSet)
+    /// A locale (NSLocale), by identifier.
+    case locale(ArchivedLocale)
+    /// A time zone (NSTimeZone).
+    case timeZone(ArchivedTimeZone)
+    /// A point, size, rectangle, range or edge insets (NSValue).
+    case geometry(ArchivedGeometry)
+    /// A regular expression (NSRegularExpression).
+    case regularExpression(ArchivedRegularExpression)
+    /// A colour (NSColor, UIColor).
+    case color(ArchivedColor)
+    /// A font (NSFont, UIFont).
+    case font(ArchivedFont)
+    /// An attributed string (NSAttributedString, NSMutableAttributedString).
+    case attributedString(ArchivedAttributedString)
+    /// Date components without a calendar or time zone (NSDateComponents).
+    case dateComponents(DateComponents)
     /// An object of a class without a Swift type here.
     case object(ArchivedInstance)
 }
@@ -128,7 +150,15 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomSt
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws
         -> ArchivedInstance
     {
-        let any = try AnyArchived.decodeArchiveValue(value, from: unarchiver)
+        try unarchiver.decodeBorrowing(ArchivedInstance.self, value)
+    }
+
+    /// Reads an archived object of any class that is not a Foundation value class, through the
+    /// unarchiver's reader.
+    public static func decodeArchiveValue(
+        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
+    ) throws -> ArchivedInstance {
+        let any = try unarchiver.decodeAny(reader, value)
         guard case .object(let instance) = any else {
             throw unarchiver.error(.typeMismatch, "expected an object, found \(any.kindName)")
         }
@@ -162,10 +192,22 @@ extension AnyArchived: KeyedArchiveValue {
             let refs = try archiver.nested { () throws -> [BuilderRef] in
                 try elements.map { try archiver.elementReference($0) }
             }
-            let list = try archiver.state.builder.addArray(refs)
+            // One key per element, as Apple's NSOrderedSet writes it.
             return ArchivedValue(
-                ref: try archiver.foundationObject("NSOrderedSet", keys: ["NS.objects"], values: [list]),
+                ref: try archiver.foundationObject(
+                    "NSOrderedSet", keys: refs.indices.map { "NS.object.\($0)" }, values: refs),
                 isReference: true)
+        case .nsNull: return try ArchivedNull().encodeArchiveValue(to: archiver)
+        case .indexPath(let v): return try v.encodeArchiveValue(to: archiver)
+        case .indexSet(let v): return try v.encodeArchiveValue(to: archiver)
+        case .locale(let v): return try v.encodeArchiveValue(to: archiver)
+        case .timeZone(let v): return try v.encodeArchiveValue(to: archiver)
+        case .geometry(let v): return try v.encodeArchiveValue(to: archiver)
+        case .regularExpression(let v): return try v.encodeArchiveValue(to: archiver)
+        case .color(let v): return try v.encodeArchiveValue(to: archiver)
+        case .font(let v): return try v.encodeArchiveValue(to: archiver)
+        case .attributedString(let v): return try v.encodeArchiveValue(to: archiver)
+        case .dateComponents(let v): return try v.encodeArchiveValue(to: archiver)
         case .object(let instance): return ArchivedValue(ref: archiver.reference(to: instance), isReference: true)
         }
     }
@@ -200,6 +242,17 @@ extension AnyArchived {
         case .set: "set"
         case .orderedSet: "ordered set"
         case .dictionary: "dictionary"
+        case .nsNull: "NSNull"
+        case .indexPath: "index path"
+        case .indexSet: "index set"
+        case .locale: "locale"
+        case .timeZone: "time zone"
+        case .geometry: "geometry"
+        case .regularExpression: "regular expression"
+        case .color: "color"
+        case .font: "font"
+        case .attributedString: "attributed string"
+        case .dateComponents: "date components"
         case .object(let o): "object \(o.className)"
         }
     }

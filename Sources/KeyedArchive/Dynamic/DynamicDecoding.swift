@@ -44,6 +44,23 @@ extension KeyedUnarchiver {
         try decode(Double?.self, forKey: key) ?? 0
     }
 
+    /// Decodes the object at `uid` (an index in `$objects`) as `AnyArchived`, with the typed
+    /// Foundation values interpreted: how tools such as `bplist unarchive` show one object of a
+    /// ``KeyedArchiveGraph`` through the same decoders as ``decode(_:forKey:)``.
+    ///
+    /// - Throws: ``KeyedArchiveError/Code/badUID`` when `uid` is outside `$objects`, or what
+    ///   decoding the object throws.
+    public func decodeObject(atUID uid: Int) throws -> AnyArchived {
+        guard uid >= 0, uid < objects.count else {
+            throw error(.badUID, uid: uid, "UID \(uid) is outside $objects (\(objects.count) entries)")
+        }
+        let value = try document.withReader { (r: borrowing PlistReader) throws -> AnyArchived in
+            try decodeAnyObject(r, uid: uid)
+        }
+        if state.frames.count == 1 { try drainPending() }
+        return value
+    }
+
     // MARK: - Internals
 
     /// Decodes any stored value (inline scalar or UID) as `AnyArchived`.
@@ -53,7 +70,11 @@ extension KeyedUnarchiver {
         guard u < UInt64(objects.count) else {
             throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
         }
-        let uid = Int(u)
+        return try decodeAnyObject(r, uid: Int(u))
+    }
+
+    /// Decodes `$objects[uid]` as `AnyArchived` (`uid` checked to be inside `$objects`).
+    func decodeAnyObject(_ r: borrowing PlistReader, uid: Int) throws -> AnyArchived {
         if uid == 0 { return .null }
         let o = try object(r, r.reference(at: uid, in: objects))
         guard case .dictionary(let keys, let values) = o else { return try plainAny(r, o, uid: uid) }
@@ -69,7 +90,7 @@ extension KeyedUnarchiver {
         let slot = try classSlot(r, keys: keys, values: values, uid: uid)
         let info = state.classSlots[slot].info
         let f = (keys: keys, values: values, uid: uid)
-        if let typed = try foundationAny(r, value, info.name, f) { return typed }
+        if let typed = try foundationAny(r, info.name, f) { return typed }
         let instance = ArchivedInstance(className: info.name, classChain: info.chain)
         state.instances[uid] = instance
         state.pending.append(
@@ -80,11 +101,37 @@ extension KeyedUnarchiver {
     /// A Foundation value class as its `AnyArchived` case; `nil` for any other class (or one whose
     /// fields are not the layout this package knows, kept as an instance).
     private func foundationAny(
-        _ r: borrowing PlistReader, _ value: UnarchivedValue, _ name: String,
-        _ f: (keys: ReferenceList, values: ReferenceList, uid: Int)
+        _ r: borrowing PlistReader, _ name: String, _ f: (keys: ReferenceList, values: ReferenceList, uid: Int)
     ) throws -> AnyArchived? {
+        func fieldValue(_ key: String) throws -> UnarchivedValue? {
+            try field(r, key, keys: f.keys, values: f.values).map { UnarchivedValue(ref: $0) }
+        }
         switch name {
-        case "NSArray", "NSMutableArray", "NSOrderedSet", "NSMutableOrderedSet", "NSSet", "NSMutableSet":
+        case "NSOrderedSet", "NSMutableOrderedSet":
+            // Apple writes one key per element, NS.object.0, NS.object.1, … (NS.objects accepted).
+            if try field(r, "NS.objects", keys: f.keys, values: f.values) == nil {
+                var refs: [(Int, ObjectRef)] = []
+                for i in 0..<f.keys.count {
+                    guard let k = try string(r, r.reference(at: i, in: f.keys)), k.hasPrefix("NS.object."),
+                        let n = Int(k.dropFirst(10))
+                    else { continue }
+                    refs.append((n, r.reference(at: i, in: f.values)))
+                }
+                refs.sort { $0.0 < $1.0 }
+                guard refs.indices.allSatisfy({ refs[$0].0 == $0 }) else { return nil }
+                return try nestedCollection(uid: f.uid) { () throws -> AnyArchived in
+                    var out: [AnyArchived] = []
+                    out.reserveCapacity(refs.count)
+                    for (n, ref) in refs {
+                        path.append(.index(n))
+                        defer { path.removeLast() }
+                        out.append(try decodeAny(r, UnarchivedValue(ref: ref)))
+                    }
+                    return .orderedSet(out)
+                }
+            }
+            fallthrough
+        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
             guard let ref = try field(r, "NS.objects", keys: f.keys, values: f.values),
                 case .array(let list) = try object(r, ref)
             else { return nil }
@@ -114,22 +161,48 @@ extension KeyedUnarchiver {
                 return .dictionary(result)
             }
         case "NSDate":
-            guard try field(r, "NS.time", keys: f.keys, values: f.values) != nil else { return nil }
-            return .date(try decodeDate(r, value))
+            guard let time = try fieldValue("NS.time") else { return nil }
+            return .date(Date(timeIntervalSinceReferenceDate: try decodeDouble(r, time)))
         case "NSUUID":
-            guard try field(r, "NS.uuidbytes", keys: f.keys, values: f.values) != nil else { return nil }
-            return .uuid(try decodeUUID(r, value))
+            guard let bytes = try fieldValue("NS.uuidbytes") else { return nil }
+            let b = [UInt8](try decodeData(r, bytes))
+            guard b.count == 16 else {
+                throw error(.corrupted, uid: f.uid, "NS.uuidbytes holds \(b.count) bytes, not 16")
+            }
+            return .uuid(
+                UUID(
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                        b[15]
+                    )))
         case "NSURL":
-            guard try field(r, "NS.relative", keys: f.keys, values: f.values) != nil else { return nil }
-            return .url(try decodeURL(r, value))
+            guard let relativeValue = try fieldValue("NS.relative") else { return nil }
+            return try nestedCollection(uid: f.uid) { () throws -> AnyArchived? in
+                var base: URL?
+                if let b = try fieldValue("NS.base"), case .url(let u) = try decodeAny(r, b) { base = u }
+                let relative = try decodeString(r, relativeValue)
+                guard let url = URL(string: relative, relativeTo: base) else {
+                    throw error(.corrupted, uid: f.uid, "NS.relative \"\(relative)\" is not a URL")
+                }
+                return .url(url)
+            }
         case "NSString", "NSMutableString":
-            guard try field(r, "NS.string", keys: f.keys, values: f.values) != nil else { return nil }
-            return .string(try decodeString(r, value))
+            guard let string = try fieldValue("NS.string") else { return nil }
+            return .string(try decodeString(r, string))
         case "NSData", "NSMutableData":
-            guard try field(r, "NS.data", keys: f.keys, values: f.values) != nil else { return nil }
-            return .data(try decodeData(r, value))
+            guard let data = try fieldValue("NS.data") else { return nil }
+            return .data(try decodeData(r, data))
+        case "NSColorSpace":
+            // Part of a colour; read at once (not queued) so the colour sees its fields.
+            let info = try classInfo(r, keys: f.keys, values: f.values, uid: f.uid)
+            let instance = ArchivedInstance(className: info.name, classChain: info.chain)
+            state.instances[f.uid] = instance
+            instance.fields = try valueFields(r, keys: f.keys, values: f.values, uid: f.uid, info: info).fields
+            return .object(instance)
         default:
-            return nil
+            guard let build = AnyArchived.typedValueClasses[name] else { return nil }
+            let info = try classInfo(r, keys: f.keys, values: f.values, uid: f.uid)
+            return build(try valueFields(r, keys: f.keys, values: f.values, uid: f.uid, info: info))
         }
     }
 
@@ -224,16 +297,42 @@ extension KeyedArchiver {
 
 extension KeyedArchiver.State {
     /// The class slot of an ``ArchivedInstance``'s class: one per class name (all instances share
-    /// one Swift type, so the slot is found by name, not by type).
+    /// one Swift type, which `classSlot(for:)` never memoises, so the slot is found by name).
     mutating func dynamicClassSlot(_ instance: ArchivedInstance) throws(BinaryPlistError) -> Int {
-        if let slot = dynamicClassSlots[instance.className] { return slot }
+        let type = ObjectIdentifier(ArchivedInstance.self)
         let chain =
             instance.classChain.first == instance.className
             ? instance.classChain : [instance.className] + instance.classChain
         let uid = try classUID(named: instance.className, chain: chain)
-        classes.append(KeyedArchiver.ClassEntry(type: ObjectIdentifier(ArchivedInstance.self), classUID: uid))
-        let slot = classes.count &- 1
-        dynamicClassSlots[instance.className] = slot
-        return slot
+        var slot = classes.count &- 1
+        while slot >= 0 {
+            if classes[slot].type == type, classes[slot].classUID == uid { return slot }
+            slot &-= 1
+        }
+        classes.append(KeyedArchiver.ClassEntry(type: type, classUID: uid))
+        return classes.count &- 1
     }
+}
+
+extension AnyArchived {
+    /// The typed value classes: class name → the value its fields make (`nil`: an unknown
+    /// layout, kept as an ``ArchivedInstance``).
+    static let typedValueClasses: [String: @Sendable (ValueFields) -> AnyArchived?] = {
+        var table: [String: @Sendable (ValueFields) -> AnyArchived?] = [:]
+        func add<T: ArchivedValueClass>(_ type: T.Type, _ wrap: @escaping @Sendable (T) -> AnyArchived) {
+            for name in T.valueClassNames { table[name] = { T.fromFields($0).map(wrap) } }
+        }
+        add(ArchivedNull.self) { _ in .nsNull }
+        add(IndexPath.self) { .indexPath($0) }
+        add(ArchivedIndexSet.self) { .indexSet($0) }
+        add(ArchivedLocale.self) { .locale($0) }
+        add(ArchivedTimeZone.self) { .timeZone($0) }
+        add(ArchivedGeometry.self) { .geometry($0) }
+        add(ArchivedRegularExpression.self) { .regularExpression($0) }
+        add(ArchivedColor.self) { .color($0) }
+        add(ArchivedFont.self) { .font($0) }
+        add(ArchivedAttributedString.self) { .attributedString($0) }
+        add(DateComponents.self) { .dateComponents($0) }
+        return table
+    }()
 }

@@ -71,6 +71,9 @@ public struct KeyedArchiveGraph: Sendable {
         case uuid(UUID)
         case url(String)
         case object(className: String, fields: [ResolvedField])
+        /// A typed Foundation or AppKit value (NSColor, NSFont, NSIndexPath, NSValue, …) as
+        /// ``AnyArchived/typedDescription`` shows it.
+        case typed(className: String, text: String)
         /// A UID already being expanded on the current path (a cycle).
         case backReference(Int)
         /// Nesting deeper than the limit given to ``resolve(_:maxDepth:)``.
@@ -91,6 +94,17 @@ public struct KeyedArchiveGraph: Sendable {
     public let top: [Field]
     /// `$objects`, by UID.
     public let nodes: [Node]
+    /// The archive, for the typed decoders (one reference: the graph stays small to copy).
+    let source: Source
+
+    final class Source: Sendable {
+        let document: BinaryPlistDocument
+        let limits: KeyedUnarchiver.Limits
+        init(_ document: BinaryPlistDocument, _ limits: KeyedUnarchiver.Limits) {
+            self.document = document
+            self.limits = limits
+        }
+    }
 
     /// The UID under `$top.root`, if it is a UID.
     public var root: Int? {
@@ -193,6 +207,14 @@ public struct KeyedArchiveGraph: Sendable {
                 try checkUIDs(v, key: [key], uid: uid)
                 fields.append(Field(key: key, value: v))
             }
+            for key in [ArchiveFormat.classesKey, "$classhints"] {
+                guard let list = cd[key] else { continue }
+                guard case .array(let names) = list, names.allSatisfy({ $0.stringValue != nil }) else {
+                    throw KeyedArchiveError(
+                        .corrupted, className: name, uid: Int(cu),
+                        "\(key) of the class description at UID \(cu) is not an array of strings")
+                }
+            }
             let chain = KeyedArchiveGraph.strings(cd[ArchiveFormat.classesKey])
             nodes.append(
                 .object(
@@ -202,6 +224,32 @@ public struct KeyedArchiveGraph: Sendable {
         }
         self.top = top
         self.nodes = nodes
+        self.source = Source(doc, limits)
+    }
+
+    /// The object at `uid` decoded by the unarchiver's typed decoders when its class is a typed
+    /// Foundation or AppKit value class (NSColor, NSFont, NSAttributedString, NSIndexPath,
+    /// NSIndexSet, NSValue geometry, NSLocale, NSTimeZone, NSRegularExpression, NSNull); `nil`
+    /// for other classes or an object those decoders cannot read.
+    ///
+    /// - Parameters:
+    ///   - uid: The object's UID.
+    ///   - unarchiver: An unarchiver of the same archive to decode with; pass one when asking for
+    ///     many objects (each call without one opens the archive again).
+    public func typedValue(at uid: Int, using unarchiver: KeyedUnarchiver? = nil) -> AnyArchived? {
+        guard case .object(let o)? = node(uid), AnyArchived.typedValueClasses[o.className] != nil,
+            let decoder = unarchiver ?? (try? KeyedUnarchiver(document: source.document, limits: source.limits)),
+            let value = try? decoder.decodeObject(atUID: uid), value.typedDescription != nil
+        else { return nil }
+        return value
+    }
+
+    /// The path being resolved (for cycles) and one unarchiver for the typed values met.
+    struct ResolvePath {
+        var uids = Set<Int>()
+        var decoder: KeyedUnarchiver?
+        mutating func insert(_ uid: Int) -> (inserted: Bool, memberAfterInsert: Int) { uids.insert(uid) }
+        mutating func remove(_ uid: Int) { uids.remove(uid) }
     }
 
     static func strings(_ v: PlistValue?) -> [String] {
@@ -231,7 +279,7 @@ public struct KeyedArchiveGraph: Sendable {
     /// understood: NSArray/NSSet/NSDictionary (and mutable forms), NSDate, NSUUID, NSURL,
     /// NSString/NSData wrappers. Other objects become `.object` with resolved fields.
     public func resolve(_ value: PlistValue, maxDepth: Int = 64) -> Resolved {
-        var onPath = Set<Int>()
+        var onPath = ResolvePath(decoder: try? KeyedUnarchiver(document: source.document, limits: source.limits))
         return resolve(value, depth: 0, maxDepth: maxDepth, onPath: &onPath)
     }
 
@@ -241,7 +289,7 @@ public struct KeyedArchiveGraph: Sendable {
         return resolve(.uid(UInt64(root)), maxDepth: maxDepth)
     }
 
-    private func resolve(_ value: PlistValue, depth: Int, maxDepth: Int, onPath: inout Set<Int>) -> Resolved {
+    private func resolve(_ value: PlistValue, depth: Int, maxDepth: Int, onPath: inout ResolvePath) -> Resolved {
         guard depth <= maxDepth else {
             if case .uid(let u) = value { return .truncated(Int(clamping: u)) }
             return .truncated(-1)
@@ -275,7 +323,7 @@ public struct KeyedArchiveGraph: Sendable {
         }
     }
 
-    private func resolveObject(_ o: Object, depth: Int, maxDepth: Int, onPath: inout Set<Int>) -> Resolved {
+    private func resolveObject(_ o: Object, depth: Int, maxDepth: Int, onPath: inout ResolvePath) -> Resolved {
         func r(_ v: PlistValue?) -> Resolved {
             guard let v else { return .null }
             return resolve(v, depth: depth, maxDepth: maxDepth, onPath: &onPath)
@@ -283,6 +331,10 @@ public struct KeyedArchiveGraph: Sendable {
         func list(_ v: PlistValue?) -> [Resolved]? {
             guard case .array(let a)? = v else { return nil }
             return a.map { resolve($0, depth: depth, maxDepth: maxDepth, onPath: &onPath) }
+        }
+        if o.className == "NSNull" { return .null }
+        if let typed = typedValue(at: o.uid, using: onPath.decoder)?.typedDescription {
+            return .typed(className: typed.className, text: typed.text)
         }
         let chain = Set(o.classChain + [o.className])
         if chain.contains("NSDictionary"), let ks = list(o["NS.keys"]), let vs = list(o["NS.objects"]),

@@ -30,8 +30,9 @@ extension KeyedUnarchiver {
         accept: (any KeyedArchivable.Type) -> Bool
     ) throws(KeyedArchiveError) -> any KeyedArchivable.Type {
         let info = state.classSlots[slot].info
+        let hints = try classHints(slot: slot)
         var rejected: String?
-        for name in info.chain.dropFirst() + info.hints {
+        for name in info.chain.dropFirst() + hints {
             let found = resolveType(name, candidates: candidates)
             guard let found else { continue }
             if accept(found) { return found }
@@ -39,7 +40,7 @@ extension KeyedUnarchiver {
         }
         let described =
             "\(info.name) (classes \(info.chain.joined(separator: ", "))"
-            + (info.hints.isEmpty ? ")" : "; hints \(info.hints.joined(separator: ", ")))")
+            + (hints.isEmpty ? ")" : "; hints \(hints.joined(separator: ", ")))")
         if let handler = unknownClassHandler, let chosen = handler(info.name, info.chain) {
             guard accept(chosen) else {
                 throw error(
@@ -58,6 +59,29 @@ extension KeyedUnarchiver {
             .unknownClass, uid: uid, className: info.name,
             "no type for archived class \(described) where \(expected) is expected "
                 + "(map it with setClass(_:forClassName:) or set unknownClassHandler)")
+    }
+
+    /// ``fallbackType(slot:uid:candidates:expected:accept:)`` for a decode of `T` (kept out of the
+    /// generic decode path: it is only reached for a class name that maps to nothing).
+    @inline(never)
+    func fallbackType<T: KeyedArchivable>(_ type: T.Type, slot: Int, uid: Int) throws(KeyedArchiveError)
+        -> any KeyedArchivable.Type
+    {
+        try fallbackType(slot: slot, uid: uid, candidates: [T.self], expected: T.archiveClassName) { $0 is T.Type }
+    }
+
+    /// `$classhints` of the class description of class slot `slot` (read again: only the fallback
+    /// needs it).
+    func classHints(slot: Int) throws(KeyedArchiveError) -> [String] {
+        guard let classUID = state.classSlotByUID.firstIndex(of: Int32(truncatingIfNeeded: slot &+ 1)) else {
+            return []
+        }
+        return try reading { r throws(KeyedArchiveError) -> [String] in
+            guard case .dictionary(let ck, let cv) = try object(r, r.reference(at: classUID, in: objects)) else {
+                return []
+            }
+            return try classNameList(r, "$classhints", keys: ck, values: cv, classUID: classUID)
+        }
     }
 
     /// A list of class names in a class description (`$classes`, `$classhints`): empty when

@@ -1,8 +1,9 @@
 // fuzz/Sources/FuzzKeyed/FuzzKeyed.swift - libFuzzer entry point: keyed archives.
 //
 // 1. The generic graph decode (KeyedArchiveGraph) and its resolver, bounded in depth.
-// 2. KeyedUnarchiver decoding a few value types and two KeyedArchivable classes (one two-phase,
-//    which may be cyclic); KeyedArchiveDecoder decoding a Codable struct.
+// 2. KeyedUnarchiver decoding a few value types, AnyArchived (any archive, typed Foundation values)
+//    and two KeyedArchivable classes (one two-phase, which may be cyclic); KeyedArchiveDecoder
+//    decoding a Codable struct.
 // Oracles: errors are typed (KeyedArchiveError, or DecodingError for Codable); whatever decodes
 // re-archives and decodes equal.
 
@@ -177,6 +178,13 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         require(again?.first.flatMap { shape($0) } == before, "[Node] round trip changed the graph")
     }
     _ = unarchive(Node.self)
+    // Any value: whatever decodes archives again, and that archive reads back (typed errors only).
+    if let any = unarchive(AnyArchived.self) {
+        _ = keyed("re-archive AnyArchived") {
+            try KeyedUnarchiver(forReadingFrom: try KeyedArchiver.archivedData(withRootObject: any), limits: limits)
+                .decode(AnyArchived.self, forKey: "root")
+        }
+    }
 
     // 3. Codable.
     do {

@@ -1,0 +1,42 @@
+// Tests/bplistToolTests/UnarchiveTypedValuesTests.swift - `bplist unarchive` shows the typed
+// Foundation and AppKit values as values, never as their archive fields.
+
+import Foundation
+import Testing
+
+@Suite struct UnarchiveTypedValuesTests {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/valid/keyed")
+    static var available: Bool { FileManager.default.fileExists(atPath: corpus.path) }
+
+    func unarchive(_ name: String, json: Bool = false) throws -> String {
+        let r = try Tool.run(["unarchive"] + (json ? ["--json"] : []) + [Self.corpus.appendingPathComponent(name).path])
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdoutText
+    }
+
+    @Test(.enabled(if: available, "the shared corpus is not next to the package"))
+    func typedValuesAreShownAsValues() throws {
+        let cases: [(String, String, [String])] = [
+            ("terminal-solarized-dark-BackgroundColor.bplist", "NSColor device RGB", ["NSRGB", "NSColorSpace"]),
+            ("terminal-solarized-dark-ANSIBlackColor.bplist", "#0A2933", ["NSComponents", "NSICC"]),
+            ("terminal-solarized-dark-Font.bplist", "NSFont Monaco 11pt", ["NSName", "NSfFlags"]),
+            ("scf-macos1014-NSIndexPath-ManyIndices.bplist", "NSIndexPath [4, 8, 15, 16, 23, 42]", ["NSIndexPathData"]),
+            ("scf-macos1014-NSIndexSet-ManyRanges.bplist", "NSIndexSet [0...49, 100...149", ["NSRangeData"]),
+            ("scf-NSKeyedUnarchiver-RectTest.fromxml.bplist", "NSValue rect {{400, 300}, {200, 300}}", ["NS.rectval"]),
+            (
+                "scf-macos1014-NSAttributedString.bplist", "\"2345\" => {Font: \"Times\", Size: 456}",
+                ["NSAttributeInfo"]
+            ),
+            ("scf-macos1014-NSTextCheckingResult-SimpleRegex.bplist", "NSRegularExpression /aaa/", ["NSPattern"]),
+            ("scf-macos1014-DateIntervalFormatter-Default.bplist", "NSTimeZone \"GMT\"", ["NS.name"]),
+        ]
+        for (name, shown, hidden) in cases {
+            let text = try unarchive(name)
+            #expect(text.contains(shown), "\(name): \(text)")
+            for field in hidden { #expect(!text.contains(field), "\(name) shows \(field)") }
+        }
+        let json = try unarchive("terminal-solarized-dark-Font.bplist", json: true)
+        #expect(json.contains("\"$class\": \"NSFont\"") && json.contains("\"$value\": \"Monaco 11pt\""), "\(json)")
+    }
+}
