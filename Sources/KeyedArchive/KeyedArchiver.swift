@@ -157,16 +157,16 @@ public final class KeyedArchiver {
         @inline(__always)
         mutating func keyRef(_ key: String, frame top: Int) -> BuilderRef {
             let slot = frames[top].classSlot
-            guard slot >= 0 else { return builder.addString(ArchiveFormat.escape(key)) }
+            guard slot >= 0 else { return builder.addString(ArchiveVocabulary.escape(key)) }
             let position = frames[top].keys.count &- 1
             if position < classes[slot].keys.count {
                 let memo = classes[slot].keys[position]
                 if memo.key == key { return memo.ref }
-                let ref = builder.addString(ArchiveFormat.escape(key))
+                let ref = builder.addString(ArchiveVocabulary.escape(key))
                 classes[slot].keys[position] = (key, ref)
                 return ref
             }
-            let ref = builder.addString(ArchiveFormat.escape(key))
+            let ref = builder.addString(ArchiveVocabulary.escape(key))
             if position == classes[slot].keys.count { classes[slot].keys.append((key, ref)) }
             return ref
         }
@@ -184,7 +184,9 @@ public final class KeyedArchiver {
         /// The UID of a class description, added once per class name.
         mutating func classUID(named name: String, chain: [String]) throws(BinaryPlistError) -> Int {
             if let uid = classUIDByName[name] { return uid }
-            let keys = [builder.addString(ArchiveFormat.classNameKey), builder.addString(ArchiveFormat.classesKey)]
+            let keys = [
+                builder.addString(ArchiveVocabulary.classNameKey), builder.addString(ArchiveVocabulary.classesKey),
+            ]
             let chainRefs = chain.map { builder.addString($0) }
             let values = [builder.addString(name), try builder.addArray(chainRefs)]
             let dict = try builder.addDictionary(keys: keys, values: values)
@@ -269,9 +271,9 @@ public final class KeyedArchiver {
     /// A new archiver. Encode values under keys, then call ``finishEncoding()``.
     public init() {
         var s = State()
-        let null = s.builder.addString(ArchiveFormat.null)
+        let null = s.builder.addString(ArchiveVocabulary.null)
         _ = s.uid(forPlainObject: null)
-        classKey = s.builder.addString(ArchiveFormat.classKey)
+        classKey = s.builder.addString(ArchiveVocabulary.classKey)
         nullUID = s.uidRef(0)
         state = s
     }
@@ -296,7 +298,7 @@ extension KeyedArchiver {
     /// - Throws: ``KeyedArchiveError`` (or an error thrown by an object's `encode(with:)`).
     public static func archivedData(withRootObject root: some KeyedArchiveValue) throws -> Data {
         let archiver = KeyedArchiver()
-        try archiver.encodeRoot(root, forKey: ArchiveFormat.rootKey)
+        try archiver.encodeRoot(root, forKey: ArchiveVocabulary.rootKey)
         return try archiver.finishEncoding()
     }
 
@@ -443,7 +445,7 @@ extension KeyedArchiver {
     /// The UID of a Foundation class description (NSArray, NSDate, …).
     func foundationClassUID(_ name: String) throws(BinaryPlistError) -> Int {
         if let uid = state.classUIDByName[name] { return uid }
-        return try classUID(named: name, chain: ArchiveFormat.chains[name] ?? [name, "NSObject"])
+        return try classUID(named: name, chain: ArchiveVocabulary.chains[name] ?? [name, "NSObject"])
     }
 
     /// Adds a Foundation-class object `{$class: UID(name), key1: v1, …}` and returns its UID
@@ -537,11 +539,11 @@ extension KeyedArchiver.State {
         let top = try builder.addDictionary(keys: frames[0].keys, values: resolved(frames[0]))
         let root = try builder.addDictionary(
             keys: [
-                builder.addString(ArchiveFormat.versionKey), builder.addString(ArchiveFormat.archiverKey),
-                builder.addString(ArchiveFormat.topKey), builder.addString(ArchiveFormat.objectsKey),
+                builder.addString(ArchiveVocabulary.versionKey), builder.addString(ArchiveVocabulary.archiverKey),
+                builder.addString(ArchiveVocabulary.topKey), builder.addString(ArchiveVocabulary.objectsKey),
             ],
             values: [
-                builder.addInt(ArchiveFormat.version), builder.addString(ArchiveFormat.archiverName), top,
+                builder.addInt(ArchiveVocabulary.version), builder.addString(ArchiveVocabulary.archiverName), top,
                 objectsArray,
             ])
         return try builder.finish(root: root)

@@ -248,17 +248,18 @@ public final class KeyedUnarchiver {
             for i in 0..<keys.count {
                 guard let k = try doc.string(keys[i]) else { continue }
                 switch k {
-                case ArchiveFormat.archiverKey: archiver = values[i]
-                case ArchiveFormat.versionKey: version = values[i]
-                case ArchiveFormat.topKey: top = values[i]
-                case ArchiveFormat.objectsKey: objectsRef = values[i]
+                case ArchiveVocabulary.archiverKey: archiver = values[i]
+                case ArchiveVocabulary.versionKey: version = values[i]
+                case ArchiveVocabulary.topKey: top = values[i]
+                case ArchiveVocabulary.objectsKey: objectsRef = values[i]
                 default: break
                 }
             }
-            guard let archiver, try doc.string(archiver) == ArchiveFormat.archiverName else {
+            guard let archiver, try doc.string(archiver) == ArchiveVocabulary.archiverName else {
                 throw KeyedArchiveError(.notAKeyedArchive, "$archiver is missing or not \"NSKeyedArchiver\"")
             }
-            guard let version, case .integer(let v) = try doc.object(version), v == PlistInteger(ArchiveFormat.version)
+            guard let version, case .integer(let v) = try doc.object(version),
+                v == PlistInteger(ArchiveVocabulary.version)
             else {
                 throw KeyedArchiveError(.notAKeyedArchive, "$version is missing or not 100000")
             }
@@ -287,7 +288,7 @@ public final class KeyedUnarchiver {
     public static func unarchivedObject<T: KeyedArchiveValue>(
         ofClass type: T.Type, from data: Data, limits: Limits = Limits()
     ) throws -> T {
-        try KeyedUnarchiver(forReadingFrom: data, limits: limits).decode(type, forKey: ArchiveFormat.rootKey)
+        try KeyedUnarchiver(forReadingFrom: data, limits: limits).decode(type, forKey: ArchiveVocabulary.rootKey)
     }
 
     // MARK: - Class names
@@ -456,27 +457,6 @@ public final class KeyedUnarchiver {
         try reading { r throws(KeyedArchiveError) in try string(r, ref) }
     }
 
-    /// Finds `key` (escaped) in the current frame.
-    func lookup(_ key: String) throws(KeyedArchiveError) -> ObjectRef? {
-        try reading { r throws(KeyedArchiveError) in try state.lookup(key, in: r, push: false) }
-    }
-
-    /// Finds a field of a dictionary that is not a frame (Foundation-class objects).
-    func field(_ r: borrowing PlistReader, _ name: String, keys: ReferenceList, values: ReferenceList)
-        throws(KeyedArchiveError) -> ObjectRef?
-    {
-        for i in 0..<keys.count {
-            let equal: Bool
-            do {
-                equal = try r.string(r.reference(at: i, in: keys), equals: name)
-            } catch {
-                throw plistError(error)
-            }
-            if equal { return r.reference(at: i, in: values) }
-        }
-        return nil
-    }
-
     /// Counts one decoded value against the budget.
     @inline(__always)
     func countValue() throws(KeyedArchiveError) {
@@ -494,247 +474,6 @@ public final class KeyedUnarchiver {
             throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
         }
         return Int(u)
-    }
-
-    /// The `$class` field of an object dictionary (the key object found last time is tried first,
-    /// by reference).
-    func classField(_ r: borrowing PlistReader, keys: ReferenceList, values: ReferenceList)
-        throws(KeyedArchiveError) -> ObjectRef?
-    {
-        let n = keys.count
-        if let known = state.classKeyRef {
-            // Where `$class` was last time: the same key object, or (writers that do not share key
-            // strings) an equal one.
-            let h = state.classKeyHint
-            if h < n {
-                let k = r.reference(at: h, in: keys)
-                let equal: Bool
-                do {
-                    equal = k == known ? true : try r.string(k, equals: ArchiveFormat.classKey)
-                } catch {
-                    throw plistError(error)
-                }
-                if equal { return r.reference(at: h, in: values) }
-            }
-            if let i = r.position(of: known, in: keys, from: h) {
-                state.classKeyHint = i
-                return r.reference(at: i, in: values)
-            }
-        }
-        for i in 0..<n {
-            let k = r.reference(at: i, in: keys)
-            let equal: Bool
-            do {
-                equal = try r.string(k, equals: ArchiveFormat.classKey)
-            } catch {
-                throw plistError(error)
-            }
-            if equal {
-                state.classKeyRef = k
-                state.classKeyHint = i
-                return r.reference(at: i, in: values)
-            }
-        }
-        return nil
-    }
-
-    /// The class slot (memoised class description) an object dictionary's `$class` points at.
-    func classSlot(_ r: borrowing PlistReader, keys: ReferenceList, values: ReferenceList, uid: Int?)
-        throws(KeyedArchiveError) -> Int
-    {
-        guard let classRef = try classField(r, keys: keys, values: values) else {
-            throw error(.corrupted, uid: uid, "object \(uid.map(String.init) ?? "?") has no $class")
-        }
-        guard let cu = try uidValue(r, classRef), cu > 0, cu < UInt64(objects.count) else {
-            throw error(.badUID, uid: uid, "$class is not a UID inside $objects")
-        }
-        let classUID = Int(cu)
-        if classUID < state.classSlotByUID.count {
-            let s = Int(state.classSlotByUID[classUID])
-            if s > 0 { return s &- 1 }
-        }
-        let info = try readClassInfo(r, classUID)
-        return state.addClassSlot(classUID: classUID, info: info, objectCount: objects.count)
-    }
-
-    /// The class description an object dictionary's `$class` points at (memoised per class UID).
-    func classInfo(_ r: borrowing PlistReader, keys: ReferenceList, values: ReferenceList, uid: Int?)
-        throws(KeyedArchiveError) -> ClassInfo
-    {
-        let slot = try classSlot(r, keys: keys, values: values, uid: uid)
-        return state.classSlots[slot].info
-    }
-
-    func classInfo(keys: ReferenceList, values: ReferenceList, uid: Int?) throws(KeyedArchiveError) -> ClassInfo {
-        try reading { r throws(KeyedArchiveError) in try classInfo(r, keys: keys, values: values, uid: uid) }
-    }
-
-    private func readClassInfo(_ r: borrowing PlistReader, _ classUID: Int) throws(KeyedArchiveError) -> ClassInfo {
-        guard case .dictionary(let ck, let cv) = try object(r, r.reference(at: classUID, in: objects)) else {
-            throw error(.corrupted, uid: classUID, "$class points at UID \(classUID), which is not a class description")
-        }
-        guard let nameRef = try field(r, ArchiveFormat.classNameKey, keys: ck, values: cv),
-            let name = try string(r, nameRef)
-        else {
-            throw error(.corrupted, uid: classUID, "the class description at UID \(classUID) has no $classname")
-        }
-        var chain = try classNameList(r, ArchiveFormat.classesKey, keys: ck, values: cv, classUID: classUID)
-        if chain.isEmpty { chain = [name] }
-        // `$classhints` is checked here too; the fallback reads it again when it needs it.
-        _ = try classNameList(r, "$classhints", keys: ck, values: cv, classUID: classUID)
-        return ClassInfo(name: name, chain: chain)
-    }
-
-    /// The type the instance and global maps give a class slot's name (memoised per generation).
-    func mappedType(slot: Int) -> (any KeyedArchivable.Type)? {
-        let generation = ClassRegistry.shared.typeGeneration &+ state.classMapGeneration &* 0x1_0000_0000
-        if state.classSlots[slot].generation == generation { return state.classSlots[slot].mapped }
-        let name = state.classSlots[slot].info.name
-        let t = classMap[name] ?? ClassRegistry.shared.type(forClassName: name)
-        state.classSlots[slot].mapped = t
-        state.classSlots[slot].generation = generation
-        return t
-    }
-
-    /// Decodes a class instance. The archived class must resolve to a type `accept` admits,
-    /// checked before any field of the object is read.
-    func decodeInstance(
-        _ r: borrowing PlistReader, _ value: UnarchivedValue, candidates: [any KeyedArchivable.Type],
-        expected: String, accept: (any KeyedArchivable.Type) -> Bool
-    ) throws -> (any KeyedArchivable)? {
-        try countValue()
-        guard let uid = try uid(r, of: value) else {
-            throw error(.typeMismatch, "expected a reference to a \(expected) object, found an inline value")
-        }
-        if uid == 0 { return nil }
-        state.allocateTables(objects.count)
-        if let existing = state.instances[uid] {
-            // Identity: the same instance wherever it is referenced, but never as another type.
-            guard accept(Swift.type(of: existing)) else {
-                throw error(
-                    .classNotAllowed, uid: uid, className: String(describing: Swift.type(of: existing)),
-                    "the object at UID \(uid) was already decoded as a type that is not \(expected)")
-            }
-            return existing
-        }
-        guard !state.inProgress[uid] else {
-            throw error(.cycle, uid: uid, "UID \(uid) refers back to an object that is still being decoded")
-        }
-        guard case .dictionary(let keys, let values) = try object(r, r.reference(at: uid, in: objects)) else {
-            throw error(.typeMismatch, uid: uid, "expected a \(expected) object at UID \(uid), found a plain value")
-        }
-        let slot = try classSlot(r, keys: keys, values: values, uid: uid)
-        let name = state.classSlots[slot].info.name
-        // The class check, before any field is read.
-        let type: any KeyedArchivable.Type
-        if let known = mappedType(slot: slot) ?? candidates.first(where: { $0.archiveClassName == name }) {
-            guard accept(known) else {
-                throw error(
-                    .classNotAllowed, uid: uid, className: name,
-                    "archived class \(name) is not \(expected) (map it with setClass(_:forClassName:))")
-            }
-            type = known
-        } else {
-            type = try fallbackType(slot: slot, uid: uid, candidates: candidates, expected: expected, accept: accept)
-        }
-        return try construct(type, uid: uid, slot: slot, keys: keys, values: values)
-    }
-
-    /// Creates the instance of an object whose class was checked: two-phase types are created and
-    /// queued, others decode their fields now (bounded depth, marked in progress).
-    private func construct(
-        _ type: any KeyedArchivable.Type, uid: Int, slot: Int, keys: ReferenceList, values: ReferenceList
-    ) throws -> any KeyedArchivable {
-        let typeID = ObjectIdentifier(type)
-        let twoPhase: (any TwoPhaseKeyedArchivable.Type)?
-        if state.classSlots[slot].lastType == typeID {
-            twoPhase = state.classSlots[slot].lastTwoPhase
-        } else {
-            twoPhase = type as? any TwoPhaseKeyedArchivable.Type
-            state.classSlots[slot].lastType = typeID
-            state.classSlots[slot].lastTwoPhase = twoPhase
-        }
-        let name = state.classSlots[slot].info.name
-        if let twoPhase {
-            let instance = twoPhase.init()
-            state.instances[uid] = instance
-            state.pending.append(
-                PendingFields(uid: uid, object: instance, keys: keys, values: values, className: name))
-            return instance
-        }
-        try state.enterObject(
-            Frame(keys: keys, values: values, uid: uid, className: name, classSlot: slot), maxDepth: limits.maxDepth)
-        let instance: any KeyedArchivable
-        do {
-            instance = try type.init(from: self)
-        } catch {
-            state.leaveObject(uid: uid, instance: nil)
-            throw error
-        }
-        state.leaveObject(uid: uid, instance: instance)
-        return instance
-    }
-
-    /// Decodes an instance of `T` (or a subclass mapped to the archived name).
-    func decodeObject<T: KeyedArchivable>(_ type: T.Type, from value: UnarchivedValue) throws -> T? {
-        try document.withReader { (r: borrowing PlistReader) throws -> T? in try decodeObject(r, type, from: value) }
-    }
-
-    /// Decodes an instance of `T` (or a subclass mapped to the archived name), reading through `r`.
-    func decodeObject<T: KeyedArchivable>(_ r: borrowing PlistReader, _ type: T.Type, from value: UnarchivedValue)
-        throws -> T?
-    {
-        try countValue()
-        guard let uid = try uid(r, of: value) else {
-            throw error(
-                .typeMismatch, "expected a reference to a \(T.archiveClassName) object, found an inline value")
-        }
-        if uid == 0 { return nil }
-        state.allocateTables(objects.count)
-        if let existing = state.instances[uid] {
-            // Identity: the same instance wherever it is referenced, but never as another type.
-            if let typed = existing as? T { return typed }
-            throw error(
-                .classNotAllowed, uid: uid, className: String(describing: Swift.type(of: existing)),
-                "the object at UID \(uid) was already decoded as a type that is not \(T.archiveClassName)")
-        }
-        guard !state.inProgress[uid] else {
-            throw error(.cycle, uid: uid, "UID \(uid) refers back to an object that is still being decoded")
-        }
-        guard case .dictionary(let keys, let values) = try object(r, r.reference(at: uid, in: objects)) else {
-            throw error(
-                .typeMismatch, uid: uid, "expected a \(T.archiveClassName) object at UID \(uid), found a plain value")
-        }
-        let slot = try classSlot(r, keys: keys, values: values, uid: uid)
-        // The class check, before any field is read.
-        let type: any KeyedArchivable.Type
-        if let mapped = mappedType(slot: slot) {
-            guard mapped is T.Type else { throw notAllowed(T.self, uid: uid, slot: slot) }
-            type = mapped
-        } else {
-            let id = ObjectIdentifier(T.self)
-            if state.classSlots[slot].nameMatch == id {
-                type = T.self
-            } else if T.archiveClassName == state.classSlots[slot].info.name {
-                state.classSlots[slot].nameMatch = id
-                type = T.self
-            } else {
-                // An unregistered class: its superclasses, class hints, then the hook.
-                type = try fallbackType(T.self, slot: slot, uid: uid)
-            }
-        }
-        let instance = try construct(type, uid: uid, slot: slot, keys: keys, values: values)
-        guard let typed = instance as? T else {
-            throw error(.classNotAllowed, "decoded object is not a \(T.archiveClassName)")
-        }
-        return typed
-    }
-
-    private func notAllowed<T: KeyedArchivable>(_ type: T.Type, uid: Int, slot: Int) -> KeyedArchiveError {
-        let name = state.classSlots[slot].info.name
-        return error(
-            .classNotAllowed, uid: uid, className: name,
-            "archived class \(name) is not \(T.archiveClassName) (map it with setClass(_:forClassName:))")
     }
 
     /// Runs `decodeFields(from:)` of the two-phase objects created so far (and those they create).
@@ -810,55 +549,5 @@ extension KeyedUnarchiver.State {
         let item = pending[pendingHead]
         pendingHead &+= 1
         return item
-    }
-}
-
-extension KeyedUnarchiver.Frame {
-    /// Finds `key` (escaped) among this object's keys: see `State.lookup(_:in:push:)`.
-    mutating func find(
-        _ key: String, in r: borrowing KeyedUnarchiver.PlistReader, classSlots: inout [KeyedUnarchiver.ClassSlot]
-    ) throws(BinaryPlistError) -> ObjectRef? {
-        let n = keys.count
-        guard n > 0 else { return nil }
-        let request = requests
-        requests = request &+ 1
-        var stored: String? = nil
-        if classSlot >= 0, request < classSlots[classSlot].keys.count {
-            let memo = classSlots[classSlot].keys[request]
-            if memo.key == key {
-                stored = memo.stored
-                let p = memo.position
-                if p < n {
-                    let k = r.reference(at: p, in: keys)
-                    if k == memo.ref ? true : try r.string(k, equals: memo.stored) {
-                        hint = p &+ 1
-                        return r.reference(at: p, in: values)
-                    }
-                }
-                if let i = r.position(of: memo.ref, in: keys, from: hint) {
-                    hint = i &+ 1
-                    return r.reference(at: i, in: values)
-                }
-            }
-        }
-        let escaped = stored ?? ArchiveFormat.escape(key)
-        var i = hint < n ? hint : 0
-        for _ in 0..<n {
-            let k = r.reference(at: i, in: keys)
-            if try r.string(k, equals: escaped) {
-                hint = i &+ 1
-                if classSlot >= 0 {
-                    let entry = (key: key, stored: escaped, ref: k, position: i)
-                    if request < classSlots[classSlot].keys.count {
-                        classSlots[classSlot].keys[request] = entry
-                    } else if request == classSlots[classSlot].keys.count {
-                        classSlots[classSlot].keys.append(entry)
-                    }
-                }
-                return r.reference(at: i, in: values)
-            }
-            i = i &+ 1 == n ? 0 : i &+ 1
-        }
-        return nil
     }
 }

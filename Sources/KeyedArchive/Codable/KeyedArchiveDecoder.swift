@@ -42,7 +42,7 @@ public struct KeyedArchiveDecoder {
         }
         unarchiver.codableUserInfo = userInfo
         unarchiver.codableNames = acceptedNames
-        return try unarchiver.decodeCodable(type, forKey: ArchiveFormat.rootKey)
+        return try unarchiver.decodeCodable(type, forKey: ArchiveVocabulary.rootKey)
     }
 }
 
@@ -185,7 +185,7 @@ extension KeyedUnarchiver {
         }
         for i in 0..<keys.count {
             try countValue()
-            guard let k = try string(keys[i]), let name = ArchiveFormat.unescape(k) else { continue }
+            guard let k = try string(keys[i]), let name = ArchiveVocabulary.unescape(k) else { continue }
             entries[name] = values[i]
         }
         return entries

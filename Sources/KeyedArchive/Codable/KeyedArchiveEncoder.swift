@@ -36,7 +36,7 @@ public struct KeyedArchiveEncoder {
         archiver.userInfo = userInfo
         do {
             let v = try archiver.encodeCodableValue(value, codingPath: [])
-            archiver.appendField(ArchiveFormat.rootKey, archiver.objectReference(v))
+            archiver.appendField(ArchiveVocabulary.rootKey, archiver.objectReference(v))
             return try archiver.finishEncoding()
         } catch let e as EncodingError {
             throw e
@@ -87,7 +87,7 @@ extension KeyedArchiver {
                 var keys = [classKey]
                 var values = [uidRef(cls)]
                 for (k, entry) in zip(box.keys, box.values) {
-                    keys.append(builder.addString(ArchiveFormat.escape(k)))
+                    keys.append(builder.addString(ArchiveVocabulary.escape(k)))
                     values.append(try finalize(entry).ref)
                 }
                 let dict = try builder.addDictionary(keys: keys, values: values)

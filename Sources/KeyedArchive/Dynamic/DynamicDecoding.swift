@@ -264,7 +264,7 @@ extension KeyedUnarchiver {
                     throw error(.corrupted, uid: uid, "key \(i) of the object at UID \(uid) is not a string")
                 }
                 let valueRef = r.reference(at: i, in: frame.values)
-                guard let key = ArchiveFormat.unescape(stored) else {
+                guard let key = ArchiveVocabulary.unescape(stored) else {
                     // `$0`, `$1`, …: values encoded without a key. Other reserved keys (`$class`)
                     // are the format's own.
                     if let n = Int(stored.dropFirst()), n >= 0, n < frame.keys.count {
@@ -292,7 +292,7 @@ extension KeyedUnarchiver {
 extension KeyedArchiver {
     /// The key under which ``archivedData(withRootObject:)`` stores the root object (`"root"`), as
     /// `NSKeyedArchiveRootObjectKey`.
-    public static let rootObjectKey = ArchiveFormat.rootKey
+    public static let rootObjectKey = ArchiveVocabulary.rootKey
 }
 
 extension KeyedArchiver.State {

@@ -126,7 +126,7 @@ extension KeyedUnarchiver {
                 guard let stored = try string(r, r.reference(at: i, in: keys)) else {
                     throw error(.corrupted, uid: uid, "key \(i) of the object at UID \(uid) is not a string")
                 }
-                guard let key = ArchiveFormat.unescape(stored) else { continue }
+                guard let key = ArchiveVocabulary.unescape(stored) else { continue }
                 path.append(.key(key))
                 defer { path.removeLast() }
                 fields[key] = try decodeAny(r, UnarchivedValue(ref: r.reference(at: i, in: values)))

@@ -108,7 +108,7 @@ public struct KeyedArchiveGraph: Sendable {
 
     /// The UID under `$top.root`, if it is a UID.
     public var root: Int? {
-        guard let v = top.first(where: { $0.key == ArchiveFormat.rootKey })?.value, case .uid(let u) = v else {
+        guard let v = top.first(where: { $0.key == ArchiveVocabulary.rootKey })?.value, case .uid(let u) = v else {
             return nil
         }
         return Int(u)
@@ -180,10 +180,11 @@ public struct KeyedArchiveGraph: Sendable {
                 nodes.append(.value(raw[uid]))
                 continue
             }
-            guard let cls = dict[ArchiveFormat.classKey] else {
-                if case .string(let name)? = dict[ArchiveFormat.classNameKey] {
+            guard let cls = dict[ArchiveVocabulary.classKey] else {
+                if case .string(let name)? = dict[ArchiveVocabulary.classNameKey] {
                     nodes.append(
-                        .classDescription(name: name, chain: KeyedArchiveGraph.strings(dict[ArchiveFormat.classesKey])))
+                        .classDescription(
+                            name: name, chain: KeyedArchiveGraph.strings(dict[ArchiveVocabulary.classesKey])))
                     continue
                 }
                 throw KeyedArchiveError(.corrupted, uid: uid, "object \(uid) is a dictionary without $class")
@@ -191,7 +192,7 @@ public struct KeyedArchiveGraph: Sendable {
             guard case .uid(let cu) = cls, cu > 0, cu < UInt64(count) else {
                 throw KeyedArchiveError(.badUID, uid: uid, "$class of object \(uid) is not a UID inside $objects")
             }
-            guard case .dictionary(let cd) = raw[Int(cu)], case .string(let name)? = cd[ArchiveFormat.classNameKey]
+            guard case .dictionary(let cd) = raw[Int(cu)], case .string(let name)? = cd[ArchiveVocabulary.classNameKey]
             else {
                 throw KeyedArchiveError(
                     .corrupted, uid: uid,
@@ -203,11 +204,11 @@ public struct KeyedArchiveGraph: Sendable {
             }
             var fields: [Field] = []
             for (k, v) in dict.entries {
-                guard case .string(let stored) = k, let key = ArchiveFormat.unescape(stored) else { continue }
+                guard case .string(let stored) = k, let key = ArchiveVocabulary.unescape(stored) else { continue }
                 try checkUIDs(v, key: [key], uid: uid)
                 fields.append(Field(key: key, value: v))
             }
-            for key in [ArchiveFormat.classesKey, "$classhints"] {
+            for key in [ArchiveVocabulary.classesKey, "$classhints"] {
                 guard let list = cd[key] else { continue }
                 guard case .array(let names) = list, names.allSatisfy({ $0.stringValue != nil }) else {
                     throw KeyedArchiveError(
@@ -215,7 +216,7 @@ public struct KeyedArchiveGraph: Sendable {
                         "\(key) of the class description at UID \(cu) is not an array of strings")
                 }
             }
-            let chain = KeyedArchiveGraph.strings(cd[ArchiveFormat.classesKey])
+            let chain = KeyedArchiveGraph.strings(cd[ArchiveVocabulary.classesKey])
             nodes.append(
                 .object(
                     Object(
@@ -318,7 +319,7 @@ public struct KeyedArchiveGraph: Sendable {
                         key: resolve($0.key, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath),
                         value: resolve($0.value, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath))
                 })
-        case .string(let s) where s == ArchiveFormat.null: return .null
+        case .string(let s) where s == ArchiveVocabulary.null: return .null
         default: return .value(value)
         }
     }

@@ -1,4 +1,4 @@
-// Sources/KeyedArchive/ObjectGraph/ClassRegistry.swift - Global class-name mappings, both directions.
+// Sources/KeyedArchive/Classes/ClassRegistry.swift - Global class-name mappings, both directions.
 
 import Synchronization
 

@@ -1,4 +1,4 @@
-// Sources/KeyedArchive/IO/ArchiveForms.swift - Keyed archives in binary or XML property-list form.
+// Sources/KeyedArchive/IO/BinaryAndXMLArchives.swift - Keyed archives in binary or XML property-list form.
 //
 // NSKeyedArchiver writes binary by default and XML on request (`outputFormat`); NSKeyedUnarchiver
 // reads either. Our readers sniff the form: binary (plain, zlib or gzip) goes straight to the lazy
@@ -41,7 +41,7 @@ extension KeyedArchiver {
     public static func archivedData(withRootObject root: some KeyedArchiveValue, format: PlistFormat) throws -> Data {
         let archiver = KeyedArchiver()
         archiver.outputFormat = format
-        try archiver.encodeRoot(root, forKey: ArchiveFormat.rootKey)
+        try archiver.encodeRoot(root, forKey: ArchiveVocabulary.rootKey)
         return try archiver.finishEncoding()
     }
 }

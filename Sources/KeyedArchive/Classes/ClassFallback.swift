@@ -1,4 +1,4 @@
-// Sources/KeyedArchive/ObjectGraph/ClassFallback.swift - The class of an archived object whose own
+// Sources/KeyedArchive/Classes/ClassFallback.swift - The class of an archived object whose own
 // name maps to nothing: its superclasses, its class hints, then the caller's hook.
 //
 // Apple's NSKeyedUnarchiver instantiates the first class of `$classes` that exists in the process

@@ -1,4 +1,4 @@
-// Sources/KeyedArchive/ArchiveFormat.swift - The fixed vocabulary of the NSKeyedArchiver format.
+// Sources/KeyedArchive/ArchiveVocabulary.swift - The fixed vocabulary of the NSKeyedArchiver format.
 //
 // An archive is a binary property list whose root dictionary is
 //   $archiver: "NSKeyedArchiver", $version: 100000,
@@ -9,7 +9,7 @@
 // stored once per class. Keys an object encodes that begin with `$` are escaped with one more `$`.
 // (Format source: swift-corelibs-foundation NSKeyedArchiver.swift / NSKeyedUnarchiver.swift.)
 
-enum ArchiveFormat {
+enum ArchiveVocabulary {
     static let archiverKey = "$archiver"
     static let versionKey = "$version"
     static let topKey = "$top"
