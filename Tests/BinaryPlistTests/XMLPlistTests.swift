@@ -480,7 +480,7 @@ private func xmlError(
     @Test func acceptsBOMCommentsPIsAndBareProlog() throws {
         var bytes: [UInt8] = [0xEF, 0xBB, 0xBF]
         bytes += Array(
-            "\r\n<!-- before --><?xml-stylesheet x?>\n<!DOCTYPE plist [ <!ENTITY x \"]>\"> <!-- ] --> ]>\n<plist><!--a--><true/><?pi?></plist><!-- after -->\n"
+            "\r\n<!-- before --><?xml-stylesheet x?>\n<!DOCTYPE plist SYSTEM \"a]>\">\n<plist><!--a--><true/><?pi?></plist><!-- after -->\n"
                 .utf8)
         #expect(try XMLPlist.decode(Data(bytes)) == true)
         #expect(try decodeXML("<plist version='1.0' ><string>x</string ></plist >") == "x")
@@ -579,10 +579,11 @@ private func xmlError(
         ("unterminated CDATA", "<plist><string><![CDATA[abc</string></plist>", nil),
         ("unterminated comment", "<plist><!-- abc <true/></plist>", nil),
         ("unterminated PI", "<?xml version=\"1.0\"", nil),
-        ("unterminated DOCTYPE", "<!DOCTYPE plist [ <true/>", nil),
+        ("unterminated DOCTYPE", "<!DOCTYPE plist <true/>", nil),
+        ("DOCTYPE with an internal subset", "<!DOCTYPE plist [ <!ENTITY x \"y\"> ]><plist><true/></plist>", "[ <!"),
         ("two DOCTYPEs", "<!DOCTYPE plist><!DOCTYPE plist><plist><true/></plist>", "<!DOCTYPE plist><plist>"),
         ("unsupported encoding", "<?xml version=\"1.0\" encoding=\"UTF-16\"?><plist><true/></plist>", "<?xml"),
-        ("UTF-16 byte-order mark", "\u{FEFF}", nil),
+        ("UTF-16 text cut after its first character", "\u{FEFF}", nil),
         ("unquoted attribute", "<plist version=1.0><true/></plist>", "1.0"),
         ("attribute without space", "<plist a=\"1\"b=\"2\"><true/></plist>", "b="),
         ("slash without >", "<plist><true/ ></plist>", " ></plist>"),
@@ -620,15 +621,15 @@ private func xmlError(
         let (what, text, marker) = Self.malformed[index]
         var bytes = Array(text.utf8)
         // Markers that cannot be typed as text.
-        if what == "UTF-16 byte-order mark" { bytes = [0xFF, 0xFE, 0x3C, 0x00] }
+        if what == "UTF-16 text cut after its first character" { bytes = [0xFF, 0xFE, 0x3C, 0x00] }
         if what == "invalid UTF-8 in string" {
             bytes = Array("<plist><string>a".utf8) + [0xFF] + Array("</string></plist>".utf8)
         }
         let error = xmlError(.syntax) { () throws(BinaryPlistError) in try XMLPlist.decode(Data(bytes)) }
         guard let error, let offset = error.offset else { return }
         var expected = bytes.count
-        if what == "UTF-16 byte-order mark" {
-            expected = 0
+        if what == "UTF-16 text cut after its first character" {
+            expected = 1  // after the "<" in the UTF-8 transcoding
         } else if what == "invalid UTF-8 in string" {
             expected = 16
         } else if what == "second root element" {

@@ -140,7 +140,9 @@ public struct BinaryPlistDocument: Sendable {
                     .notABinaryPlist, offset: 0, "\(r.count) bytes are too short for the bplist0? header")
             }
             for (i, m) in "bplist0".utf8.enumerated() where r.byte(at: i) != m {
-                throw BinaryPlistError(.notABinaryPlist, offset: i, "the input does not start with \"bplist0\"")
+                throw BinaryPlistError(
+                    .notABinaryPlist, offset: i,
+                    "the input does not start with \"bplist0\"; it \(PlistSniffer.describeStart(data))")
             }
             let end = r.count
             let atEnd: Result<BinaryPlistTrailer, BinaryPlistError> = Result { () throws(BinaryPlistError) in

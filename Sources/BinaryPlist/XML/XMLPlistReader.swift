@@ -7,12 +7,15 @@
 
 public import FoundationEssentials
 
-/// The two encodings of a property list this package reads.
+/// The encodings of a property list this package reads and writes.
 public enum PlistFormat: String, Sendable, Hashable, CaseIterable {
     /// `bplist00`, possibly inside a zlib or gzip envelope.
     case binary
     /// The XML form: `<?xml …?><!DOCTYPE plist …><plist version="1.0">…</plist>`.
     case xml
+    /// The old-style OpenStep (NeXTSTEP) text form: `{ key = value; list = (a, b); data = <0fa1>; }`,
+    /// and `.strings` files (see ``OpenStepPlist``).
+    case openStep
 }
 
 /// Reading and writing XML property lists.
@@ -23,8 +26,10 @@ public enum PlistFormat: String, Sendable, Hashable, CaseIterable {
 /// let (any, format) = try PlistValue.decode(from: bytes)  // binary or XML, by sniffing
 /// ```
 ///
-/// **What is read.** UTF-8 input (an optional byte-order mark; an XML declaration naming any other
-/// encoding is an error), an optional XML declaration, `<!DOCTYPE>`, comments and processing
+/// **What is read.** UTF-8, UTF-16 or UTF-32 input, with or without a byte-order mark (as
+/// CoreFoundation reads it; text in UTF-16 or UTF-32 is transcoded to UTF-8 first and its XML
+/// declaration's `encoding` is then ignored; in UTF-8 input a declaration naming another encoding is
+/// an error), whitespace (only) before the first `<`, an optional XML declaration, `<!DOCTYPE>`, comments and processing
 /// instructions, then a `<plist>` root holding exactly one value:
 /// - `<dict>` (`<key>` then value, repeated; a repeated key keeps its first position and its last
 ///   value, like ``PlistDictionary``), `<array>`, and their empty forms `<dict/>`, `<array/>`;
@@ -53,15 +58,18 @@ public enum XMLPlist {
     /// Parses an XML property list.
     ///
     /// - Parameters:
-    ///   - data: UTF-8 XML, as Apple and other writers produce it.
+    ///   - data: XML in UTF-8 (as Apple and other writers produce it), UTF-16 or UTF-32.
     ///   - limits: Bounds for hostile input (depth, values, UID size).
     /// - Returns: The root value.
-    /// - Throws: ``BinaryPlistError`` with code `syntax` (with offset, line and column) or `limitExceeded`.
+    /// - Throws: ``BinaryPlistError`` with code `syntax` (with offset, line and column; in UTF-16 or
+    ///   UTF-32 input the offset counts bytes of its UTF-8 transcoding) or `limitExceeded`.
     /// - Complexity: O(n) in the input size.
     public static func decode(_ data: Data, limits: BinaryPlistLimits = .default) throws(BinaryPlistError)
         -> PlistValue
     {
-        var reader = XMLPlistReader(bytes: [UInt8](data), limits: limits)
+        let text = try PlistText(data)
+        var reader = XMLPlistReader(bytes: [UInt8](text.utf8), limits: limits)
+        reader.ignoresDeclaredEncoding = text.isTranscoded
         return try reader.parseDocument()
     }
 
@@ -73,55 +81,44 @@ public enum XMLPlist {
         try XMLPlistWriter().write(value)
     }
 
-    /// Whether the bytes look like an XML property list: an optional UTF-8 byte-order mark and
-    /// whitespace, then `<?xml`, `<!DOCTYPE`, `<!--` or `<plist`.
+    /// Whether the bytes look like an XML property list: in UTF-8, UTF-16 or UTF-32 (a byte-order mark
+    /// optional), whitespace then `<?xml`, `<!DOCTYPE`, `<!--` or `<plist`.
     ///
     /// - Complexity: O(leading whitespace); the rest of the input is not read.
     public static func looksLikeXML(_ data: Data) -> Bool {
-        var prefix: [UInt8] = []
-        var skippingBOM = true
-        var index = 0
-        for b in data {
-            if skippingBOM && index < 3 && b == utf8BOM[index] {
-                index += 1
-                if index == 3 { skippingBOM = false }
-                continue
-            }
-            skippingBOM = false
-            if prefix.isEmpty && XMLScan.isWhitespace(b) { continue }
-            prefix.append(b)
-            if prefix.count == 9 { break }
-        }
-        for signature in xmlSignatures where prefix.starts(with: signature) { return true }
+        if case .xml = try? PlistSniffer.sniff(data) { return true }
         return false
     }
-
-    private static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
-    private static let xmlSignatures: [[UInt8]] = [
-        Array("<?xml".utf8), Array("<!DOCTYPE".utf8), Array("<!--".utf8), Array("<plist".utf8),
-    ]
 }
 
 extension PlistValue {
-    /// Reads a property list in either encoding, telling which it was.
+    /// Reads a property list in any form this package reads, telling which it was.
     ///
-    /// XML is recognised by ``XMLPlist/looksLikeXML(_:)``; anything else is read as binary through
-    /// ``BinaryPlistDocument`` (which also inflates a zlib or gzip envelope).
+    /// The form is sniffed from the first bytes: binary (`bplist0`, or a zlib or gzip envelope, read
+    /// through ``BinaryPlistDocument``), XML (``XMLPlist``) or OpenStep text (``OpenStepPlist``), the
+    /// text forms in UTF-8, UTF-16 or UTF-32. Canonical JSON is not a property list: read it with
+    /// ``PlistValue/init(canonicalJSONBytes:)``.
     ///
     /// - Parameters:
     ///   - data: The input.
-    ///   - limits: Bounds for hostile input, applied to either reader.
+    ///   - limits: Bounds for hostile input, applied to any reader.
     /// - Returns: The root value and the format it was read from.
-    /// - Throws: ``BinaryPlistError``: the XML reader's `syntax`/`limitExceeded`, or any binary
-    ///   reader error (`notABinaryPlist` when the input is neither).
+    /// - Throws: ``BinaryPlistError``: `notABinaryPlist` with a detail that starts `not a property
+    ///   list: starts with …` (the first bytes in hex and as text) when the input is none of the forms,
+    ///   else the error of the reader of its form.
     public static func decode(from data: Data, limits: BinaryPlistLimits = .default) throws(BinaryPlistError)
         -> (PlistValue, PlistFormat)
     {
-        if XMLPlist.looksLikeXML(data) {
-            return (try XMLPlist.decode(data, limits: limits), .xml)
+        switch try PlistSniffer.sniff(data) {
+        case .xml: return (try XMLPlist.decode(data, limits: limits), .xml)
+        case .openStep: return (try OpenStepPlist.decode(data, limits: limits), .openStep)
+        case .binary: return (try BinaryPlistDocument(data, limits: limits).value(), .binary)
+        case .json:
+            throw BinaryPlistError(
+                .notABinaryPlist, offset: 0,
+                "not a property list: canonical JSON (" + PlistSniffer.describeStart(data)
+                    + "); read it with PlistValue(canonicalJSONBytes:)")
         }
-        let document = try BinaryPlistDocument(data, limits: limits)
-        return (try document.value(), .binary)
     }
 }
 
@@ -235,6 +232,8 @@ struct XMLPlistReader {
     let limits: BinaryPlistLimits
     var i = 0
     var nodes = 0
+    /// Set when the input was transcoded from UTF-16 or UTF-32: its declaration names that encoding.
+    var ignoresDeclaredEncoding = false
 
     init(bytes: [UInt8], limits: BinaryPlistLimits) {
         self.bytes = bytes
@@ -936,7 +935,7 @@ struct XMLPlistReader {
         let bodyEnd = i
         i += 2
         // Only the XML declaration matters: `<?xml` then whitespace.
-        guard has("<?xml", at: start), XMLScan.isWhitespace(byte(start + 5)) else { return }
+        guard !ignoresDeclaredEncoding, has("<?xml", at: start), XMLScan.isWhitespace(byte(start + 5)) else { return }
         var k = start + 5
         while k + 8 <= bodyEnd && !has("encoding", at: k) { k += 1 }
         guard k + 8 <= bodyEnd else { return }
@@ -953,24 +952,20 @@ struct XMLPlistReader {
         }
     }
 
-    /// `<!DOCTYPE …>` at `i`, including an internal subset in brackets.
+    /// `<!DOCTYPE …>` at `i`. An internal subset (`[` … `]`) is an error, as in CoreFoundation
+    /// (whose `skipDTD` stops at `[` and then requires `>`): its declarations could define entities
+    /// that neither reader expands, so a file that needs them reads nowhere.
     mutating func skipDoctype() throws(BinaryPlistError) {
         let start = i
         i += 9
-        var inSubset = false
         while i < n {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
                 i += 1
                 while i < n && bytes[i] != b { i += 1 }
-            } else if inSubset && has("<!--", at: i) {
-                try skipComment()
-                continue
-            } else if b == UInt8(ascii: "[") && !inSubset {
-                inSubset = true
-            } else if b == UInt8(ascii: "]") && inSubset {
-                inSubset = false
-            } else if b == UInt8(ascii: ">") && !inSubset {
+            } else if b == UInt8(ascii: "[") {
+                throw fail(i, "a <!DOCTYPE> with an internal subset ([…]) is not read (nor by CoreFoundation)")
+            } else if b == UInt8(ascii: ">") {
                 i += 1
                 return
             }
