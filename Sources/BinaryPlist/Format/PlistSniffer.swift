@@ -125,7 +125,8 @@ package struct PlistText: Sendable {
             }
             guard let scalar = Unicode.Scalar(v) else {
                 throw BinaryPlistError(
-                    .syntax, offset: k, "UTF-32 text holds 0x\(String(v, radix: 16, uppercase: true)), not a Unicode scalar")
+                    .syntax, offset: k,
+                    "UTF-32 text holds 0x\(String(v, radix: 16, uppercase: true)), not a Unicode scalar")
             }
             out.append(contentsOf: UTF8.encode(scalar) ?? [])
             k += 4

@@ -54,7 +54,8 @@ struct OpenStepReader {
             i += 1
             let dictionary = try parseDictionaryContent(depth: depth, opened: start)
             guard try skipSpace(), bytes[i] == UInt8(ascii: "}") else {
-                throw fail(i, "expected '}' closing the dictionary opened at \(lineColumn(start)), found \(describe(i))")
+                throw fail(
+                    i, "expected '}' closing the dictionary opened at \(lineColumn(start)), found \(describe(i))")
             }
             i += 1
             return dictionary

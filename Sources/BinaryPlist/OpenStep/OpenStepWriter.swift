@@ -50,7 +50,9 @@ struct OpenStepWriter {
             tabs(indent)
             out.append(UInt8(ascii: "}"))
         case .null, .bool, .integer, .real, .date, .uid, .set:
-            throw unencodable(path, "is a \(value.kind), which OpenStep text cannot hold (strings, data, arrays and dictionaries only)")
+            throw unencodable(
+                path,
+                "is a \(value.kind), which OpenStep text cannot hold (strings, data, arrays and dictionaries only)")
         }
     }
 

@@ -35,12 +35,21 @@ public struct BinaryPlistDocument: Sendable {
         public var asciiStringsMayBeUTF8 = false
         /// Inflate a zlib (RFC 1950) or gzip envelope around the property list. On by default.
         public var acceptCompressed = true
+        /// Read an unpaired UTF-16 surrogate in a `0x6n` string as U+FFFD, as CoreFoundation does
+        /// (its strings are UTF-16 and keep the unit; a Swift `String` cannot, so it becomes the
+        /// replacement character). Off by default: the string is ``BinaryPlistError/Code/invalidString``
+        /// naming the code unit, so what is read is always exactly what was written. Apple's writers
+        /// do emit such strings (from `NSString`s holding lone surrogates); turn this on to read them.
+        public var replacesLoneSurrogates = false
 
-        public init(allowTrailingData: Bool = false, asciiStringsMayBeUTF8: Bool = false, acceptCompressed: Bool = true)
-        {
+        public init(
+            allowTrailingData: Bool = false, asciiStringsMayBeUTF8: Bool = false, acceptCompressed: Bool = true,
+            replacesLoneSurrogates: Bool = false
+        ) {
             self.allowTrailingData = allowTrailingData
             self.asciiStringsMayBeUTF8 = asciiStringsMayBeUTF8
             self.acceptCompressed = acceptCompressed
+            self.replacesLoneSurrogates = replacesLoneSurrogates
         }
     }
 
@@ -361,6 +370,20 @@ extension BinaryPlistDocument {
         try withReader { (r: borrowing Reader) throws(BinaryPlistError) in try r.string(ref, equals: key) }
     }
 
+    /// A UTF-16 string object with each unpaired surrogate read as U+FFFD (the checked, slow path
+    /// taken only after the fast decoder found one).
+    static func replacingLoneSurrogates(_ r: ByteReader, _ raw: RawObject) -> String? {
+        guard let bytes = r.data(offset: raw.payload, length: 2 * raw.count) else { return nil }
+        var units: [UInt16] = []
+        units.reserveCapacity(raw.count)
+        var k = bytes.startIndex
+        while k + 1 < bytes.endIndex {
+            units.append(UInt16(bytes[k]) << 8 | UInt16(bytes[k + 1]))
+            k += 2
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
     /// Builds a `String` from a string object located by `scan`.
     func makeString(_ r: ByteReader, _ raw: RawObject, _ index: Int?) throws(BinaryPlistError) -> String {
         if raw.kind == .ascii {
@@ -377,9 +400,11 @@ extension BinaryPlistDocument {
         switch r.string(utf16BEUnchecked: raw.payload, units: raw.count) {
         case .success(let s): return s
         case .failure(let f):
+            if options.replacesLoneSurrogates, let s = BinaryPlistDocument.replacingLoneSurrogates(r, raw) { return s }
             throw BinaryPlistError(
                 .invalidString, offset: raw.payload + 2 * f.unit, object: index,
-                "UTF-16 string has an unpaired surrogate at code unit \(f.unit)")
+                "UTF-16 string has an unpaired surrogate at code unit \(f.unit) (CoreFoundation reads it; "
+                    + "Options.replacesLoneSurrogates reads it as U+FFFD)")
         }
     }
 }
