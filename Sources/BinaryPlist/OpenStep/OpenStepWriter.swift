@@ -39,7 +39,7 @@ struct OpenStepWriter {
             out.append(contentsOf: "{\n".utf8)
             for (key, element) in dictionary.entries {
                 guard case .string(let name) = key else {
-                    throw unencodable(path, "has a \(key.kind) key; OpenStep keys are strings")
+                    throw unencodable(path, "has a key of kind \(key.kind); OpenStep keys are strings")
                 }
                 tabs(indent + 1)
                 writeString(name)
@@ -51,8 +51,7 @@ struct OpenStepWriter {
             out.append(UInt8(ascii: "}"))
         case .null, .bool, .integer, .real, .date, .uid, .set:
             throw unencodable(
-                path,
-                "is a \(value.kind), which OpenStep text cannot hold (strings, data, arrays and dictionaries only)")
+                path, "(\(value.kind)) has no OpenStep form (strings, data, arrays and dictionaries only)")
         }
     }
 
@@ -68,7 +67,10 @@ struct OpenStepWriter {
     /// Unquoted when every byte may appear in an unquoted string, else quoted with escapes.
     mutating func writeString(_ s: String) {
         let utf8 = s.utf8
-        if !utf8.isEmpty && utf8.allSatisfy(PlistSniffer.isUnquotedStringByte) {
+        // Unquoted, unless it would start a comment (`//x`, `/*x`).
+        if !utf8.isEmpty && utf8.allSatisfy(PlistSniffer.isUnquotedStringByte)
+            && !(utf8.starts(with: "//".utf8) || utf8.starts(with: "/*".utf8))
+        {
             out.append(contentsOf: utf8)
             return
         }
