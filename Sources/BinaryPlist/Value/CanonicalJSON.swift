@@ -146,35 +146,8 @@ extension PlistValue {
 
     /// Seconds since 2001-01-01T00:00:00Z of `YYYY-MM-DDTHH:MM:SS[.f...][Z]`, or `nil` when malformed.
     public static func secondsSinceReferenceDate(iso8601 text: String) -> Double? {
-        var b = Array(text.utf8)
-        if b.last == UInt8(ascii: "Z") { b.removeLast() }
-        guard b.count >= 19, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
-            b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":")
-        else { return nil }
-        func number(_ r: Range<Int>) -> Int64? {
-            var v: Int64 = 0
-            for i in r {
-                guard b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") else { return nil }
-                v = v * 10 + Int64(b[i] - UInt8(ascii: "0"))
-            }
-            return v
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), day >= 1, day <= PlistCalendar.daysInMonth(year, month), hour < 24, minute < 60,
-            second < 60
-        else { return nil }
-        var fraction = 0.0
-        if b.count > 19 {
-            guard b[19] == UInt8(ascii: "."), b.count > 20, number(20..<b.count) != nil,
-                let f = Double("0." + String(decoding: b[20...], as: UTF8.self))
-            else { return nil }
-            fraction = f
-        }
-        let days = PlistCalendar.daysSince2001(year: year, month: month, day: day)
-        let whole = days * 86_400 + hour * 3600 + minute * 60 + second
-        // Negative dates count the fraction forwards from an earlier whole second.
-        return Double(whole) + fraction
+        guard case .seconds(let x) = PlistISO8601.parse(Array(text.utf8), .json) else { return nil }
+        return x
     }
 
     private static func pad(_ v: Int64, _ width: Int) -> String {

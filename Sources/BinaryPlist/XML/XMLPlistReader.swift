@@ -787,57 +787,20 @@ struct XMLPlistReader {
         return negative ? -d : d
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (UTC), the year optionally negative and of 1 to 9 digits.
+    /// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (UTC), the year optionally negative and of 1 to 9 digits
+    /// (`PlistISO8601`, shared with canonical JSON).
     func date(_ text: XMLText) throws(BinaryPlistError) -> Date {
         let r = trimmed(text)
-        let t = text.bytes
-        var k = r.lowerBound
-        let bad = { () -> BinaryPlistError in
-            self.fail(
-                self.offset(r.lowerBound, in: text),
-                "<date> is not YYYY-MM-DDTHH:MM:SSZ: \"\(String(decoding: t[r], as: UTF8.self))\"")
+        switch PlistISO8601.parse(text.bytes[r], .xml) {
+        case .seconds(let x):
+            return Date(timeIntervalSinceReferenceDate: x)
+        case .outOfRange:
+            throw fail(offset(r.lowerBound, in: text), "<date> has a field out of range")
+        case .malformed:
+            throw fail(
+                offset(r.lowerBound, in: text),
+                "<date> is not YYYY-MM-DDTHH:MM:SSZ: \"\(String(decoding: text.bytes[r], as: UTF8.self))\"")
         }
-        func digits(_ count: ClosedRange<Int>) -> Int64? {
-            var v: Int64 = 0
-            var c = 0
-            while k < r.upperBound, c < count.upperBound, t[k] >= UInt8(ascii: "0"), t[k] <= UInt8(ascii: "9") {
-                v = v * 10 + Int64(t[k] - UInt8(ascii: "0"))
-                c += 1
-                k += 1
-            }
-            return count.contains(c) ? v : nil
-        }
-        func expect(_ c: Character) -> Bool {
-            guard k < r.upperBound, let a = c.asciiValue, t[k] == a else { return false }
-            k += 1
-            return true
-        }
-        let negativeYear = k < r.upperBound && t[k] == UInt8(ascii: "-")
-        if negativeYear { k += 1 }
-        guard let y = digits(1...9), expect("-"), let month = digits(2...2), expect("-"), let day = digits(2...2),
-            expect("T"), let hour = digits(2...2), expect(":"), let minute = digits(2...2), expect(":"),
-            let second = digits(2...2)
-        else { throw bad() }
-        let year = negativeYear ? -y : y
-        guard (1...12).contains(month), day >= 1, day <= PlistCalendar.daysInMonth(year, month), hour < 24,
-            minute < 60, second < 60
-        else { throw fail(offset(r.lowerBound, in: text), "<date> has a field out of range") }
-        var fraction = 0.0
-        if k < r.upperBound && t[k] == UInt8(ascii: ".") {
-            k += 1
-            var scale = 0.1
-            let fractionStart = k
-            while k < r.upperBound, t[k] >= UInt8(ascii: "0"), t[k] <= UInt8(ascii: "9") {
-                fraction += Double(t[k] - UInt8(ascii: "0")) * scale
-                scale /= 10
-                k += 1
-            }
-            guard k > fractionStart else { throw bad() }
-        }
-        guard expect("Z"), k == r.upperBound else { throw bad() }
-        let days = PlistCalendar.daysSince2001(year: year, month: month, day: day)
-        let whole = days * 86_400 + hour * 3600 + minute * 60 + second
-        return Date(timeIntervalSinceReferenceDate: Double(whole) + fraction)
     }
 
     /// Base64 with whitespace anywhere; padding optional but, when present, correct.
