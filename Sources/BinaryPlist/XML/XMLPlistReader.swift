@@ -700,35 +700,12 @@ struct XMLPlistReader {
         return String(decoding: bytes[r], as: UTF8.self)
     }
 
-    func describe(_ k: Int) -> String { k < n ? describeByte(bytes[k]) : "end of input" }
+    func describe(_ k: Int) -> String { TextPosition.describe(bytes, k) }
 
-    func describeByte(_ b: UInt8) -> String {
-        if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
-        return "byte 0x" + (b < 16 ? "0" : "") + String(b, radix: 16)
-    }
+    func describeByte(_ b: UInt8) -> String { TextPosition.describe(b) }
 
     /// `line L, column C` of a byte offset (lines end at LF, CR or CRLF; columns count scalars).
-    func lineColumn(_ offset: Int) -> String {
-        var line = 1
-        var column = 1
-        var k = 0
-        let end = min(max(offset, 0), n)
-        while k < end {
-            let b = bytes[k]
-            if b == 0x0A {
-                line += 1
-                column = 1
-            } else if b == 0x0D {
-                if k + 1 < end && bytes[k + 1] == 0x0A { k += 1 }
-                line += 1
-                column = 1
-            } else if b & 0xC0 != 0x80 {
-                column += 1
-            }
-            k += 1
-        }
-        return "line \(line), column \(column)"
-    }
+    func lineColumn(_ offset: Int) -> String { TextPosition.lineColumn(bytes, offset) }
 
     func fail(_ offset: Int, _ detail: String) -> BinaryPlistError {
         BinaryPlistError(.syntax, offset: offset, "\(lineColumn(offset)): \(detail)")
