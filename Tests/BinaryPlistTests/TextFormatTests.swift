@@ -58,6 +58,9 @@ private func xml(_ encoding: String.Encoding, bom: [UInt8] = []) throws -> Data 
         #expect(try PlistSniffer.sniff(Data("key = value;".utf8)) == .openStep(.utf8))
         #expect(try PlistSniffer.sniff(Data("\"k\" = \"v\";".utf16BigEndianWithBOM)) == .openStep(.utf16BE))
         #expect(try PlistSniffer.sniff(Data("<?xml version=\"1.0\"?><plist/>".utf8)) == .xml(.utf8))
+        let padded = String(repeating: " \n", count: 5000)
+        #expect(try PlistSniffer.sniff(Data((padded + "<plist><true/></plist>").utf8)) == .xml(.utf8))
+        #expect(try PlistSniffer.sniff(Data((padded + "[1]").utf8)) == .json)
     }
 
     @Test func anythingElseSaysWhatItStartsWith() {

@@ -215,7 +215,8 @@ package enum PlistSniffer {
         return "starts with \(hex)\(data.count > 8 ? " …" : "") (\"\(text)\")"
     }
 
-    /// The first characters of the text (up to 256), as bytes when ASCII and 0xFF otherwise.
+    /// The first characters of the text (up to 256 after any leading whitespace), as bytes when
+    /// ASCII and 0xFF otherwise.
     static func asciiHead(_ data: Data, encoding: PlistTextEncoding, skipping bom: Int) -> [UInt8] {
         let width: Int
         switch encoding {
@@ -226,7 +227,8 @@ package enum PlistSniffer {
         let s = data.startIndex
         var out: [UInt8] = []
         var k = bom
-        while k + width <= data.count && out.count < 256 {
+        var leading = 0  // whitespace before the first other character, which does not count
+        while k + width <= data.count && out.count - leading < 256 {
             var v: UInt32 = 0
             for j in 0..<width {
                 let index: Int
@@ -236,6 +238,7 @@ package enum PlistSniffer {
                 }
                 v = v << 8 | UInt32(data[s + k + index])
             }
+            if out.count == leading && v < 0x80 && isWhitespace(UInt8(v)) { leading += 1 }
             out.append(v < 0x80 ? UInt8(v) : 0xFF)
             k += width
         }
