@@ -53,6 +53,7 @@ private func xml(_ encoding: String.Encoding, bom: [UInt8] = []) throws -> Data 
         #expect(try PlistSniffer.sniff(Data("{ a = b; }".utf8)) == .openStep(.utf8))
         #expect(try PlistSniffer.sniff(Data("{ \"a\" = b; }".utf8)) == .openStep(.utf8))
         #expect(try PlistSniffer.sniff(Data("(a, b)".utf8)) == .openStep(.utf8))
+        #expect(try PlistSniffer.sniff(Data("'k' = v;".utf8)) == .openStep(.utf8))
         #expect(try PlistSniffer.sniff(Data("<0fa1>".utf8)) == .openStep(.utf8))
         #expect(try PlistSniffer.sniff(Data("// c\n\"k\" = \"v\";".utf8)) == .openStep(.utf8))
         #expect(try PlistSniffer.sniff(Data("key = value;".utf8)) == .openStep(.utf8))

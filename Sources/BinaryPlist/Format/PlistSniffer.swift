@@ -152,7 +152,7 @@ package enum PlistSniffer {
         case binary
         /// XML (`<?xml`, `<!DOCTYPE`, `<!--` or `<plist` after whitespace), in the given encoding.
         case xml(PlistTextEncoding)
-        /// Old-style OpenStep text (`{`, `(`, `"`, `<` data, a comment, or `key =` of a `.strings` file).
+        /// Old-style OpenStep text (`{`, `(`, `"`, `'`, `<` data, a comment, or `key =` of a `.strings` file).
         case openStep(PlistTextEncoding)
         /// Canonical JSON (UTF-8 text starting with `[`, or `{` followed by `}` or a `"key":`).
         case json
@@ -185,7 +185,7 @@ package enum PlistSniffer {
             case UInt8(ascii: "{"):
                 if encoding == .utf8 && looksLikeJSONObject(rest) { return .json }
                 return .openStep(encoding)
-            case UInt8(ascii: "("), UInt8(ascii: "\""):
+            case UInt8(ascii: "("), UInt8(ascii: "\""), UInt8(ascii: "'"):
                 return .openStep(encoding)
             case UInt8(ascii: "<"):
                 let next = rest.dropFirst().first ?? 0
