@@ -19,6 +19,9 @@ let package = Package(
         .executableTarget(name: "FuzzValue", dependencies: ["FuzzCommon"]),
         .executableTarget(name: "FuzzZlib", dependencies: ["FuzzCommon"]),
         .executableTarget(name: "FuzzSplit", dependencies: ["FuzzCommon"]),
+        .executableTarget(name: "FuzzXML", dependencies: ["FuzzCommon"]),
+        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzCommon"]),
+        .executableTarget(name: "FuzzOpenStep", dependencies: ["FuzzCommon"]),
         .executableTarget(
             name: "FuzzKeyed",
             dependencies: ["FuzzCommon", .product(name: "KeyedArchive", package: "KeyedArchive")]

@@ -265,7 +265,8 @@ public final class KeyedArchiver {
     public var maxValueDepth = 512
 
     /// The property-list form ``finishEncoding()`` produces: `.binary` (default) or `.xml`, as
-    /// `NSKeyedArchiver.outputFormat`. Readers accept either.
+    /// `NSKeyedArchiver.outputFormat`. Readers accept either. `.openStep` makes ``finishEncoding()``
+    /// throw: the OpenStep text form cannot hold an archive's UIDs and integers.
     public var outputFormat: PlistFormat = .binary
 
     /// A new archiver. Encode values under keys, then call ``finishEncoding()``.

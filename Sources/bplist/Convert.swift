@@ -7,17 +7,20 @@ import Foundation
 struct Convert: BPlistSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert a property list between binary (bplist00), XML and canonical JSON.",
+        abstract: "Convert a property list between binary (bplist00), XML, OpenStep text and canonical JSON.",
         discussion: """
-            The input form is sniffed: binary (plain, zlib or gzip), XML, or canonical JSON (text \
-            starting with '{' or '['). JSON output is the canonical JSON of 'to-json'. XML and JSON \
-            go to standard output when no -o is given; binary goes to standard output only when it \
+            The input form is sniffed: binary (plain, zlib or gzip), XML or OpenStep text (UTF-8, \
+            UTF-16 or UTF-32; .strings files too), or canonical JSON (text starting with '[', or '{' \
+            then '"key":'). JSON output is the canonical JSON of 'to-json'. OpenStep output holds only \
+            strings, data, arrays and dictionaries (anything else is an 'unencodable' error naming \
+            the key path). Text forms go to standard output when no -o is given; binary goes to standard output only when it \
             is not a terminal (otherwise give -o). Output files are written atomically.
 
             Examples:
               bplist convert Info.plist --to xml
               bplist convert settings.xml --to binary -o settings.bplist
               bplist convert archive.bplist --to json > archive.json
+              bplist convert project.pbxproj --to openstep
               bplist convert archive.json --to binary --compress zlib -o archive.bplist.z
               cat a.plist | bplist convert - --to binary | xxd | head
 
@@ -28,7 +31,7 @@ struct Convert: BPlistSubcommand {
     )
 
     enum Target: String, ExpressibleByArgument, CaseIterable {
-        case binary, xml, json
+        case binary, xml, json, openstep
     }
 
     enum Envelope: String, ExpressibleByArgument, CaseIterable {
@@ -38,7 +41,7 @@ struct Convert: BPlistSubcommand {
     @Argument(help: "The property list to read ('-' for standard input; binary, zlib, gzip, XML or JSON).")
     var file: String
 
-    @Option(name: .long, help: "The form to write: binary, xml or json.")
+    @Option(name: .long, help: "The form to write: binary, xml, json or openstep.")
     var to: Target
 
     @Option(name: .shortAndLong, help: "Where to write ('-' for standard output, the default for xml and json).")
@@ -74,6 +77,8 @@ struct Convert: BPlistSubcommand {
             bytes = try XMLPlist.encode(value)
         case .json:
             bytes = Data(value.canonicalJSON().utf8)
+        case .openstep:
+            bytes = try OpenStepPlist.encode(value)
         }
         progress.phase("writing")
         progress.finish()

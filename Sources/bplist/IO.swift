@@ -53,10 +53,17 @@ struct ReadOptions: ParsableArguments {
     @Flag(name: .long, help: "Accept bytes after the property list (they are reported, not read).")
     var allowTrailing = false
 
-    @Flag(name: .long, help: "Decode ASCII-marked (0x5n) strings holding bytes above 0x7F as UTF-8.")
+    @Flag(
+        name: .long,
+        help: """
+            Read strings as CoreFoundation does: ASCII-marked (0x5n) strings holding bytes above 0x7F \
+            as UTF-8, and unpaired UTF-16 surrogates as U+FFFD.
+            """)
     var lenientStrings = false
 
     var documentOptions: BinaryPlistDocument.Options {
-        BinaryPlistDocument.Options(allowTrailingData: allowTrailing, asciiStringsMayBeUTF8: lenientStrings)
+        BinaryPlistDocument.Options(
+            allowTrailingData: allowTrailing, asciiStringsMayBeUTF8: lenientStrings,
+            replacesLoneSurrogates: lenientStrings)
     }
 }

@@ -7,29 +7,28 @@ import Foundation
 
 /// A property list read from any of the forms the tool accepts.
 enum PlistInput {
-    /// The encodings told apart by sniffing the first bytes.
+    /// The encodings told apart by sniffing the first bytes (``PlistSniffer``, as the library does).
     enum Form: String {
-        case binary, xml, json
+        case binary, xml, openStep, json
     }
 
-    /// Which form `data` is in: XML (`<?xml`, `<!DOCTYPE`, `<plist`…), canonical JSON (first
-    /// non-blank byte `{` or `[`), else binary (plain, zlib or gzip).
+    /// Which form `data` is in; an input that is none of them is `.binary`, whose reader reports it.
     static func sniff(_ data: Data) -> Form {
-        if XMLPlist.looksLikeXML(data) { return .xml }
-        for b in data.prefix(4096) {
-            switch b {
-            case 0x20, 0x09, 0x0A, 0x0D: continue
-            case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
-            default: return .binary
-            }
+        switch try? PlistSniffer.sniff(data) {
+        case .xml: .xml
+        case .openStep: .openStep
+        case .json: .json
+        case .binary, nil: .binary
         }
-        return .binary
     }
 
     /// Decodes the whole value of `data` in whichever form it is.
+    ///
+    /// - Throws: `notABinaryPlist` naming the first bytes when the input is none of the forms.
     static func decode(_ data: Data, options: BinaryPlistDocument.Options) throws -> (PlistValue, Form) {
-        switch sniff(data) {
+        switch try PlistSniffer.sniff(data) {
         case .xml: return (try XMLPlist.decode(data), .xml)
+        case .openStep: return (try OpenStepPlist.decode(data), .openStep)
         case .json: return (try PlistValue(canonicalJSONBytes: data), .json)
         case .binary:
             let document = try BinaryPlistDocument(data, options: options)

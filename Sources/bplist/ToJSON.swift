@@ -15,18 +15,13 @@ struct ToJSON: BPlistSubcommand {
             """
     )
 
-    @Argument(help: "The property list to read ('-' for standard input; binary, zlib, gzip or XML).")
+    @Argument(help: "The property list to read ('-' for standard input; binary, zlib, gzip, XML, OpenStep or JSON).")
     var file: String
 
     @OptionGroup var read: ReadOptions
 
     func execute() throws {
         let data = try IO.read(file)
-        if XMLPlist.looksLikeXML(data) {
-            IO.printOut(try XMLPlist.decode(data).canonicalJSON())
-            return
-        }
-        let document = try BinaryPlistDocument(data, options: read.documentOptions)
-        IO.printOut(try document.value().canonicalJSON())
+        IO.printOut(try PlistInput.decode(data, options: read.documentOptions).0.canonicalJSON())
     }
 }

@@ -35,12 +35,21 @@ public struct BinaryPlistDocument: Sendable {
         public var asciiStringsMayBeUTF8 = false
         /// Inflate a zlib (RFC 1950) or gzip envelope around the property list. On by default.
         public var acceptCompressed = true
+        /// Read an unpaired UTF-16 surrogate in a `0x6n` string as U+FFFD, as CoreFoundation does
+        /// (its strings are UTF-16 and keep the unit; a Swift `String` cannot, so it becomes the
+        /// replacement character). Off by default: the string is ``BinaryPlistError/Code/invalidString``
+        /// naming the code unit, so what is read is always exactly what was written. Apple's writers
+        /// do emit such strings (from `NSString`s holding lone surrogates); turn this on to read them.
+        public var replacesLoneSurrogates = false
 
-        public init(allowTrailingData: Bool = false, asciiStringsMayBeUTF8: Bool = false, acceptCompressed: Bool = true)
-        {
+        public init(
+            allowTrailingData: Bool = false, asciiStringsMayBeUTF8: Bool = false, acceptCompressed: Bool = true,
+            replacesLoneSurrogates: Bool = false
+        ) {
             self.allowTrailingData = allowTrailingData
             self.asciiStringsMayBeUTF8 = asciiStringsMayBeUTF8
             self.acceptCompressed = acceptCompressed
+            self.replacesLoneSurrogates = replacesLoneSurrogates
         }
     }
 
@@ -140,7 +149,9 @@ public struct BinaryPlistDocument: Sendable {
                     .notABinaryPlist, offset: 0, "\(r.count) bytes are too short for the bplist0? header")
             }
             for (i, m) in "bplist0".utf8.enumerated() where r.byte(at: i) != m {
-                throw BinaryPlistError(.notABinaryPlist, offset: i, "the input does not start with \"bplist0\"")
+                throw BinaryPlistError(
+                    .notABinaryPlist, offset: i,
+                    "the input does not start with \"bplist0\"; it \(PlistSniffer.describeStart(data))")
             }
             let end = r.count
             let atEnd: Result<BinaryPlistTrailer, BinaryPlistError> = Result { () throws(BinaryPlistError) in

@@ -288,9 +288,25 @@ extension BinaryPlistDocument {
         switch unsafe r.string(utf16BEUnchecked: raw.payload, units: raw.count) {
         case .success(let s): return s
         case .failure(let f):
+            if options.replacesLoneSurrogates, let s = BinaryPlistDocument.replacingLoneSurrogates(r, raw) { return s }
             throw BinaryPlistError(
                 .invalidString, offset: raw.payload + 2 * f.unit, object: index,
-                "UTF-16 string has an unpaired surrogate at code unit \(f.unit)")
+                "UTF-16 string has an unpaired surrogate at code unit \(f.unit) (CoreFoundation reads it; "
+                    + "Options.replacesLoneSurrogates reads it as U+FFFD)")
         }
+    }
+
+    /// A UTF-16 string object with each unpaired surrogate read as U+FFFD (the checked, slow path
+    /// taken only after the fast decoder found one).
+    static func replacingLoneSurrogates(_ r: ByteReader, _ raw: RawObject) -> String? {
+        guard let bytes = r.data(offset: raw.payload, length: 2 * raw.count) else { return nil }
+        var units: [UInt16] = []
+        units.reserveCapacity(raw.count)
+        var k = bytes.startIndex
+        while k + 1 < bytes.endIndex {
+            units.append(UInt16(bytes[k]) << 8 | UInt16(bytes[k + 1]))
+            k += 2
+        }
+        return String(decoding: units, as: UTF16.self)
     }
 }

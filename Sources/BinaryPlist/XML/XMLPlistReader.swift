@@ -3,145 +3,10 @@
 // Using format information from the public PropertyList-1.0.dtd and CoreFoundation's CFPropertyList.c
 // (what it writes and what it accepts). The parser is a byte scanner over the UTF-8 input: one
 // pass, an explicit stack of open containers (never the call stack), and text copied only when it
-// holds entities, CDATA sections or comments.
+// holds entities, CDATA sections or comments (XMLTextContent.swift). The public API is in
+// XMLPlist.swift; UTF-16 and UTF-32 input is transcoded to UTF-8 first (PlistSniffer.swift).
 
-public import FoundationEssentials
-
-/// The two encodings of a property list this package reads.
-public enum PlistFormat: String, Sendable, Hashable, CaseIterable {
-    /// `bplist00`, possibly inside a zlib or gzip envelope.
-    case binary
-    /// The XML form: `<?xml …?><!DOCTYPE plist …><plist version="1.0">…</plist>`.
-    case xml
-}
-
-/// Reading and writing XML property lists.
-///
-/// ```swift
-/// let value = try XMLPlist.decode(xmlData)          // PlistValue
-/// let xml = try XMLPlist.encode(value)              // Apple's layout, byte for byte
-/// let (any, format) = try PlistValue.decode(from: bytes)  // binary or XML, by sniffing
-/// ```
-///
-/// **What is read.** UTF-8 input (an optional byte-order mark; an XML declaration naming any other
-/// encoding is an error), an optional XML declaration, `<!DOCTYPE>`, comments and processing
-/// instructions, then a `<plist>` root holding exactly one value:
-/// - `<dict>` (`<key>` then value, repeated; a repeated key keeps its first position and its last
-///   value, like ``PlistDictionary``), `<array>`, and their empty forms `<dict/>`, `<array/>`;
-/// - `<string>` and `<key>` text with the five predefined entities, numeric character references
-///   (`&#…;`, `&#x…;`), CDATA sections and comments; `<string/>`. Text is taken as it is, with no
-///   line-end normalisation, exactly as CoreFoundation reads it;
-/// - `<integer>`: decimal or `0x` hexadecimal, optionally signed, exact over the whole `Int128` range;
-/// - `<real>`: decimal text, or `nan`, `inf`, `+inf`, `-inf`, `infinity`, `+infinity`, `-infinity`
-///   (any case);
-/// - `<true/>`, `<false/>`;
-/// - `<date>`: `YYYY-MM-DDTHH:MM:SSZ` (UTC), optionally with a fraction of a second;
-/// - `<data>`: base64 with whitespace anywhere; padding may be omitted; `<data/>`;
-/// - `<dict><key>CF$UID</key><integer>n</integer></dict>`, the way keyed archives spell a UID, reads
-///   as ``PlistValue/uid(_:)``, as CoreFoundation does.
-///
-/// Whitespace around `<integer>`, `<real>` and `<date>` text is ignored. Attributes are parsed and
-/// ignored (`version` included).
-///
-/// **Errors.** Malformed input is a ``BinaryPlistError`` with code `syntax`, the byte ``BinaryPlistError/offset``
-/// of the problem and a detail that begins `line L, column C:` (lines count LF, CR and CRLF;
-/// columns count Unicode scalars from 1). Nesting deeper than ``BinaryPlistLimits/maxDepth``
-/// containers, more than ``BinaryPlistLimits/maxNodes`` values, or a `CF$UID` above
-/// ``BinaryPlistLimits/maxUID`` is `limitExceeded`. No input traps; memory stays proportional to
-/// the input.
-public enum XMLPlist {
-    /// Parses an XML property list.
-    ///
-    /// - Parameters:
-    ///   - data: UTF-8 XML, as Apple and other writers produce it.
-    ///   - limits: Bounds for hostile input (depth, values, UID size).
-    /// - Returns: The root value.
-    /// - Throws: ``BinaryPlistError`` with code `syntax` (with offset, line and column) or `limitExceeded`.
-    /// - Complexity: O(n) in the input size.
-    public static func decode(_ data: Data, limits: BinaryPlistLimits = .default) throws(BinaryPlistError)
-        -> PlistValue
-    {
-        var reader = XMLPlistReader(bytes: [UInt8](data), limits: limits)
-        return try reader.parseDocument()
-    }
-
-    /// Writes a value as an XML property list in Apple's layout (see ``XMLPlistWriter``).
-    ///
-    /// - Throws: ``BinaryPlistError`` with code `unencodable` for `.null`, a non-string dictionary key,
-    ///   or a date that is not finite or lies outside years -9999…99999.
-    public static func encode(_ value: PlistValue) throws(BinaryPlistError) -> Data {
-        try XMLPlistWriter().write(value)
-    }
-
-    /// Whether the bytes look like an XML property list: an optional UTF-8 byte-order mark and
-    /// whitespace, then `<?xml`, `<!DOCTYPE`, `<!--` or `<plist`.
-    ///
-    /// - Complexity: O(leading whitespace); the rest of the input is not read.
-    public static func looksLikeXML(_ data: Data) -> Bool {
-        var prefix: [UInt8] = []
-        var skippingBOM = true
-        var index = 0
-        for b in data {
-            if skippingBOM && index < 3 && b == utf8BOM[index] {
-                index += 1
-                if index == 3 { skippingBOM = false }
-                continue
-            }
-            skippingBOM = false
-            if prefix.isEmpty && XMLScan.isWhitespace(b) { continue }
-            prefix.append(b)
-            if prefix.count == 9 { break }
-        }
-        for signature in xmlSignatures where prefix.starts(with: signature) { return true }
-        return false
-    }
-
-    private static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
-    private static let xmlSignatures: [[UInt8]] = [
-        Array("<?xml".utf8), Array("<!DOCTYPE".utf8), Array("<!--".utf8), Array("<plist".utf8),
-    ]
-}
-
-extension PlistValue {
-    /// Reads a property list in either encoding, telling which it was.
-    ///
-    /// XML is recognised by ``XMLPlist/looksLikeXML(_:)``; anything else is read as binary through
-    /// ``BinaryPlistDocument`` (which also inflates a zlib or gzip envelope).
-    ///
-    /// - Parameters:
-    ///   - data: The input.
-    ///   - limits: Bounds for hostile input, applied to either reader.
-    /// - Returns: The root value and the format it was read from.
-    /// - Throws: ``BinaryPlistError``: the XML reader's `syntax`/`limitExceeded`, or any binary
-    ///   reader error (`notABinaryPlist` when the input is neither).
-    public static func decode(from data: Data, limits: BinaryPlistLimits = .default) throws(BinaryPlistError)
-        -> (PlistValue, PlistFormat)
-    {
-        if XMLPlist.looksLikeXML(data) {
-            return (try XMLPlist.decode(data, limits: limits), .xml)
-        }
-        let document = try BinaryPlistDocument(data, limits: limits)
-        return (try document.value(), .binary)
-    }
-}
-
-// MARK: - Byte classes
-
-enum XMLScan {
-    @inline(__always) static func isWhitespace(_ b: UInt8) -> Bool {
-        b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
-    }
-
-    @inline(__always) static func isNameStart(_ b: UInt8) -> Bool {
-        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F || b == 0x3A || b >= 0x80
-    }
-
-    @inline(__always) static func isNameByte(_ b: UInt8) -> Bool {
-        isNameStart(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E
-    }
-}
-
-// MARK: - Reader
+internal import FoundationEssentials
 
 /// The elements of the plist vocabulary.
 enum XMLPlistElement: String {
@@ -235,6 +100,8 @@ struct XMLPlistReader {
     let limits: BinaryPlistLimits
     var i = 0
     var nodes = 0
+    /// Set when the input was transcoded from UTF-16 or UTF-32: its declaration names that encoding.
+    var ignoresDeclaredEncoding = false
 
     init(bytes: [UInt8], limits: BinaryPlistLimits) {
         self.bytes = bytes
@@ -566,118 +433,6 @@ struct XMLPlistReader {
         i += 1
     }
 
-    // MARK: Text
-
-    /// Reads the content of `element` up to and including its end tag. Entities, CDATA sections and
-    /// comments are decoded; any other markup is an error.
-    mutating func readText(_ tag: XMLStartTag, _ element: XMLPlistElement) throws(BinaryPlistError) -> XMLText {
-        let start = i
-        var buffer: [UInt8] = []
-        var copied = false
-        var mark = i
-        while true {
-            // Fast scan to the next markup byte.
-            while i < n {
-                let b = bytes[i]
-                if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { break }
-                i += 1
-            }
-            guard i < n else {
-                throw fail(i, "input ends inside <\(element.rawValue)> (opened at \(lineColumn(tag.offset)))")
-            }
-            if bytes[i] == UInt8(ascii: "&") {
-                if !copied {
-                    copied = true
-                    buffer.reserveCapacity(i - start + 16)
-                }
-                buffer.append(contentsOf: bytes[mark..<i])
-                try readReference(into: &buffer)
-                mark = i
-            } else if byte(i + 1) == UInt8(ascii: "/") {
-                let end = i
-                try readCloseTag(element, openedAt: tag.offset)
-                if !copied { return XMLText(bytes: bytes[start..<end], isInput: true, start: start) }
-                buffer.append(contentsOf: bytes[mark..<end])
-                return XMLText(bytes: buffer[...], isInput: false, start: start)
-            } else if byte(i + 1) == UInt8(ascii: "!") && has("<![CDATA[", at: i) {
-                copied = true
-                buffer.append(contentsOf: bytes[mark..<i])
-                let open = i
-                i += 9
-                let contentStart = i
-                while i < n && !(bytes[i] == UInt8(ascii: "]") && has("]]>", at: i)) { i += 1 }
-                guard i < n else { throw fail(i, "unterminated CDATA section (opened at \(lineColumn(open)))") }
-                buffer.append(contentsOf: bytes[contentStart..<i])
-                i += 3
-                mark = i
-            } else if has("<!--", at: i) {
-                copied = true
-                buffer.append(contentsOf: bytes[mark..<i])
-                try skipComment()
-                mark = i
-            } else {
-                throw fail(i, "markup \(describe(i)) inside <\(element.rawValue)>; only text is allowed")
-            }
-        }
-    }
-
-    /// Decodes `&…;` at `i`, appending its UTF-8.
-    mutating func readReference(into buffer: inout [UInt8]) throws(BinaryPlistError) {
-        let start = i
-        i += 1
-        if byte(i) == UInt8(ascii: "#") {
-            i += 1
-            let hex = byte(i) == UInt8(ascii: "x")
-            if hex { i += 1 }
-            var value: UInt32 = 0
-            var digits = 0
-            while i < n && bytes[i] != UInt8(ascii: ";") {
-                let b = bytes[i]
-                let d: UInt32
-                switch b {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: d = UInt32(b - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: d = UInt32(b - UInt8(ascii: "A") + 10)
-                default: throw fail(i, "unexpected \(describe(i)) in a character reference")
-                }
-                value = value * (hex ? 16 : 10) + d
-                digits += 1
-                guard value <= 0x10FFFF else { throw fail(start, "character reference beyond U+10FFFF") }
-                i += 1
-            }
-            guard i < n else { throw fail(start, "unterminated character reference") }
-            guard digits > 0 else { throw fail(start, "character reference without digits") }
-            guard let scalar = Unicode.Scalar(value) else {
-                throw fail(start, "character reference to a surrogate code point")
-            }
-            i += 1
-            UTF8.encode(scalar) { buffer.append($0) }
-            return
-        }
-        let nameStart = i
-        while i < n && i - nameStart < 8 && bytes[i] != UInt8(ascii: ";") && XMLScan.isNameByte(bytes[i]) { i += 1 }
-        guard byte(i) == UInt8(ascii: ";") else { throw fail(start, "malformed entity reference") }
-        let entity = name(nameStart..<i)
-        i += 1
-        switch entity {
-        case "lt": buffer.append(UInt8(ascii: "<"))
-        case "gt": buffer.append(UInt8(ascii: ">"))
-        case "amp": buffer.append(UInt8(ascii: "&"))
-        case "quot": buffer.append(UInt8(ascii: "\""))
-        case "apos": buffer.append(UInt8(ascii: "'"))
-        default: throw fail(start, "unknown entity &\(entity);")
-        }
-    }
-
-    /// Text as a string; invalid UTF-8 is an error at the first bad byte.
-    func string(_ text: XMLText) throws(BinaryPlistError) -> String {
-        // ASCII (most keys and strings) needs no validation beyond this scan.
-        if text.bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: text.bytes, as: UTF8.self) }
-        if let s = String(validating: text.bytes, as: UTF8.self) { return s }
-        let bad = XMLScan.firstInvalidUTF8(text.bytes) ?? text.bytes.startIndex
-        throw fail(text.isInput ? bad : text.start, "invalid UTF-8")
-    }
-
     // MARK: Scalars
 
     /// The offset to report for position `k` of `text`.
@@ -788,57 +543,20 @@ struct XMLPlistReader {
         return negative ? -d : d
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (UTC), the year optionally negative and of 1 to 9 digits.
+    /// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (UTC), the year optionally negative and of 1 to 9 digits
+    /// (`PlistISO8601`, shared with canonical JSON).
     func date(_ text: XMLText) throws(BinaryPlistError) -> Date {
         let r = trimmed(text)
-        let t = text.bytes
-        var k = r.lowerBound
-        let bad = { () -> BinaryPlistError in
-            self.fail(
-                self.offset(r.lowerBound, in: text),
-                "<date> is not YYYY-MM-DDTHH:MM:SSZ: \"\(String(decoding: t[r], as: UTF8.self))\"")
+        switch PlistISO8601.parse(text.bytes[r], .xml) {
+        case .seconds(let x):
+            return Date(timeIntervalSinceReferenceDate: x)
+        case .outOfRange:
+            throw fail(offset(r.lowerBound, in: text), "<date> has a field out of range")
+        case .malformed:
+            throw fail(
+                offset(r.lowerBound, in: text),
+                "<date> is not YYYY-MM-DDTHH:MM:SSZ: \"\(String(decoding: text.bytes[r], as: UTF8.self))\"")
         }
-        func digits(_ count: ClosedRange<Int>) -> Int64? {
-            var v: Int64 = 0
-            var c = 0
-            while k < r.upperBound, c < count.upperBound, t[k] >= UInt8(ascii: "0"), t[k] <= UInt8(ascii: "9") {
-                v = v * 10 + Int64(t[k] - UInt8(ascii: "0"))
-                c += 1
-                k += 1
-            }
-            return count.contains(c) ? v : nil
-        }
-        func expect(_ c: Character) -> Bool {
-            guard k < r.upperBound, let a = c.asciiValue, t[k] == a else { return false }
-            k += 1
-            return true
-        }
-        let negativeYear = k < r.upperBound && t[k] == UInt8(ascii: "-")
-        if negativeYear { k += 1 }
-        guard let y = digits(1...9), expect("-"), let month = digits(2...2), expect("-"), let day = digits(2...2),
-            expect("T"), let hour = digits(2...2), expect(":"), let minute = digits(2...2), expect(":"),
-            let second = digits(2...2)
-        else { throw bad() }
-        let year = negativeYear ? -y : y
-        guard (1...12).contains(month), day >= 1, day <= PlistCalendar.daysInMonth(year, month), hour < 24,
-            minute < 60, second < 60
-        else { throw fail(offset(r.lowerBound, in: text), "<date> has a field out of range") }
-        var fraction = 0.0
-        if k < r.upperBound && t[k] == UInt8(ascii: ".") {
-            k += 1
-            var scale = 0.1
-            let fractionStart = k
-            while k < r.upperBound, t[k] >= UInt8(ascii: "0"), t[k] <= UInt8(ascii: "9") {
-                fraction += Double(t[k] - UInt8(ascii: "0")) * scale
-                scale /= 10
-                k += 1
-            }
-            guard k > fractionStart else { throw bad() }
-        }
-        guard expect("Z"), k == r.upperBound else { throw bad() }
-        let days = PlistCalendar.daysSince2001(year: year, month: month, day: day)
-        let whole = days * 86_400 + hour * 3600 + minute * 60 + second
-        return Date(timeIntervalSinceReferenceDate: Double(whole) + fraction)
     }
 
     /// Base64 with whitespace anywhere; padding optional but, when present, correct.
@@ -936,7 +654,7 @@ struct XMLPlistReader {
         let bodyEnd = i
         i += 2
         // Only the XML declaration matters: `<?xml` then whitespace.
-        guard has("<?xml", at: start), XMLScan.isWhitespace(byte(start + 5)) else { return }
+        guard !ignoresDeclaredEncoding, has("<?xml", at: start), XMLScan.isWhitespace(byte(start + 5)) else { return }
         var k = start + 5
         while k + 8 <= bodyEnd && !has("encoding", at: k) { k += 1 }
         guard k + 8 <= bodyEnd else { return }
@@ -953,24 +671,20 @@ struct XMLPlistReader {
         }
     }
 
-    /// `<!DOCTYPE …>` at `i`, including an internal subset in brackets.
+    /// `<!DOCTYPE …>` at `i`. An internal subset (`[` … `]`) is an error, as in CoreFoundation
+    /// (whose `skipDTD` stops at `[` and then requires `>`): its declarations could define entities
+    /// that neither reader expands, so a file that needs them reads nowhere.
     mutating func skipDoctype() throws(BinaryPlistError) {
         let start = i
         i += 9
-        var inSubset = false
         while i < n {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
                 i += 1
                 while i < n && bytes[i] != b { i += 1 }
-            } else if inSubset && has("<!--", at: i) {
-                try skipComment()
-                continue
-            } else if b == UInt8(ascii: "[") && !inSubset {
-                inSubset = true
-            } else if b == UInt8(ascii: "]") && inSubset {
-                inSubset = false
-            } else if b == UInt8(ascii: ">") && !inSubset {
+            } else if b == UInt8(ascii: "[") {
+                throw fail(i, "a <!DOCTYPE> with an internal subset ([…]) is not read (nor by CoreFoundation)")
+            } else if b == UInt8(ascii: ">") {
                 i += 1
                 return
             }
@@ -986,93 +700,15 @@ struct XMLPlistReader {
         return String(decoding: bytes[r], as: UTF8.self)
     }
 
-    func describe(_ k: Int) -> String { k < n ? describeByte(bytes[k]) : "end of input" }
+    func describe(_ k: Int) -> String { TextPosition.describe(bytes, k) }
 
-    func describeByte(_ b: UInt8) -> String {
-        if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
-        return "byte 0x" + (b < 16 ? "0" : "") + String(b, radix: 16)
-    }
+    func describeByte(_ b: UInt8) -> String { TextPosition.describe(b) }
 
     /// `line L, column C` of a byte offset (lines end at LF, CR or CRLF; columns count scalars).
-    func lineColumn(_ offset: Int) -> String {
-        var line = 1
-        var column = 1
-        var k = 0
-        let end = min(max(offset, 0), n)
-        while k < end {
-            let b = bytes[k]
-            if b == 0x0A {
-                line += 1
-                column = 1
-            } else if b == 0x0D {
-                if k + 1 < end && bytes[k + 1] == 0x0A { k += 1 }
-                line += 1
-                column = 1
-            } else if b & 0xC0 != 0x80 {
-                column += 1
-            }
-            k += 1
-        }
-        return "line \(line), column \(column)"
-    }
+    func lineColumn(_ offset: Int) -> String { TextPosition.lineColumn(bytes, offset) }
 
     func fail(_ offset: Int, _ detail: String) -> BinaryPlistError {
         BinaryPlistError(.syntax, offset: offset, "\(lineColumn(offset)): \(detail)")
-    }
-}
-
-// MARK: - Helpers
-
-extension XMLScan {
-    /// The value of a base64 digit, or -1.
-    @inline(__always) static func base64Value(_ b: UInt8) -> Int {
-        switch b {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): Int(b) - 65
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): Int(b) - 97 + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(b) - 48 + 52
-        case UInt8(ascii: "+"): 62
-        case UInt8(ascii: "/"): 63
-        default: -1
-        }
-    }
-
-    /// The index of the first byte that does not belong to a well-formed UTF-8 sequence.
-    static func firstInvalidUTF8(_ bytes: ArraySlice<UInt8>) -> Int? {
-        var k = bytes.startIndex
-        let end = bytes.endIndex
-        while k < end {
-            let b = bytes[k]
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch b {
-            case 0x00...0x7F: length = 1
-            case 0xC2...0xDF: length = 2
-            case 0xE0:
-                length = 3
-                low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED:
-                length = 3
-                high = 0x9F
-            case 0xF0:
-                length = 4
-                low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4:
-                length = 4
-                high = 0x8F
-            default: return k
-            }
-            for j in 1..<length {
-                guard k + j < end else { return k }
-                let c = bytes[k + j]
-                let (lo, hi) = j == 1 ? (low, high) : (UInt8(0x80), UInt8(0xBF))
-                guard c >= lo && c <= hi else { return k }
-            }
-            k += length
-        }
-        return nil
     }
 }
 

@@ -42,7 +42,9 @@ public import FoundationEssentials
 /// Dictionary entries are written in their order; set ``sortKeys`` to order them as
 /// CoreFoundation does (by UTF-16 code units), which reproduces Apple's output byte for byte.
 /// Strings are written as they are, with only `&`, `<` and `>` escaped, exactly like
-/// CoreFoundation (so control characters other than tab, LF and CR pass through as raw bytes).
+/// CoreFoundation. A string or key holding a character XML 1.0 cannot hold (a control character
+/// other than tab, LF and CR, U+FFFE, U+FFFF) is `unencodable`, with its key path: CoreFoundation
+/// writes such characters raw, which no XML parser reads, and no escape exists for them.
 public struct XMLPlistWriter: Sendable {
     /// Write dictionary entries sorted by key (UTF-16 code-unit order), as CoreFoundation does.
     /// Off by default: entries keep their order.
@@ -55,18 +57,31 @@ public struct XMLPlistWriter: Sendable {
     /// Writes the XML property list of a value.
     ///
     /// - Throws: ``BinaryPlistError`` with code `unencodable` for `.null`, a non-string dictionary
-    ///   key, or a date that is not finite or outside years -9999…99999.
+    ///   key, a date that is not finite or outside years -9999…99999, or a string holding a character
+    ///   XML 1.0 cannot hold (naming its key path).
     /// - Complexity: O(size of the value); nesting uses an explicit stack, not the call stack.
     public func write(_ value: PlistValue) throws(BinaryPlistError) -> Data {
         var out = XMLOutput()
         out.append(XMLPlistWriter.header)
         var work: [XMLWriteStep] = [.value(value, 0)]
+        do {
+            try writeSteps(&work, into: &out)
+        } catch {
+            throw XMLCharacters.named(error, in: value)
+        }
+        out.append("</plist>\n")
+        return Data(out.bytes)
+    }
+
+    /// Runs the explicit stack of steps.
+    private func writeSteps(_ work: inout [XMLWriteStep], into out: inout XMLOutput) throws(BinaryPlistError) {
         while let step = work.popLast() {
             switch step {
             case .close(let element, let indent):
                 out.tabs(indent)
                 out.append(element == .dict ? "</dict>\n" : "</array>\n")
             case .key(let key, let indent):
+                try XMLCharacters.check(key)
                 out.tabs(indent)
                 out.append("<key>")
                 out.escaped(key)
@@ -76,8 +91,6 @@ public struct XMLPlistWriter: Sendable {
                 try write(v, indent: indent, into: &out, work: &work)
             }
         }
-        out.append("</plist>\n")
-        return Data(out.bytes)
     }
 
     static let header =
@@ -112,6 +125,7 @@ public struct XMLPlistWriter: Sendable {
             out.tabs(indent)
             out.append("</data>\n")
         case .string(let s):
+            try XMLCharacters.check(s)
             out.append("<string>")
             out.escaped(s)
             out.append("</string>\n")

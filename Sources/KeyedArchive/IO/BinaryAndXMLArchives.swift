@@ -8,14 +8,14 @@ public import BinaryPlist
 public import FoundationEssentials
 
 extension BinaryPlistDocument {
-    /// Opens a keyed archive given as a binary or an XML property list (sniffed).
+    /// Opens a keyed archive given as a binary or a text property list (sniffed by `PlistSniffer`).
     static func openArchive(_ data: Data, limits: BinaryPlistLimits, options: Options = .init())
         throws(BinaryPlistError) -> BinaryPlistDocument
     {
-        guard XMLPlist.looksLikeXML(data) else {
+        if case .binary = try PlistSniffer.sniff(data) {
             return try BinaryPlistDocument(data, limits: limits, options: options)
         }
-        let value = try XMLPlist.decode(data, limits: limits)
+        let (value, _) = try PlistValue.decode(from: data, limits: limits)
         return try BinaryPlistDocument(BinaryPlistWriter().write(value), limits: limits)
     }
 }
@@ -23,10 +23,10 @@ extension BinaryPlistDocument {
 extension KeyedArchiver {
     /// Converts a finished binary archive to the requested form.
     static func render(_ binary: Data, as format: PlistFormat) throws -> Data {
-        guard format == .xml else { return binary }
+        guard format != .binary else { return binary }
         do {
             let value = try BinaryPlistDocument(binary).value()
-            return try XMLPlist.encode(value)
+            return format == .xml ? try XMLPlist.encode(value) : try OpenStepPlist.encode(value)
         } catch {
             throw KeyedArchiveError(plist: error)
         }
@@ -38,6 +38,7 @@ extension KeyedArchiver {
     ///   - root: The object (or value) to archive.
     ///   - format: `.binary` (`bplist00`, the default elsewhere) or `.xml` (`<plist version="1.0">`,
     ///     with UIDs as `CF$UID` dictionaries, as `NSKeyedArchiver` writes with `outputFormat = .xml`).
+    ///     `.openStep` cannot hold an archive's UIDs and integers: it throws.
     public static func archivedData(withRootObject root: some KeyedArchiveValue, format: PlistFormat) throws -> Data {
         let archiver = KeyedArchiver()
         archiver.outputFormat = format

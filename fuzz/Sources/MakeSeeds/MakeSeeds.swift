@@ -48,6 +48,7 @@ struct Seeds {
         try appended()
         try compressed()
         try truncatedAndConfigured()
+        try text()
     }
 
     // MARK: Valid files from our writer

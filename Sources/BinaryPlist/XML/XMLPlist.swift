@@ -1,0 +1,77 @@
+// Sources/BinaryPlist/XML/XMLPlist.swift - The public face of XML property lists: what is read, the
+// errors, and the entry points to the reader (XMLPlistReader) and the writer (XMLPlistWriter).
+
+public import FoundationEssentials
+
+/// Reading and writing XML property lists.
+///
+/// ```swift
+/// let value = try XMLPlist.decode(xmlData)          // PlistValue
+/// let xml = try XMLPlist.encode(value)              // Apple's layout, byte for byte
+/// let (any, format) = try PlistValue.decode(from: bytes)  // binary or XML, by sniffing
+/// ```
+///
+/// **What is read.** UTF-8, UTF-16 or UTF-32 input, with or without a byte-order mark (as
+/// CoreFoundation reads it; text in UTF-16 or UTF-32 is transcoded to UTF-8 first and its XML
+/// declaration's `encoding` is then ignored; in UTF-8 input a declaration naming another encoding is
+/// an error), whitespace (only) before the first `<`, an optional XML declaration, `<!DOCTYPE>`, comments and processing
+/// instructions, then a `<plist>` root holding exactly one value:
+/// - `<dict>` (`<key>` then value, repeated; a repeated key keeps its first position and its last
+///   value, like ``PlistDictionary``), `<array>`, and their empty forms `<dict/>`, `<array/>`;
+/// - `<string>` and `<key>` text with the five predefined entities, numeric character references
+///   (`&#…;`, `&#x…;`), CDATA sections and comments; `<string/>`. Text is taken as it is, with no
+///   line-end normalisation, exactly as CoreFoundation reads it;
+/// - `<integer>`: decimal or `0x` hexadecimal, optionally signed, exact over the whole `Int128` range;
+/// - `<real>`: decimal text, or `nan`, `inf`, `+inf`, `-inf`, `infinity`, `+infinity`, `-infinity`
+///   (any case);
+/// - `<true/>`, `<false/>`;
+/// - `<date>`: `YYYY-MM-DDTHH:MM:SSZ` (UTC), optionally with a fraction of a second;
+/// - `<data>`: base64 with whitespace anywhere; padding may be omitted; `<data/>`;
+/// - `<dict><key>CF$UID</key><integer>n</integer></dict>`, the way keyed archives spell a UID, reads
+///   as ``PlistValue/uid(_:)``, as CoreFoundation does.
+///
+/// Whitespace around `<integer>`, `<real>` and `<date>` text is ignored. Attributes are parsed and
+/// ignored (`version` included).
+///
+/// **Errors.** Malformed input is a ``BinaryPlistError`` with code `syntax`, the byte ``BinaryPlistError/offset``
+/// of the problem and a detail that begins `line L, column C:` (lines count LF, CR and CRLF;
+/// columns count Unicode scalars from 1). Nesting deeper than ``BinaryPlistLimits/maxDepth``
+/// containers, more than ``BinaryPlistLimits/maxNodes`` values, or a `CF$UID` above
+/// ``BinaryPlistLimits/maxUID`` is `limitExceeded`. No input traps; memory stays proportional to
+/// the input.
+public enum XMLPlist {
+    /// Parses an XML property list.
+    ///
+    /// - Parameters:
+    ///   - data: XML in UTF-8 (as Apple and other writers produce it), UTF-16 or UTF-32.
+    ///   - limits: Bounds for hostile input (depth, values, UID size).
+    /// - Returns: The root value.
+    /// - Throws: ``BinaryPlistError`` with code `syntax` (with offset, line and column; in UTF-16 or
+    ///   UTF-32 input the offset counts bytes of its UTF-8 transcoding) or `limitExceeded`.
+    /// - Complexity: O(n) in the input size.
+    public static func decode(_ data: Data, limits: BinaryPlistLimits = .default) throws(BinaryPlistError)
+        -> PlistValue
+    {
+        let text = try PlistText(data)
+        var reader = XMLPlistReader(bytes: [UInt8](text.utf8), limits: limits)
+        reader.ignoresDeclaredEncoding = text.isTranscoded
+        return try reader.parseDocument()
+    }
+
+    /// Writes a value as an XML property list in Apple's layout (see ``XMLPlistWriter``).
+    ///
+    /// - Throws: ``BinaryPlistError`` with code `unencodable` for `.null`, a non-string dictionary key,
+    ///   or a date that is not finite or lies outside years -9999…99999.
+    public static func encode(_ value: PlistValue) throws(BinaryPlistError) -> Data {
+        try XMLPlistWriter().write(value)
+    }
+
+    /// Whether the bytes look like an XML property list: in UTF-8, UTF-16 or UTF-32 (a byte-order mark
+    /// optional), whitespace then `<?xml`, `<!DOCTYPE`, `<!--` or `<plist`.
+    ///
+    /// - Complexity: O(leading whitespace); the rest of the input is not read.
+    public static func looksLikeXML(_ data: Data) -> Bool {
+        if case .xml = try? PlistSniffer.sniff(data) { return true }
+        return false
+    }
+}

@@ -1,0 +1,76 @@
+// fuzz/Sources/FuzzCommon/TextRoundTrip.swift - The oracle of the text-format targets (FuzzXML,
+// FuzzJSON, FuzzOpenStep): parse -> write -> parse gives the same value, and writing is a fixed
+// point (writing the value read back gives the same bytes).
+
+import BinaryPlist
+import Foundation
+
+/// One text format: its reader and writer.
+public struct TextFormat: Sendable {
+    public let name: String
+    public let read: @Sendable (Data, BinaryPlistLimits) throws(BinaryPlistError) -> PlistValue
+    public let write: @Sendable (PlistValue) throws(BinaryPlistError) -> Data
+    /// What the value read back must equal (the written form may lose what the format cannot say,
+    /// such as fractions of a second in an XML date).
+    public let normalize: @Sendable (PlistValue) -> PlistValue
+
+    public init(
+        name: String, read: @escaping @Sendable (Data, BinaryPlistLimits) throws(BinaryPlistError) -> PlistValue,
+        write: @escaping @Sendable (PlistValue) throws(BinaryPlistError) -> Data,
+        normalize: @escaping @Sendable (PlistValue) -> PlistValue = { $0 }
+    ) {
+        self.name = name
+        self.read = read
+        self.write = write
+        self.normalize = normalize
+    }
+}
+
+/// Runs the oracle on one payload. Readers may only fail with `syntax` or `limitExceeded`, writers
+/// only with `unencodable`; error offsets lie inside the text (UTF-16/32 input is transcoded to
+/// UTF-8 first, which at most doubles it).
+public func checkTextRoundTrip(_ format: TextFormat, _ payload: Data, limits: BinaryPlistLimits) {
+    let value: PlistValue
+    do {
+        value = try format.read(payload, limits)
+    } catch {
+        require(
+            error.code == .syntax || error.code == .limitExceeded || error.code == .notABinaryPlist,
+            "\(format.name) reader failed with \(error)")
+        checkError(error, inputCount: 2 * payload.count + 8)
+        return
+    }
+    let written: Data
+    do {
+        written = try format.write(value)
+    } catch {
+        require(error.code == .unencodable, "\(format.name) writer failed with \(error)")
+        return
+    }
+    let back: PlistValue
+    do {
+        back = try format.read(written, .default)
+    } catch {
+        require(
+            false, "\(format.name) cannot read its own output: \(error)\n\(String(decoding: written, as: UTF8.self))")
+        return
+    }
+    let expected = format.normalize(value)
+    require(
+        back.canonicalJSON() == expected.canonicalJSON(),
+        "\(format.name) round trip changed the value:\n\(expected.canonicalJSON())\n!=\n\(back.canonicalJSON())")
+    let again = try? format.write(back)
+    require(again == written, "\(format.name) writer is not a fixed point")
+}
+
+/// Dates to whole seconds (rounding down), as the XML writer writes them.
+public func wholeSecondDates(_ v: PlistValue) -> PlistValue {
+    switch v {
+    case .date(let d):
+        return .date(Date(timeIntervalSinceReferenceDate: d.timeIntervalSinceReferenceDate.rounded(.down)))
+    case .array(let a): return .array(a.map(wholeSecondDates))
+    case .set(let a): return .array(a.map(wholeSecondDates))
+    case .dictionary(let d): return .dictionary(PlistDictionary(d.entries.map { ($0.key, wholeSecondDates($0.value)) }))
+    default: return v
+    }
+}

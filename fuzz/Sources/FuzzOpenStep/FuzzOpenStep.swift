@@ -1,0 +1,18 @@
+// fuzz/Sources/FuzzOpenStep/FuzzOpenStep.swift - libFuzzer entry point: the OpenStep text reader
+// and writer. Oracle: whatever reads (strings, data, arrays, dictionaries only) writes back, reads
+// back equal, and writing it again gives the same bytes. Errors are `syntax`/`limitExceeded` with
+// offsets inside the text.
+
+import BinaryPlist
+import FuzzCommon
+
+let openStep = TextFormat(
+    name: "OpenStep", read: { (d, l) throws(BinaryPlistError) in try OpenStepPlist.decode(d, limits: l) },
+    write: { (v) throws(BinaryPlistError) in try OpenStepPlist.encode(v) })
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = FuzzInput(start, size)
+    checkTextRoundTrip(openStep, input.payload, limits: input.config.limits)
+    return 0
+}
