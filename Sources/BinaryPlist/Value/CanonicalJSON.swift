@@ -64,7 +64,7 @@ extension PlistValue {
     }
 
     /// The tags of the canonical JSON form: an object with exactly one of these keys is a tagged value.
-    public static let canonicalJSONTags: Set<String> = ["$real", "$date", "$data", "$uid", "$set", "$dict"]
+    package static let canonicalJSONTags: Set<String> = ["$real", "$date", "$data", "$uid", "$set", "$dict"]
 }
 
 // MARK: - Numbers and dates as text
@@ -72,7 +72,7 @@ extension PlistValue {
 extension PlistValue {
     /// Python's `repr(float)`: the shortest digits that round-trip, in Python's layout
     /// (`1e+16`, `1e-05`, `0.0001`, `1234567890123456.0`, `-0.0`, `nan`, `inf`, `-inf`).
-    public static func pythonRepr(_ x: Double) -> String {
+    package static func pythonRepr(_ x: Double) -> String {
         if x.isNaN { return "nan" }
         if x.isInfinite { return x < 0 ? "-inf" : "inf" }
         let sign = x.sign == .minus ? "-" : ""
@@ -118,7 +118,7 @@ extension PlistValue {
 
     /// A date as the oracles write it: `YYYY-MM-DDTHH:MM:SS[.ffffff]Z` (UTC), rounded to whole
     /// microseconds like plistlib; `nil` when the year is outside 1...9999 or the date is not finite.
-    public static func iso8601(secondsSinceReferenceDate x: Double) -> String? {
+    package static func iso8601(secondsSinceReferenceDate x: Double) -> String? {
         // Year 1 starts 63113904000 s before 2001; year 10000 starts 252423993600 s after it.
         guard x.isFinite, x > -63_113_904_001, x < 252_423_993_601 else { return nil }
         // timedelta(seconds=x): whole seconds, then the fraction rounded half-to-even to microseconds.
@@ -146,7 +146,7 @@ extension PlistValue {
     }
 
     /// Seconds since 2001-01-01T00:00:00Z of `YYYY-MM-DDTHH:MM:SS[.f...][Z]`, or `nil` when malformed.
-    public static func secondsSinceReferenceDate(iso8601 text: String) -> Double? {
+    package static func secondsSinceReferenceDate(iso8601 text: String) -> Double? {
         guard case .seconds(let x) = PlistISO8601.parse(Array(text.utf8), .json) else { return nil }
         return x
     }
