@@ -58,19 +58,24 @@ public enum XMLPlist {
         return try reader.parseDocument()
     }
 
-    /// Writes a value as an XML property list in Apple's layout (see ``XMLPlistWriter``).
+    /// Writes a value as an XML property list in Apple's layout: a tab per level, `<true/>`,
+    /// `<real>` in the shortest form that reads back exactly, dates in UTC, data in base64 lines.
     ///
+    /// - Parameters:
+    ///   - value: The value to write.
+    ///   - sortKeys: Dictionary keys in code-point order (as plistlib and `plutil` write them) instead
+    ///     of the order they have in `value`.
     /// - Throws: ``BinaryPlistError`` with code `unencodable` for `.null`, a non-string dictionary key,
     ///   or a date that is not finite or lies outside years -9999…99999.
-    public static func encode(_ value: PlistValue) throws(BinaryPlistError) -> Data {
-        try XMLPlistWriter().write(value)
+    public static func encode(_ value: PlistValue, sortKeys: Bool = false) throws(BinaryPlistError) -> Data {
+        try XMLPlistWriter(sortKeys: sortKeys).write(value)
     }
 
     /// Whether the bytes look like an XML property list: in UTF-8, UTF-16 or UTF-32 (a byte-order mark
     /// optional), whitespace then `<?xml`, `<!DOCTYPE`, `<!--` or `<plist`.
     ///
     /// - Complexity: O(leading whitespace); the rest of the input is not read.
-    public static func looksLikeXML(_ data: Data) -> Bool {
+    package static func looksLikeXML(_ data: Data) -> Bool {
         if case .xml = try? PlistSniffer.sniff(data) { return true }
         return false
     }

@@ -6,7 +6,7 @@
 // `<data>` tag (at most eight tabs), dates as `%04d-%02d-%02dT%02d:%02d:%02dZ`, UIDs as `CF$UID`
 // dictionaries, and only `&`, `<`, `>` escaped in text.
 
-public import FoundationEssentials
+package import FoundationEssentials
 
 /// Writes a ``PlistValue`` as an XML property list, laid out as CoreFoundation lays it out.
 ///
@@ -45,12 +45,12 @@ public import FoundationEssentials
 /// CoreFoundation. A string or key holding a character XML 1.0 cannot hold (a control character
 /// other than tab, LF and CR, U+FFFE, U+FFFF) is `unencodable`, with its key path: CoreFoundation
 /// writes such characters raw, which no XML parser reads, and no escape exists for them.
-public struct XMLPlistWriter: Sendable {
+package struct XMLPlistWriter: Sendable {
     /// Write dictionary entries sorted by key (UTF-16 code-unit order), as CoreFoundation does.
     /// Off by default: entries keep their order.
-    public var sortKeys: Bool
+    package var sortKeys: Bool
 
-    public init(sortKeys: Bool = false) {
+    package init(sortKeys: Bool = false) {
         self.sortKeys = sortKeys
     }
 
@@ -60,7 +60,7 @@ public struct XMLPlistWriter: Sendable {
     ///   key, a date that is not finite or outside years -9999…99999, or a string holding a character
     ///   XML 1.0 cannot hold (naming its key path).
     /// - Complexity: O(size of the value); nesting uses an explicit stack, not the call stack.
-    public func write(_ value: PlistValue) throws(BinaryPlistError) -> Data {
+    package func write(_ value: PlistValue) throws(BinaryPlistError) -> Data {
         var out = XMLOutput()
         out.append(XMLPlistWriter.header)
         var work: [XMLWriteStep] = [.value(value, 0)]

@@ -23,7 +23,7 @@ extension Seeds {
     mutating func text() throws {
         let xml = try XMLPlist.encode(Seeds.xmlable)
         add("text-xml-mixed", xml)
-        add("text-xml-sorted", try XMLPlistWriter(sortKeys: true).write(Seeds.xmlable))
+        add("text-xml-sorted", try XMLPlist.encode(Seeds.xmlable, sortKeys: true))
         let xmlText = String(decoding: xml, as: UTF8.self)
         add("text-xml-utf16le-bom", [0xFF, 0xFE] + Array(xmlText.data(using: .utf16LittleEndian) ?? Data()))
         add("text-xml-utf16be", Array(xmlText.data(using: .utf16BigEndian) ?? Data()))
