@@ -3,7 +3,7 @@
 // A broken invariant is a finding: `require` stops the process with a message, libFuzzer sees the
 // trap as a deadly signal and writes the input as a reproducer.
 
-import BinaryPlist
+@_spi(Internals) import BinaryPlist
 import Foundation
 
 /// Stops the fuzz process when an invariant does not hold.
