@@ -154,7 +154,8 @@ package enum PlistSniffer {
         case xml(PlistTextEncoding)
         /// Old-style OpenStep text (`{`, `(`, `"`, `'`, `<` data, a comment, or `key =` of a `.strings` file).
         case openStep(PlistTextEncoding)
-        /// Canonical JSON (UTF-8 text starting with `[`, or `{` followed by `}` or a `"key":`).
+        /// Canonical JSON (UTF-8 text starting with `[`, or `{` followed by a `"key":`; `{}` alone is
+        /// OpenStep, and the same empty dictionary).
         case json
     }
 
@@ -245,12 +246,13 @@ package enum PlistSniffer {
         return out
     }
 
-    /// After `{`: `}` or a quoted key then `:`.
+    /// After `{`: a quoted key then `:`.
     static func looksLikeJSONObject(_ rest: ArraySlice<UInt8>) -> Bool {
         var j = rest.startIndex + 1
         while j < rest.endIndex && isWhitespace(rest[j]) { j += 1 }
         guard j < rest.endIndex else { return false }
-        if rest[j] == UInt8(ascii: "}") { return true }
+        // `{}` is an empty dictionary in both forms: it is taken as OpenStep, which the library reads.
+        if rest[j] == UInt8(ascii: "}") { return false }
         guard rest[j] == UInt8(ascii: "\"") else { return false }
         j += 1
         while j < rest.endIndex && rest[j] != UInt8(ascii: "\"") {

@@ -56,7 +56,8 @@ public enum OpenStepPlist {
 
     /// Writes a value as an OpenStep property list, in UTF-8, with tabs for indentation.
     ///
-    /// Strings made only of letters, digits and `_ $ / : . -` are written unquoted, others quoted
+    /// Strings made only of letters, digits and `_ $ / : . -` are written unquoted (except a root
+    /// string, so that the output sniffs as OpenStep text), others quoted
     /// (with `\\`, `\"`, `\n`, `\t`, `\r` and octal escapes for other control characters); data as
     /// `<0fa123bc …>`. Reading the output gives the value back.
     ///
