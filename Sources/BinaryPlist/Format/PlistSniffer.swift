@@ -21,8 +21,9 @@ package enum PlistTextEncoding: String, Sendable, Hashable {
 
 /// Text in UTF-8 made from an input in any ``PlistTextEncoding``, with the byte-order mark dropped.
 package struct PlistText: Sendable {
-    /// The UTF-8 bytes (the input itself when it was UTF-8).
-    package var utf8: Data
+    /// The UTF-8 text: the input without its byte-order mark (one copy) when it was UTF-8, else
+    /// its transcoding (made straight into this array).
+    package var utf8: [UInt8]
     /// The encoding of the input.
     package var encoding: PlistTextEncoding
     /// Bytes of byte-order mark skipped at the start of the input.
@@ -64,7 +65,7 @@ package struct PlistText: Sendable {
         self.bomLength = bom
         switch encoding {
         case .utf8:
-            utf8 = bom == 0 ? data : data.dropFirst(bom)
+            utf8 = [UInt8](data.dropFirst(bom))
         case .utf16BE, .utf16LE:
             utf8 = try PlistText.transcodeUTF16(data, from: bom, bigEndian: encoding == .utf16BE)
         case .utf32BE, .utf32LE:
@@ -72,7 +73,7 @@ package struct PlistText: Sendable {
         }
     }
 
-    static func transcodeUTF16(_ data: Data, from start: Int, bigEndian: Bool) throws(BinaryPlistError) -> Data {
+    static func transcodeUTF16(_ data: Data, from start: Int, bigEndian: Bool) throws(BinaryPlistError) -> [UInt8] {
         let s = data.startIndex
         let count = data.count
         guard (count - start) % 2 == 0 else {
@@ -105,10 +106,10 @@ package struct PlistText: Sendable {
             }
             out.append(contentsOf: UTF8.encode(scalar) ?? [])
         }
-        return Data(out)
+        return out
     }
 
-    static func transcodeUTF32(_ data: Data, from start: Int, bigEndian: Bool) throws(BinaryPlistError) -> Data {
+    static func transcodeUTF32(_ data: Data, from start: Int, bigEndian: Bool) throws(BinaryPlistError) -> [UInt8] {
         let s = data.startIndex
         let count = data.count
         guard (count - start) % 4 == 0 else {
@@ -131,7 +132,7 @@ package struct PlistText: Sendable {
             out.append(contentsOf: UTF8.encode(scalar) ?? [])
             k += 4
         }
-        return Data(out)
+        return out
     }
 }
 

@@ -50,7 +50,7 @@ public enum OpenStepPlist {
         -> PlistValue
     {
         let text = try PlistText(data)
-        var reader = OpenStepReader(bytes: [UInt8](text.utf8), limits: limits)
+        var reader = OpenStepReader(bytes: text.utf8, limits: limits)
         return try reader.parseDocument()
     }
 
