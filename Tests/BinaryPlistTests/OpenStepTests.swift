@@ -249,3 +249,23 @@ let stringsFile = """
         }
     }
 }
+
+@Suite struct OpenStepCorpusTests {
+    /// Every corpus file whose value OpenStep text can hold (strings, data, arrays, dictionaries)
+    /// round-trips through it; among them the expected values of swift-foundation's old-style
+    /// octal and Unicode escape tests, which hold every control character.
+    @Test(.enabled(if: Corpus.isPresent, "corpus not found at ../shared/corpus (set KEYEDARCHIVE_CORPUS)"))
+    func representableCorpusFilesRoundTrip() throws {
+        var roundTripped: [String] = []
+        for file in Corpus.validBinary {
+            let value = try BinaryPlistDocument(file.bytes()).value()
+            guard let text = try? OpenStepPlist.encode(value) else { continue }
+            #expect(try OpenStepPlist.decode(text) == value, "\(file)")
+            #expect(try PlistValue.decode(from: text) == (value, .openStep), "\(file)")
+            roundTripped.append(file.name)
+        }
+        #expect(roundTripped.contains("swift-foundation-oldStylePlist-octal-expected.bplist"), "\(roundTripped)")
+        #expect(roundTripped.contains("swift-foundation-oldStylePlist-unicode-expected.bplist"), "\(roundTripped)")
+        #expect(roundTripped.count >= 10, "\(roundTripped)")
+    }
+}

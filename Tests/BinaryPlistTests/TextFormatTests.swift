@@ -49,7 +49,7 @@ private func xml(_ encoding: String.Encoding, bom: [UInt8] = []) throws -> Data 
         #expect(try PlistSniffer.sniff(BinaryPlistWriter(compression: .zlib(level: -1)).write(sample)) == .binary)
         #expect(try PlistSniffer.sniff(Data(sample.canonicalJSON().utf8)) == .json)
         #expect(try PlistSniffer.sniff(Data("[1]".utf8)) == .json)
-        #expect(try PlistSniffer.sniff(Data(" {}".utf8)) == .json)
+        #expect(try PlistSniffer.sniff(Data(" {}".utf8)) == .openStep(.utf8))
         #expect(try PlistSniffer.sniff(Data("{ a = b; }".utf8)) == .openStep(.utf8))
         #expect(try PlistSniffer.sniff(Data("{ \"a\" = b; }".utf8)) == .openStep(.utf8))
         #expect(try PlistSniffer.sniff(Data("(a, b)".utf8)) == .openStep(.utf8))

@@ -21,8 +21,9 @@ package enum PlistTextEncoding: String, Sendable, Hashable {
 
 /// Text in UTF-8 made from an input in any ``PlistTextEncoding``, with the byte-order mark dropped.
 package struct PlistText: Sendable {
-    /// The UTF-8 bytes (the input itself when it was UTF-8).
-    package var utf8: Data
+    /// The UTF-8 text: the input without its byte-order mark (one copy) when it was UTF-8, else
+    /// its transcoding (made straight into this array).
+    package var utf8: [UInt8]
     /// The encoding of the input.
     package var encoding: PlistTextEncoding
     /// Bytes of byte-order mark skipped at the start of the input.
@@ -64,7 +65,7 @@ package struct PlistText: Sendable {
         self.bomLength = bom
         switch encoding {
         case .utf8:
-            utf8 = bom == 0 ? data : data.dropFirst(bom)
+            utf8 = [UInt8](data.dropFirst(bom))
         case .utf16BE, .utf16LE:
             utf8 = try PlistText.transcodeUTF16(data, from: bom, bigEndian: encoding == .utf16BE)
         case .utf32BE, .utf32LE:
@@ -72,7 +73,7 @@ package struct PlistText: Sendable {
         }
     }
 
-    static func transcodeUTF16(_ data: Data, from start: Int, bigEndian: Bool) throws(BinaryPlistError) -> Data {
+    static func transcodeUTF16(_ data: Data, from start: Int, bigEndian: Bool) throws(BinaryPlistError) -> [UInt8] {
         let s = data.startIndex
         let count = data.count
         guard (count - start) % 2 == 0 else {
@@ -105,10 +106,10 @@ package struct PlistText: Sendable {
             }
             out.append(contentsOf: UTF8.encode(scalar) ?? [])
         }
-        return Data(out)
+        return out
     }
 
-    static func transcodeUTF32(_ data: Data, from start: Int, bigEndian: Bool) throws(BinaryPlistError) -> Data {
+    static func transcodeUTF32(_ data: Data, from start: Int, bigEndian: Bool) throws(BinaryPlistError) -> [UInt8] {
         let s = data.startIndex
         let count = data.count
         guard (count - start) % 4 == 0 else {
@@ -131,7 +132,7 @@ package struct PlistText: Sendable {
             out.append(contentsOf: UTF8.encode(scalar) ?? [])
             k += 4
         }
-        return Data(out)
+        return out
     }
 }
 
@@ -154,7 +155,8 @@ package enum PlistSniffer {
         case xml(PlistTextEncoding)
         /// Old-style OpenStep text (`{`, `(`, `"`, `'`, `<` data, a comment, or `key =` of a `.strings` file).
         case openStep(PlistTextEncoding)
-        /// Canonical JSON (UTF-8 text starting with `[`, or `{` followed by `}` or a `"key":`).
+        /// Canonical JSON (UTF-8 text starting with `[`, or `{` followed by a `"key":`; `{}` alone is
+        /// OpenStep, and the same empty dictionary).
         case json
     }
 
@@ -245,12 +247,13 @@ package enum PlistSniffer {
         return out
     }
 
-    /// After `{`: `}` or a quoted key then `:`.
+    /// After `{`: a quoted key then `:`.
     static func looksLikeJSONObject(_ rest: ArraySlice<UInt8>) -> Bool {
         var j = rest.startIndex + 1
         while j < rest.endIndex && isWhitespace(rest[j]) { j += 1 }
         guard j < rest.endIndex else { return false }
-        if rest[j] == UInt8(ascii: "}") { return true }
+        // `{}` is an empty dictionary in both forms: it is taken as OpenStep, which the library reads.
+        if rest[j] == UInt8(ascii: "}") { return false }
         guard rest[j] == UInt8(ascii: "\"") else { return false }
         j += 1
         while j < rest.endIndex && rest[j] != UInt8(ascii: "\"") {

@@ -50,13 +50,14 @@ public enum OpenStepPlist {
         -> PlistValue
     {
         let text = try PlistText(data)
-        var reader = OpenStepReader(bytes: [UInt8](text.utf8), limits: limits)
+        var reader = OpenStepReader(bytes: text.utf8, limits: limits)
         return try reader.parseDocument()
     }
 
     /// Writes a value as an OpenStep property list, in UTF-8, with tabs for indentation.
     ///
-    /// Strings made only of letters, digits and `_ $ / : . -` are written unquoted, others quoted
+    /// Strings made only of letters, digits and `_ $ / : . -` are written unquoted (except a root
+    /// string, so that the output sniffs as OpenStep text), others quoted
     /// (with `\\`, `\"`, `\n`, `\t`, `\r` and octal escapes for other control characters); data as
     /// `<0fa123bc …>`. Reading the output gives the value back.
     ///

@@ -9,7 +9,9 @@ struct OpenStepWriter {
     mutating func write(_ value: PlistValue, indent: Int, path: [String]) throws(BinaryPlistError) {
         switch value {
         case .string(let s):
-            writeString(s)
+            // A root string is quoted, so that the output is recognised as OpenStep text (a bare
+            // word alone is not: see PlistSniffer).
+            writeString(s, quoted: path.isEmpty && indent == 0)
         case .data(let d):
             out.append(UInt8(ascii: "<"))
             for (k, b) in d.enumerated() {
@@ -65,10 +67,10 @@ struct OpenStepWriter {
     }
 
     /// Unquoted when every byte may appear in an unquoted string, else quoted with escapes.
-    mutating func writeString(_ s: String) {
+    mutating func writeString(_ s: String, quoted: Bool = false) {
         let utf8 = s.utf8
         // Unquoted, unless it would start a comment (`//x`, `/*x`).
-        if !utf8.isEmpty && utf8.allSatisfy(PlistSniffer.isUnquotedStringByte)
+        if !quoted && !utf8.isEmpty && utf8.allSatisfy(PlistSniffer.isUnquotedStringByte)
             && !(utf8.starts(with: "//".utf8) || utf8.starts(with: "/*".utf8))
         {
             out.append(contentsOf: utf8)

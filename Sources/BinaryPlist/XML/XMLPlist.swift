@@ -53,7 +53,7 @@ public enum XMLPlist {
         -> PlistValue
     {
         let text = try PlistText(data)
-        var reader = XMLPlistReader(bytes: [UInt8](text.utf8), limits: limits)
+        var reader = XMLPlistReader(bytes: text.utf8, limits: limits)
         reader.ignoresDeclaredEncoding = text.isTranscoded
         return try reader.parseDocument()
     }
