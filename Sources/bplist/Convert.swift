@@ -52,6 +52,8 @@ struct Convert: BPlistSubcommand {
 
     @OptionGroup var read: ReadOptions
 
+    @OptionGroup var outputBudget: OutputOptions
+
     func validate() throws {
         if compress != .none && to != .binary { throw ValidationError("--compress needs --to binary") }
     }
@@ -74,11 +76,11 @@ struct Convert: BPlistSubcommand {
         case .binary:
             bytes = try BinaryPlistWriter(compression: compress == .zlib ? .zlib(level: -1) : .none).write(value)
         case .xml:
-            bytes = try XMLPlist.encode(value)
+            bytes = try XMLPlist.encode(value, budget: outputBudget.budget)
         case .json:
-            bytes = Data(value.canonicalJSON().utf8)
+            bytes = Data(try value.canonicalJSON(budget: outputBudget.budget).utf8)
         case .openstep:
-            bytes = try OpenStepPlist.encode(value)
+            bytes = try OpenStepPlist.encode(value, budget: outputBudget.budget)
         }
         progress.phase("writing")
         progress.finish()

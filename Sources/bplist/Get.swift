@@ -44,6 +44,8 @@ struct Get: BPlistSubcommand {
 
     @OptionGroup var read: ReadOptions
 
+    @OptionGroup var outputBudget: OutputOptions
+
     func validate() throws {
         guard separator.count == 1 else { throw ValidationError("--separator must be one character") }
     }
@@ -64,7 +66,7 @@ struct Get: BPlistSubcommand {
             throw ToolError("no value at \(keyPath)", code: "noValue")
         }
         if json {
-            IO.printOut(value.canonicalJSON())
+            IO.printOut(try value.canonicalJSON(budget: outputBudget.budget))
             return
         }
         switch value {

@@ -49,6 +49,22 @@ enum IO {
 }
 
 /// Options shared by the commands that read property lists.
+/// How much a command that writes an expanded form (JSON, XML, OpenStep, a tree) may write.
+struct OutputOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: """
+            Refuse to write more than this many nodes: a shared sub-tree is written once per reference, \
+            so a tiny hostile file can expand without bound. Checked before writing.
+            """)
+    var maxOutputNodes = OutputBudget.default.maxNodes
+
+    @Option(name: .long, help: "Refuse to write more than about this many bytes (checked before writing).")
+    var maxOutputBytes = OutputBudget.default.maxBytes
+
+    var budget: OutputBudget { OutputBudget(maxNodes: maxOutputNodes, maxBytes: maxOutputBytes) }
+}
+
 struct ReadOptions: ParsableArguments {
     @Flag(name: .long, help: "Accept bytes after the property list (they are reported, not read).")
     var allowTrailing = false

@@ -207,7 +207,7 @@ struct InspectReport {
         case .uid(let u): return "UID(\(u))"
         case .string(let s):
             if s.hasPrefix("… ") { return s }
-            let quoted = String(PlistValue.string(s).canonicalJSON().dropLast())
+            let quoted = String((try? PlistValue.string(s).canonicalJSON())?.dropLast() ?? "")
             return quoted.count > 62 ? String(quoted.prefix(58)) + "…\"" : quoted
         case .array(let a): return "array (\(a.count) elements)"
         case .set(let a): return "set (\(a.count) elements)"

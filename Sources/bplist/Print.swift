@@ -32,12 +32,15 @@ struct Print: BPlistSubcommand {
 
     @OptionGroup var read: ReadOptions
 
+    @OptionGroup var outputBudget: OutputOptions
+
     func execute() throws {
         let input = try IO.read(file)
         let progress = Progress("print", inputBytes: input.count)
         defer { progress.finish() }
         progress.phase("decoding")
         let (value, _) = try PlistInput.decode(input, options: read.documentOptions)
+        try value.checkExpansion(outputBudget.budget, as: "an indented tree")
         progress.phase("printing")
         var out = TextOut()
         PlistTreePrinter(palette: colors.palette, progress: progress).print(value, into: &out)

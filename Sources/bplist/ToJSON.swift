@@ -20,8 +20,10 @@ struct ToJSON: BPlistSubcommand {
 
     @OptionGroup var read: ReadOptions
 
+    @OptionGroup var outputBudget: OutputOptions
+
     func execute() throws {
         let data = try IO.read(file)
-        IO.printOut(try PlistInput.decode(data, options: read.documentOptions).0.canonicalJSON())
+        IO.printOut(try PlistInput.decode(data, options: read.documentOptions).0.canonicalJSON(budget: outputBudget.budget))
     }
 }

@@ -71,6 +71,8 @@ struct Unarchive: BPlistSubcommand {
 
     @OptionGroup var colors: ColorOptions
 
+    @OptionGroup var outputBudget: OutputOptions
+
     func validate() throws {
         guard (1...2000).contains(maxDepth) else { throw ValidationError("--max-depth must be 1...2000") }
     }
@@ -87,6 +89,9 @@ struct Unarchive: BPlistSubcommand {
         } else {
             binary = try BinaryPlistWriter().write(PlistInput.decode(input, options: .init()).0)
         }
+        // Objects print once (a shared one as a reference), but plain containers the archive shares
+        // would print once per reference: the whole plist's expansion bounds what is printed.
+        try BinaryPlistDocument(binary).value().checkExpansion(outputBudget.budget, as: "an unarchived object graph")
         let graph: KeyedArchiveGraph
         do {
             graph = try KeyedArchiveGraph(binary, requiredTopKey: nil)
@@ -100,7 +105,7 @@ struct Unarchive: BPlistSubcommand {
         progress.phase("printing")
         if json {
             let object = PlistDictionary(top.map { (PlistValue.string($0.key), ArchiveView.json($0.node)) })
-            let text = PlistValue.dictionary(object).canonicalJSON()
+            let text = try PlistValue.dictionary(object).canonicalJSON(budget: outputBudget.budget)
             progress.finish()
             IO.printOut(text)
             return

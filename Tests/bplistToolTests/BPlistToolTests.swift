@@ -55,7 +55,7 @@ struct BPlistToolTests {
         let r = try Tool.run(["to-json", path])
         #expect(r.status == 0)
         #expect(r.stderr.isEmpty)
-        #expect(r.stdoutText == Self.sample.canonicalJSON())
+        #expect(try r.stdoutText == Self.sample.canonicalJSON())
         #expect(r.stdout.allSatisfy { $0 < 0x80 }, "canonical JSON is ASCII")
         #expect(try PlistValue(canonicalJSONBytes: r.stdout) == Self.sample)
     }
@@ -86,13 +86,13 @@ struct BPlistToolTests {
         let plain = try BinaryPlistWriter().write(Self.sample)
         let r1 = try Tool.run(["to-json", "-"], stdin: plain)
         #expect(r1.status == 0)
-        #expect(r1.stdoutText == Self.sample.canonicalJSON())
+        #expect(try r1.stdoutText == Self.sample.canonicalJSON())
 
         let packed = try BinaryPlistWriter(compression: .zlib(level: 9)).write(Self.sample)
         let dir = try TempDir()
         let r2 = try Tool.run(["to-json", try dir.write(packed, "packed.bplist.z")])
         #expect(r2.status == 0)
-        #expect(r2.stdoutText == Self.sample.canonicalJSON())
+        #expect(try r2.stdoutText == Self.sample.canonicalJSON())
     }
 
     @Test func toJSONReadsXML() throws {
@@ -101,7 +101,7 @@ struct BPlistToolTests {
         let path = try dir.write(XMLPlist.encode(value), "x.plist")
         let r = try Tool.run(["to-json", path])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdoutText == value.canonicalJSON())
+        #expect(try r.stdoutText == value.canonicalJSON())
     }
 
     @Test func toJSONErrorsAreOneLineWithAnOffset() throws {

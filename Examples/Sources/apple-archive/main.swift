@@ -168,7 +168,7 @@ func check(_ ok: Bool, _ what: String) {
 func scalar(_ value: KeyedArchiveGraph.Resolved) -> String? {
     switch value {
     case .null: "nil"
-    case .value(let v): v.canonicalJSON().trimmingCharacters(in: .whitespacesAndNewlines)
+    case .value(let v): (try? v.canonicalJSON())?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
     case .date(let d): "date \(d)"
     case .uuid(let u): "uuid \(u)"
     case .url(let s): "url \(s)"

@@ -61,9 +61,14 @@ public enum OpenStepPlist {
     /// (with `\\`, `\"`, `\n`, `\t`, `\r` and octal escapes for other control characters); data as
     /// `<0fa123bc …>`. Reading the output gives the value back.
     ///
+    /// - Parameters:
+    ///   - value: The value to write.
+    ///   - budget: How much may be written; checked before anything is.
     /// - Throws: ``BinaryPlistError`` with code `unencodable`, naming the key path of the first value
-    ///   the format cannot hold: a number, boolean, date, UID, set, null, or a non-string key.
-    public static func encode(_ value: PlistValue) throws(BinaryPlistError) -> Data {
+    ///   the format cannot hold: a number, boolean, date, UID, set, null, or a non-string key;
+    ///   `limitExceeded` when the value written out in full would pass `budget`.
+    public static func encode(_ value: PlistValue, budget: OutputBudget = .default) throws(BinaryPlistError) -> Data {
+        try value.checkExpansion(budget, as: "OpenStep text")
         var writer = OpenStepWriter()
         try writer.write(value, indent: 0, path: [])
         writer.out.append(0x0A)

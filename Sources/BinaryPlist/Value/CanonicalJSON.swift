@@ -34,7 +34,12 @@ extension PlistValue {
     /// The text is exactly what the corpus oracles hold (Python's `json.dumps(indent=1,
     /// sort_keys=True, ensure_ascii=True)`), so it can be compared byte for byte with them. Shared
     /// sub-trees are written out once per reference; the output is pure ASCII.
-    public func canonicalJSON() -> String {
+    ///
+    /// - Parameter budget: How much may be written; checked before anything is.
+    /// - Throws: ``BinaryPlistError`` with code `limitExceeded` when the value written out in full
+    ///   (shared sub-trees repeated) would pass `budget`.
+    public func canonicalJSON(budget: OutputBudget = .default) throws(BinaryPlistError) -> String {
+        try checkExpansion(budget, as: "canonical JSON")
         var out = CanonicalJSONWriter()
         out.write(self)
         out.text.append("\n")

@@ -65,10 +65,15 @@ public enum XMLPlist {
     ///   - value: The value to write.
     ///   - sortKeys: Dictionary keys in code-point order (as plistlib and `plutil` write them) instead
     ///     of the order they have in `value`.
+    ///   - budget: How much may be written; checked before anything is.
     /// - Throws: ``BinaryPlistError`` with code `unencodable` for `.null`, a non-string dictionary key,
-    ///   or a date that is not finite or lies outside years -9999…99999.
-    public static func encode(_ value: PlistValue, sortKeys: Bool = false) throws(BinaryPlistError) -> Data {
-        try XMLPlistWriter(sortKeys: sortKeys).write(value)
+    ///   a date that is not finite or lies outside years -9999…99999, or a character XML 1.0 cannot
+    ///   hold; `limitExceeded` when the value written out in full would pass `budget`.
+    public static func encode(_ value: PlistValue, sortKeys: Bool = false, budget: OutputBudget = .default)
+        throws(BinaryPlistError) -> Data
+    {
+        try value.checkExpansion(budget, as: "an XML property list")
+        return try XMLPlistWriter(sortKeys: sortKeys).write(value)
     }
 
     /// Whether the bytes look like an XML property list: in UTF-8, UTF-16 or UTF-32 (a byte-order mark

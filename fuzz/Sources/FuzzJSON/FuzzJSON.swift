@@ -9,7 +9,7 @@ import FuzzCommon
 let json = TextFormat(
     name: "canonical JSON",
     read: { (d, _) throws(BinaryPlistError) in try PlistValue(canonicalJSONBytes: d) },
-    write: { (v) throws(BinaryPlistError) in Data(v.canonicalJSON().utf8) })
+    write: { (v) throws(BinaryPlistError) in Data(try v.canonicalJSON().utf8) })
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

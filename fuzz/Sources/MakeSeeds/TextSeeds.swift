@@ -39,7 +39,7 @@ extension Seeds {
         add(
             "text-xml-doctype-subset",
             Array("<!DOCTYPE plist [ <!ENTITY e \"x\"> ]><plist><string>&e;</string></plist>".utf8))
-        add("text-json-mixed", Array(Seeds.xmlable.canonicalJSON().utf8))
+        add("text-json-mixed", Array(try Seeds.xmlable.canonicalJSON().utf8))
         add(
             "text-json-tags",
             Array(

@@ -1,0 +1,51 @@
+// Sources/KeyedArchive/Dynamic/BreakingCycles.swift - Freeing a decoded graph that refers to itself.
+//
+// `ArchivedInstance` is a class so that a shared object stays one instance and a cycle (a parent and
+// its children pointing back) is representable. Swift frees objects by reference counting, so a
+// cycle keeps itself alive after the last outside reference is gone: a server that reads untrusted
+// archives in a loop would leak every cyclic one. `breakReferenceCycles()` empties the instances a
+// value reaches, so the graph is freed when the caller lets go of it.
+
+extension AnyArchived {
+    /// Empties the fields and unkeyed values of every ``ArchivedInstance`` this value reaches,
+    /// directly or through collections and attributed-string attributes, so that a graph with
+    /// reference cycles is freed once nothing else holds it.
+    ///
+    /// Call it when you are done with a graph that may contain cycles (any graph decoded from input
+    /// you did not write). Acyclic graphs are freed without it. Every instance reached is visited once
+    /// (an explicit work list, no recursion), so the cost is linear in the graph.
+    ///
+    /// ```swift
+    /// let value = try unarchiver.decode(AnyArchived.self, forKey: KeyedArchiver.rootObjectKey)
+    /// defer { value.breakReferenceCycles() }
+    /// ```
+    public func breakReferenceCycles() {
+        var work: [AnyArchived] = [self]
+        var instances: [ArchivedInstance] = []
+        var seen: Set<ObjectIdentifier> = []
+        while let value = work.popLast() {
+            switch value {
+            case .array(let xs), .orderedSet(let xs): work.append(contentsOf: xs)
+            case .set(let xs): work.append(contentsOf: xs)
+            case .dictionary(let d):
+                for (k, v) in d {
+                    work.append(k)
+                    work.append(v)
+                }
+            case .attributedString(let s):
+                for run in s.runs { work.append(contentsOf: run.attributes.values) }
+            case .object(let instance):
+                guard seen.insert(ObjectIdentifier(instance)).inserted else { continue }
+                instances.append(instance)
+                work.append(contentsOf: instance.fields.values)
+                work.append(contentsOf: instance.unkeyed)
+            default:
+                continue
+            }
+        }
+        for instance in instances {
+            instance.fields = [:]
+            instance.unkeyed = []
+        }
+    }
+}
