@@ -24,6 +24,7 @@ struct ToJSON: BPlistSubcommand {
 
     func execute() throws {
         let data = try IO.read(file)
-        IO.printOut(try PlistInput.decode(data, options: read.documentOptions).0.canonicalJSON(budget: outputBudget.budget))
+        IO.printOut(
+            try PlistInput.decode(data, options: read.documentOptions).0.canonicalJSON(budget: outputBudget.budget))
     }
 }

@@ -508,3 +508,50 @@ struct BPlistCommandsTests {
         #expect(unarchived.stderrLines.count == 1, "only the error line, no progress")
     }
 }
+
+/// The commands that write an expanded form stop at the output budget on the 202-byte doubling chain
+/// (2^41 nodes written out), quickly and with a typed error, instead of growing without bound.
+@Suite struct OutputBudgetCommandTests {
+    static var chain: Data {
+        // The same bytes as Tests/BinaryPlistTests/OutputBudgetTests.swift: object i is [i+1, i+1].
+        var out = Data("bplist00".utf8)
+        var offsets: [Int] = []
+        for i in 0..<41 {
+            offsets.append(out.count)
+            out.append(contentsOf: i == 40 ? [0xA0] : [0xA2, UInt8(i + 1), UInt8(i + 1)])
+        }
+        let table = out.count
+        for o in offsets { out.append(UInt8(o)) }
+        out.append(contentsOf: [0, 0, 0, 0, 0, 0, 1, 1])
+        for v in [UInt64(41), 0, UInt64(table)] {
+            out.append(contentsOf: (0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * $0)) })
+        }
+        return out
+    }
+
+    @Test(arguments: [
+        ["to-json"], ["print"], ["convert", "--to", "xml"], ["convert", "--to", "json"], ["get", "--json"],
+    ])
+    func refusesTheDoublingChain(_ command: [String]) throws {
+        let dir = try TempDir()
+        let path = try dir.write(Self.chain, "chain.bplist")
+        var args = [command[0], path] + command.dropFirst()
+        if command[0] == "get" { args = ["get", path, "0", "--json"] }
+        let started = ContinuousClock.now
+        let r = try Tool.run(args)
+        let elapsed = ContinuousClock.now - started
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("limitExceeded") && r.stderr.contains("maxNodes"), "\(r.stderr)")
+        // Not a timing test of speed: a bound on "it stopped instead of expanding 2^41 nodes".
+        #expect(elapsed < .seconds(30))
+    }
+
+    @Test func aLargerBudgetIsAFlagAway() throws {
+        let dir = try TempDir()
+        let x: PlistValue = ["a", "b"]
+        let path = try BPlistCommandsTests.write([x, x, [x]], "small.bplist", in: dir)
+        #expect(try Tool.run(["to-json", path, "--max-output-nodes", "10"]).status == 1)
+        #expect(try Tool.run(["to-json", path, "--max-output-nodes", "11"]).status == 0)
+    }
+}

@@ -2,7 +2,7 @@
 //
 // A property list is a DAG: a sub-tree referenced twice is stored once and decoded once (the
 // materialiser memoises it, so a `PlistValue` shares its storage), but a text form has no sharing and
-// writes it once per reference. 41 objects of 131 bytes, each an array holding the next one twice,
+// writes it once per reference. 41 objects in 202 bytes, each an array holding the next one twice,
 // expand to 2^41 nodes. So every writer of an expanded form (canonical JSON, XML, OpenStep, the
 // tool's renderers) first measures the expansion, memoised by shared storage in time linear in the
 // value's distinct nodes, and refuses before writing a byte when it is over the budget.
@@ -13,7 +13,7 @@ import FoundationEssentials
 /// renderings) may write.
 ///
 /// A value decoded from a hostile file can share sub-trees so that it is small in memory but
-/// enormous written out: a 131-byte binary property list expands to 2^41 nodes. Every writer
+/// enormous written out: a 202-byte binary property list expands to 2^41 nodes. Every writer
 /// measures the expansion first (in time linear in the value's distinct nodes, whatever the
 /// expansion) and throws ``BinaryPlistError/Code/limitExceeded`` naming the budget before writing
 /// anything when it is over.
@@ -85,7 +85,9 @@ extension PlistValue {
                     children.append(k)
                     children.append(v)
                 }
-                return Open(key: UInt64(StorageIdentity.of(d.entries)) << 2 | 3, children: children, next: 0, nodes: 1, bytes: 16)
+                return Open(
+                    key: UInt64(StorageIdentity.of(d.entries)) << 2 | 3, children: children, next: 0, nodes: 1,
+                    bytes: 16)
             default:
                 return Open(key: 0, children: [], next: 0, nodes: 1, bytes: 16)
             }
