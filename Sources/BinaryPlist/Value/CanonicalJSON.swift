@@ -48,7 +48,7 @@ extension PlistValue {
 
     /// Reads canonical JSON back into a value.
     ///
-    /// Accepts any RFC 8259 JSON text and maps it as ``canonicalJSON()`` writes it: a JSON integer
+    /// Accepts any RFC 8259 JSON text and maps it as ``canonicalJSON(budget:)`` writes it: a JSON integer
     /// is an exact ``PlistValue/integer(_:)`` (128-bit range), a number with a fraction or exponent a
     /// ``PlistValue/real(_:)``, an
     /// object with exactly one of the keys `$real`, `$date`, `$data`, `$uid`, `$set`, `$dict` the
