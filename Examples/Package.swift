@@ -17,6 +17,7 @@ let scenarios = [
     "codable-settings",  // (e) a Codable settings model, zero boilerplate
     "apple-archive",  // (f) reading an archive written by NSKeyedArchiver on an Apple platform
     "appended-data",  // (g) bytes appended to an archive: the error, and recovery
+    "defaults-store",  // (h) an archived user in UserDefaults and in a plist file, read by a second process
 ]
 
 let package = Package(
