@@ -13,7 +13,10 @@ struct Print: BPlistSubcommand {
             exact form, dates in ISO-8601 (UTC), data as {length = N, bytes = 0x…} (first 16 and \
             last 8 bytes above 32), UIDs as <CFKeyedArchiverUID>{value = N}, null as <null>. \
             Colours are used only when standard output is a terminal and NO_COLOR is unset (or \
-            with --color). Binary (plain, zlib, gzip), XML and canonical JSON input are read.
+            with --color). Binary (plain, zlib, gzip), XML and canonical JSON input are read. \
+            A data value that is itself a binary property list (a keyed archive in a preferences \
+            file, say) prints decoded, as { "$nested" => … }, up to 8 levels deep; one that does not \
+            decode stays data, with a warning naming its key path (--no-expand-nested: print data as data).
 
             Examples:
               bplist print Info.plist
@@ -34,12 +37,22 @@ struct Print: BPlistSubcommand {
 
     @OptionGroup var outputBudget: OutputOptions
 
+    @Flag(
+        name: .customLong("expand-nested"), inversion: .prefixedNo,
+        help: "Print data values that hold a binary property list decoded, as { \"$nested\" => … }.")
+    var expandNested = true
+
     func execute() throws {
         let input = try IO.read(file)
         let progress = Progress("print", inputBytes: input.count)
         defer { progress.finish() }
         progress.phase("decoding")
-        let (value, _) = try PlistInput.decode(input, options: read.documentOptions)
+        var (value, _) = try PlistInput.decode(input, options: read.documentOptions)
+        if expandNested {
+            let expanded = value.expandingNestedPlists()
+            value = expanded.value
+            for issue in expanded.issues { IO.printError("warning: \(issue)") }
+        }
         try value.checkExpansion(outputBudget.budget, as: "an indented tree")
         progress.phase("printing")
         var out = TextOut()

@@ -11,7 +11,9 @@ struct ToJSON: BPlistSubcommand {
             Canonical JSON: the same value always prints the same bytes, so outputs compare with diff. \
             Sorted keys, exact integers, null; the types JSON lacks are tagged objects: \
             {"$real": ...}, {"$date": ...}, {"$data": base64}, {"$uid": n}, {"$set": [...]}, \
-            {"$dict": [[key, value], ...]} for non-string keys. `bplist from-json` reads it back.
+            {"$dict": [[key, value], ...]} for non-string keys. `bplist from-json` reads it back. \
+            With --expand-nested, a data value that is itself a binary property list is written \
+            decoded as {"$nested": value} (then the output is no longer the file's canonical form).
             """
     )
 
@@ -20,11 +22,19 @@ struct ToJSON: BPlistSubcommand {
 
     @OptionGroup var read: ReadOptions
 
+    @Flag(name: .long, help: "Write data values that hold a binary property list decoded, as {\"$nested\": value}.")
+    var expandNested = false
+
     @OptionGroup var outputBudget: OutputOptions
 
     func execute() throws {
         let data = try IO.read(file)
-        IO.printOut(
-            try PlistInput.decode(data, options: read.documentOptions).0.canonicalJSON(budget: outputBudget.budget))
+        var value = try PlistInput.decode(data, options: read.documentOptions).0
+        if expandNested {
+            let expanded = value.expandingNestedPlists()
+            value = expanded.value
+            for issue in expanded.issues { IO.printError("warning: \(issue)") }
+        }
+        IO.printOut(try value.canonicalJSON(budget: outputBudget.budget))
     }
 }

@@ -555,3 +555,45 @@ struct BPlistCommandsTests {
         #expect(try Tool.run(["to-json", path, "--max-output-nodes", "11"]).status == 0)
     }
 }
+
+/// Archives inside a preferences file, as a Terminal theme keeps its colours and fonts: `print`
+/// shows them decoded under their outer keys; `to-json` only with --expand-nested.
+@Suite struct NestedPlistCommandTests {
+    /// An NSKeyedArchiver archive of a dictionary, made by Foundation (NSColor does not exist on Linux).
+    static func archive(_ object: [String: Any]) throws -> Data {
+        try NSKeyedArchiver.archivedData(withRootObject: NSDictionary(dictionary: object), requiringSecureCoding: false)
+    }
+
+    static func theme() throws -> Data {
+        let theme: [String: Any] = [
+            "name": "Basic",
+            "BackgroundColor": try archive(["NSColorSpace": 1, "NSRGB": Data("0.035 0.011 0".utf8)]),
+            "Font": try archive(["NSName": "Menlo-Regular", "NSSize": 11.0]),
+            "Broken": Data("bplist00 not really".utf8),
+        ]
+        return try PropertyListSerialization.data(fromPropertyList: theme, format: .xml, options: 0)
+    }
+
+    @Test func printShowsNestedArchivesDecoded() throws {
+        let dir = try TempDir()
+        let path = try dir.write(try Self.theme(), "Basic.terminal")
+        let r = try Tool.run(["print", "--no-color", path])
+        #expect(r.status == 0)
+        let text = r.stdoutText
+        #expect(text.contains("\"BackgroundColor\" => {") && text.contains("\"$nested\" => {"))
+        #expect(text.contains("NSKeyedArchiver") && text.contains("Menlo-Regular"))
+        #expect(r.stderr.contains("warning: nested property list at Broken"), "\(r.stderr)")
+        let plain = try Tool.run(["print", "--no-color", "--no-expand-nested", path])
+        #expect(!plain.stdoutText.contains("$nested") && plain.stderr.isEmpty)
+    }
+
+    @Test func toJSONExpandsOnlyWhenAsked() throws {
+        let dir = try TempDir()
+        let path = try dir.write(try Self.theme(), "Basic.terminal")
+        let canonical = try Tool.run(["to-json", path])
+        #expect(canonical.status == 0 && !canonical.stdoutText.contains("\"$nested\""))
+        let expanded = try Tool.run(["to-json", "--expand-nested", path])
+        #expect(expanded.status == 0)
+        #expect(expanded.stdoutText.contains("\"$nested\"") && expanded.stdoutText.contains("Menlo-Regular"))
+    }
+}
