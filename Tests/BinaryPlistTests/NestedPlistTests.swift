@@ -91,3 +91,37 @@ import Testing
         #expect(x == Self.nested(["leaf": true]))
     }
 }
+
+/// Xcode's `.xcuserstate` files (keyed archives) carry binary plists as data values: they decode in
+/// place, each equal to decoding its bytes on their own. Skipped visibly without ../shared/corpus.
+@Suite(.enabled(if: Corpus.isPresent, "the shared corpus is not at ../shared/corpus (set KEYEDARCHIVE_CORPUS)"))
+struct NestedPlistCorpusTests {
+    @Test(arguments: [
+        ("valid/keyed/xcode-xcuserstate-TargetWithCustomBuildRules.bplist", ["$objects", "38"]),
+        ("valid/keyed/xcode-xcuserstate-iOS-Project.bplist", ["$objects", "194"]),
+        ("valid/keyed/xcode-xcuserstate-iOS-Project.bplist", ["$objects", "315", "NS.data"]),
+    ])
+    func xcuserstateNestedPlists(_ file: String, _ path: [String]) throws {
+        let data = try Data(contentsOf: Corpus.root.appendingPathComponent(file))
+        let outer = try BinaryPlistDocument(data).value()
+        let (value, issues) = outer.expandingNestedPlists()
+        #expect(issues.isEmpty, "\(issues)")
+        var original: PlistValue? = outer
+        var expanded: PlistValue? = value
+        for component in path {
+            if let i = Int(component) {
+                original = original?[i]
+                expanded = expanded?[i]
+            } else {
+                original = original?[component]
+                expanded = expanded?[component]
+            }
+        }
+        guard case .data(let bytes)? = original else {
+            Issue.record("\(path) is not data in \(file)")
+            return
+        }
+        #expect(bytes.starts(with: "bplist00".utf8))
+        #expect(expanded == NestedPlistTests.nested(try BinaryPlistDocument(bytes).value()))
+    }
+}
