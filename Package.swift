@@ -43,6 +43,6 @@ let package = Package(
                 "KeyedArchive", "BinaryPlist", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "bplistToolTests", dependencies: ["bplist", "BinaryPlist"]),
+        .testTarget(name: "bplistToolTests", dependencies: ["bplist", "BinaryPlist", "KeyedArchive"]),
     ]
 )

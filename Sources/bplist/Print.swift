@@ -15,7 +15,8 @@ struct Print: BPlistSubcommand {
             Colours are used only when standard output is a terminal and NO_COLOR is unset (or \
             with --color). Binary (plain, zlib, gzip), XML and canonical JSON input are read. \
             A data value that is itself a binary property list (a keyed archive in a preferences \
-            file, say) prints decoded, as { "$nested" => … }, up to 8 levels deep; one that does not \
+            file, say) prints decoded, as { "$nested" => … } (a keyed archive as its objects, the way \
+            'bplist unarchive' shows them), up to 8 levels deep; one that does not \
             decode stays data, with a warning naming its key path (--no-expand-nested: print data as data).
 
             Examples:
@@ -48,12 +49,17 @@ struct Print: BPlistSubcommand {
         defer { progress.finish() }
         progress.phase("decoding")
         var (value, _) = try PlistInput.decode(input, options: read.documentOptions)
+        try value.checkExpansion(outputBudget.budget, as: "an indented tree")
         if expandNested {
             let expanded = value.expandingNestedPlists()
-            value = expanded.value
             for issue in expanded.issues { IO.printError("warning: \(issue)") }
+            // Only when something was nested (== is memoised by shared storage: cheap on a DAG). The
+            // budget is checked again: the nested plists add what they hold.
+            if expanded.value != value {
+                try expanded.value.checkExpansion(outputBudget.budget, as: "an indented tree")
+                value = ArchiveView.unarchivingNested(expanded.value)
+            }
         }
-        try value.checkExpansion(outputBudget.budget, as: "an indented tree")
         progress.phase("printing")
         var out = TextOut()
         PlistTreePrinter(palette: colors.palette, progress: progress).print(value, into: &out)

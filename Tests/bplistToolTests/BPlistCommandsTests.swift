@@ -9,6 +9,7 @@
 
 @_spi(Internals) import BinaryPlist
 import Foundation
+import KeyedArchive
 import Testing
 
 /// An NSKeyedArchiver archive assembled by hand: `$objects[0]` is `$null`, one class description
@@ -564,11 +565,15 @@ struct BPlistCommandsTests {
         try NSKeyedArchiver.archivedData(withRootObject: NSDictionary(dictionary: object), requiringSecureCoding: false)
     }
 
+    /// A Terminal-theme-like XML plist: an NSColor and an NSFont archived in Apple's layout (by our
+    /// archiver: Foundation on Linux has neither class), a dictionary archived by Foundation, and
+    /// data that claims to be a bplist but is not.
     static func theme() throws -> Data {
         let theme: [String: Any] = [
             "name": "Basic",
-            "BackgroundColor": try archive(["NSColorSpace": 1, "NSRGB": Data("0.035 0.011 0".utf8)]),
-            "Font": try archive(["NSName": "Menlo-Regular", "NSSize": 11.0]),
+            "BackgroundColor": try KeyedArchiver.archivedData(withRootObject: ArchivedColor.rgb(0.035, 0.011, 0)),
+            "Font": try KeyedArchiver.archivedData(withRootObject: ArchivedFont(name: "Menlo-Regular", size: 11)),
+            "Settings": try archive(["NSName": "Menlo-Regular", "NSSize": 11.0]),
             "Broken": Data("bplist00 not really".utf8),
         ]
         return try PropertyListSerialization.data(fromPropertyList: theme, format: .xml, options: 0)
@@ -581,7 +586,10 @@ struct BPlistCommandsTests {
         #expect(r.status == 0)
         let text = r.stdoutText
         #expect(text.contains("\"BackgroundColor\" => {") && text.contains("\"$nested\" => {"))
-        #expect(text.contains("NSKeyedArchiver") && text.contains("Menlo-Regular"))
+        // Typed, as `bplist unarchive` shows them: the colour and the font by class and value, never
+        // their archive's internal field names.
+        #expect(text.contains("\"$class\" => \"NSColor\"") && text.contains("\"$class\" => \"NSFont\""), "\(text)")
+        #expect(text.contains("Menlo-Regular") && !text.contains("NSRGB") && !text.contains("$objects"), "\(text)")
         #expect(r.stderr.contains("warning: nested property list at Broken"), "\(r.stderr)")
         let plain = try Tool.run(["print", "--no-color", "--no-expand-nested", path])
         #expect(!plain.stdoutText.contains("$nested") && plain.stderr.isEmpty)
