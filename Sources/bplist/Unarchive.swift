@@ -66,6 +66,11 @@ struct Unarchive: BPlistSubcommand {
     @Flag(help: "Print the graph as canonical JSON (shape above).")
     var json = false
 
+    @Flag(
+        name: .customLong("expand-nested"), inversion: .prefixedNo,
+        help: "Show data values that hold a binary property list (a keyed archive) decoded, under \"$nested\".")
+    var expandNested = true
+
     @Option(help: "Levels of objects and collections to expand (1...2000).")
     var maxDepth = 512
 
@@ -101,7 +106,9 @@ struct Unarchive: BPlistSubcommand {
         progress.phase("resolving")
         var view = ArchiveView(graph: graph, maxDepth: maxDepth)
         view.decoder = try? KeyedUnarchiver(forReadingFrom: binary)
+        view.expandNested = expandNested
         let top = graph.top.map { (key: $0.key, node: view.build($0.value, depth: 0)) }
+        for issue in view.nestedIssues { IO.printError("warning: \(issue) (a data value of the archive)") }
         progress.phase("printing")
         if json {
             let object = PlistDictionary(top.map { (PlistValue.string($0.key), ArchiveView.json($0.node)) })
@@ -176,6 +183,10 @@ struct ArchiveView {
     private var expanded = Set<Int>()
     /// One unarchiver of the archive for its typed values (NSColor, NSFont, …).
     var decoder: KeyedUnarchiver?
+    /// Whether a data value holding a binary property list (or a keyed archive) is shown decoded.
+    var expandNested = false
+    /// Nested property lists that did not decode (they stay data).
+    var nestedIssues: [NestedPlistIssue] = []
 
     init(graph: KeyedArchiveGraph, maxDepth: Int) {
         self.graph = graph
@@ -217,6 +228,20 @@ struct ArchiveView {
         return out
     }
 
+    /// A plain value as nodes, UIDs shown as values (a nested plist's UIDs are not the outer graph's).
+    static func plain(_ value: PlistValue, depth: Int) -> ArchiveNode {
+        guard depth < 256 else { return .truncated(uid: -1, className: "nested value") }
+        switch value {
+        case .array(let a): return .array(a.map { plain($0, depth: depth + 1) }, shared: nil)
+        case .set(let a): return .set(a.map { plain($0, depth: depth + 1) }, shared: nil)
+        case .dictionary(let d):
+            return .dictionary(
+                d.entries.map { (plain($0.key, depth: depth + 1), plain($0.value, depth: depth + 1)) }, shared: nil)
+        case .date(let d): return .date(d)
+        default: return .value(value)
+        }
+    }
+
     mutating func build(_ value: PlistValue, depth: Int) -> ArchiveNode {
         switch value {
         case .uid(let u):
@@ -239,6 +264,11 @@ struct ArchiveView {
             return .dictionary(
                 d.entries.map { (build($0.key, depth: depth + 1), build($0.value, depth: depth + 1)) }, shared: nil)
         case .date(let d): return .date(d)
+        case .data where expandNested:
+            let (expanded, issues) = value.expandingNestedPlists()
+            nestedIssues += issues
+            guard expanded != value else { return .value(value) }
+            return ArchiveView.plain(ArchiveView.unarchivingNested(expanded), depth: depth)
         default: return .value(value)
         }
     }

@@ -605,3 +605,31 @@ struct BPlistCommandsTests {
         #expect(expanded.stdoutText.contains("\"$nested\"") && expanded.stdoutText.contains("Menlo-Regular"))
     }
 }
+
+/// An archived object whose field holds a binary plist, as Xcode's `codablePlistRepresentation` does.
+final class NestedStateHolder: KeyedArchivable {
+    static let archiveClassName = "XWZStateHolder"
+    var state: Data
+    init(state: Data) { self.state = state }
+    func encode(with coder: KeyedArchiver) throws { try coder.encode(state, forKey: "state") }
+    init(from coder: KeyedUnarchiver) throws { state = try coder.decode(Data.self, forKey: "state") }
+}
+
+@Suite struct NestedPlistUnarchiveTests {
+    @Test func unarchiveShowsANestedPlistFieldDecoded() throws {
+        let dir = try TempDir()
+        let inner: PlistValue = ["itemState": ["path", "expanded"], "scroll": .real(272)]
+        let holder = NestedStateHolder(state: try BinaryPlistWriter().write(inner))
+        let path = try dir.write(try KeyedArchiver.archivedData(withRootObject: holder), "state.archive")
+        let r = try Tool.run(["unarchive", "--no-color", path])
+        #expect(r.status == 0)
+        #expect(
+            r.stdoutText.contains("\"$nested\" => {") && r.stdoutText.contains("\"itemState\" => ["), "\(r.stdoutText)")
+        let plain = try Tool.run(["unarchive", "--no-color", "--no-expand-nested", path])
+        #expect(plain.status == 0 && !plain.stdoutText.contains("$nested") && plain.stdoutText.contains("length ="))
+        let broken = NestedStateHolder(state: Data("bplist00 but truncated".utf8))
+        let brokenPath = try dir.write(try KeyedArchiver.archivedData(withRootObject: broken), "broken.archive")
+        let b = try Tool.run(["unarchive", "--no-color", brokenPath])
+        #expect(b.status == 0 && b.stderr.contains("warning: nested property list"), "\(b.stderr)")
+    }
+}
