@@ -31,7 +31,7 @@ struct ToJSON: BPlistSubcommand {
         let data = try IO.read(file)
         var value = try PlistInput.decode(data, options: read.documentOptions).0
         if expandNested {
-            let expanded = value.expandingNestedPlists()
+            let expanded = value.expandingNestedPlists(budget: outputBudget.budget)
             value = expanded.value
             for issue in expanded.issues { IO.printError("warning: \(issue)") }
         }

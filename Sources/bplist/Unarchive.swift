@@ -107,6 +107,7 @@ struct Unarchive: BPlistSubcommand {
         var view = ArchiveView(graph: graph, maxDepth: maxDepth)
         view.decoder = try? KeyedUnarchiver(forReadingFrom: binary)
         view.expandNested = expandNested
+        view.nestedBudget = outputBudget.budget
         let top = graph.top.map { (key: $0.key, node: view.build($0.value, depth: 0)) }
         for issue in view.nestedIssues { IO.printError("warning: \(issue) (a data value of the archive)") }
         progress.phase("printing")
@@ -185,8 +186,10 @@ struct ArchiveView {
     var decoder: KeyedUnarchiver?
     /// Whether a data value holding a binary property list (or a keyed archive) is shown decoded.
     var expandNested = false
-    /// Nested property lists that did not decode (they stay data).
+    /// Nested property lists that did not decode, or would write more than the budget (they stay data).
     var nestedIssues: [NestedPlistIssue] = []
+    /// What one nested property list may expand to when shown.
+    var nestedBudget = OutputBudget.default
 
     init(graph: KeyedArchiveGraph, maxDepth: Int) {
         self.graph = graph
@@ -242,6 +245,23 @@ struct ArchiveView {
         }
     }
 
+    /// A data value shown as the plist it holds, when it holds one (out of line: `build` recurses up to
+    /// --max-depth levels, so its frame stays small).
+    @inline(never)
+    mutating func nestedData(_ value: PlistValue, depth: Int) -> ArchiveNode {
+        let (expanded, issues) = value.expandingNestedPlists(budget: nestedBudget)
+        nestedIssues += issues
+        guard expanded != value else { return .value(value) }
+        do {
+            // A nested plist can share sub-trees as well as any other: measured before it is shown.
+            try expanded.checkExpansion(nestedBudget, as: "a nested property list")
+        } catch {
+            nestedIssues.append(NestedPlistIssue(path: [], error: error))
+            return .value(value)
+        }
+        return ArchiveView.plain(ArchiveView.unarchivingNested(expanded), depth: depth)
+    }
+
     mutating func build(_ value: PlistValue, depth: Int) -> ArchiveNode {
         switch value {
         case .uid(let u):
@@ -264,11 +284,7 @@ struct ArchiveView {
             return .dictionary(
                 d.entries.map { (build($0.key, depth: depth + 1), build($0.value, depth: depth + 1)) }, shared: nil)
         case .date(let d): return .date(d)
-        case .data where expandNested:
-            let (expanded, issues) = value.expandingNestedPlists()
-            nestedIssues += issues
-            guard expanded != value else { return .value(value) }
-            return ArchiveView.plain(ArchiveView.unarchivingNested(expanded), depth: depth)
+        case .data where expandNested: return nestedData(value, depth: depth)
         default: return .value(value)
         }
     }

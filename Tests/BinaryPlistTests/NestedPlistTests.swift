@@ -42,6 +42,16 @@ import Testing
         }
     }
 
+    @Test("a nested plist that would expand past the budget stays data, reported; the outer value is fine")
+    func nestedBomb() throws {
+        let outer: PlistValue = ["prefs": ["bomb": .data(DoublingChain.bytes)], "ok": 1]
+        let (value, issues) = outer.expandingNestedPlists()
+        #expect(value == outer)
+        #expect(issues.count == 1)
+        #expect(issues.first?.path == ["prefs", "bomb"])
+        #expect(issues.first?.error.code == .limitExceeded)
+    }
+
     @Test("nesting stops at maxNesting: deeper plists stay data")
     func nestingBound() throws {
         let inner: PlistValue = ["x": 1]

@@ -9,12 +9,18 @@
 import FoundationEssentials
 
 /// A `data` value that looks like a binary property list but does not decode, found by
-/// ``PlistValue/expandingNestedPlists(maxNesting:limits:)``; the value stays `data`.
+/// ``PlistValue/expandingNestedPlists(maxNesting:limits:budget:)``; the value stays `data`.
 public struct NestedPlistIssue: Sendable, Hashable, CustomStringConvertible {
     /// The key path of the data value in the outer value (dictionary keys and array indexes).
     public var path: [String]
     /// Why its bytes did not decode.
     public var error: BinaryPlistError
+
+    /// An issue at `path` (outer key path) with `error`.
+    public init(path: [String], error: BinaryPlistError) {
+        self.path = path
+        self.error = error
+    }
 
     public var description: String {
         "nested property list at \(path.isEmpty ? "the root" : path.joined(separator: ".")): \(error)"
@@ -22,7 +28,7 @@ public struct NestedPlistIssue: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension PlistValue {
-    /// The key under which ``expandingNestedPlists(maxNesting:limits:)`` puts a decoded nested plist:
+    /// The key under which ``expandingNestedPlists(maxNesting:limits:budget:)`` puts a decoded nested plist:
     /// the data value becomes the one-entry dictionary `["$nested": decoded]`.
     public static let nestedPlistKey = "$nested"
 
@@ -39,18 +45,21 @@ extension PlistValue {
     /// - Parameters:
     ///   - maxNesting: How many levels of plists inside plists are decoded (default 8).
     ///   - limits: The limits each nested plist is decoded with.
-    public func expandingNestedPlists(maxNesting: Int = 8, limits: BinaryPlistLimits = .default)
-        -> (value: PlistValue, issues: [NestedPlistIssue])
-    {
-        var expander = NestedPlistExpander(limits: limits)
+    ///   - budget: What one nested plist may expand to when written out; one over it stays data and
+    ///     is reported (`limitExceeded`), like a malformed one.
+    public func expandingNestedPlists(
+        maxNesting: Int = 8, limits: BinaryPlistLimits = .default, budget: OutputBudget = .default
+    ) -> (value: PlistValue, issues: [NestedPlistIssue]) {
+        var expander = NestedPlistExpander(limits: limits, budget: budget)
         let value = expander.expand(self, path: [], nesting: maxNesting, depth: 0)
         return (value, expander.issues)
     }
 }
 
-/// The walk of ``PlistValue/expandingNestedPlists(maxNesting:limits:)``.
+/// The walk of ``PlistValue/expandingNestedPlists(maxNesting:limits:budget:)``.
 struct NestedPlistExpander {
     let limits: BinaryPlistLimits
+    let budget: OutputBudget
     var issues: [NestedPlistIssue] = []
     /// Expanded containers by storage identity (and nesting left), so shared sub-trees cost once.
     var memo: [UInt64: PlistValue] = [:]
@@ -58,7 +67,10 @@ struct NestedPlistExpander {
     /// and a freed plist's address could be reused by the next one (a stale memo hit).
     var decodedPlists: [PlistValue] = []
 
-    init(limits: BinaryPlistLimits) { self.limits = limits }
+    init(limits: BinaryPlistLimits, budget: OutputBudget) {
+        self.limits = limits
+        self.budget = budget
+    }
 
     /// Containers deeper than this are returned as they are: the walk recurses, and decoded values
     /// are at most `limits.maxDepth` (512) deep, so only a hand-built value reaches it.
@@ -110,6 +122,13 @@ struct NestedPlistExpander {
         } catch {
             // Compressed data that is not a plist is just data; a "bplist" that fails is a finding.
             if plain { issues.append(NestedPlistIssue(path: path, error: error)) }
+            return nil
+        }
+        do {
+            // Small bytes can share sub-trees that expand without bound when shown: measured first.
+            try decoded.checkExpansion(budget, as: "a nested property list")
+        } catch {
+            issues.append(NestedPlistIssue(path: path, error: error))
             return nil
         }
         decodedPlists.append(decoded)
