@@ -63,6 +63,14 @@ struct OutputOptions: ParsableArguments {
     var maxOutputBytes = OutputBudget.default.maxBytes
 
     var budget: OutputBudget { OutputBudget(maxNodes: maxOutputNodes, maxBytes: maxOutputBytes) }
+
+    /// `value` with its nested plists decoded in place (within the budget), each one that stays data
+    /// reported as a warning line on stderr.
+    func expandingNested(_ value: PlistValue) -> PlistValue {
+        let expanded = value.expandingNestedPlists(budget: budget)
+        for issue in expanded.issues { IO.printError("warning: \(issue)") }
+        return expanded.value
+    }
 }
 
 struct ReadOptions: ParsableArguments {

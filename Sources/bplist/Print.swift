@@ -51,13 +51,12 @@ struct Print: BPlistSubcommand {
         var (value, _) = try PlistInput.decode(input, options: read.documentOptions)
         try value.checkExpansion(outputBudget.budget, as: "an indented tree")
         if expandNested {
-            let expanded = value.expandingNestedPlists(budget: outputBudget.budget)
-            for issue in expanded.issues { IO.printError("warning: \(issue)") }
+            let expanded = outputBudget.expandingNested(value)
             // Only when something was nested (== is memoised by shared storage: cheap on a DAG). The
             // budget is checked again: the nested plists add what they hold.
-            if expanded.value != value {
-                try expanded.value.checkExpansion(outputBudget.budget, as: "an indented tree")
-                value = ArchiveView.unarchivingNested(expanded.value)
+            if expanded != value {
+                try expanded.checkExpansion(outputBudget.budget, as: "an indented tree")
+                value = ArchiveView.unarchivingNested(expanded)
             }
         }
         progress.phase("printing")

@@ -30,11 +30,7 @@ struct ToJSON: BPlistSubcommand {
     func execute() throws {
         let data = try IO.read(file)
         var value = try PlistInput.decode(data, options: read.documentOptions).0
-        if expandNested {
-            let expanded = value.expandingNestedPlists(budget: outputBudget.budget)
-            value = expanded.value
-            for issue in expanded.issues { IO.printError("warning: \(issue)") }
-        }
+        if expandNested { value = outputBudget.expandingNested(value) }
         IO.printOut(try value.canonicalJSON(budget: outputBudget.budget))
     }
 }

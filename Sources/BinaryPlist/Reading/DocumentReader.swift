@@ -153,21 +153,14 @@ extension BinaryPlistDocument {
         /// - Parameter list: A reference list of this document.
         /// - Returns: The references in order.
         package func references(in list: ReferenceList) -> [ObjectRef] {
-            guard list.count > 0 else { return [] }
-            let last = list.start &+ (list.count &- 1) &* list.width
-            precondition(
-                list.start >= 8 && last <= bytes.count &- list.width,
-                "a ReferenceList of another document")
-            let mask = ByteReader.mask(width: list.width)
+            guard list.count > 0 else { return [] }  // `ReferenceList.empty` has no document to lie in
             var out: [ObjectRef] = []
             out.reserveCapacity(list.count)
-            var off = list.start
-            for _ in 0..<list.count {
-                // start <= off <= last, and last + width <= count (checked above); off + width >= 8.
-                let value = unsafe bytes.uint(unchecked: off, width: list.width, mask: mask)
+            // The bulk read proves the whole list inside the input once (a list of this document always is).
+            let inside = bytes.forEachUInt(offset: list.start, count: list.count, width: list.width) { _, value in
                 out.append(ObjectRef(Int(truncatingIfNeeded: value)))
-                off &+= list.width
             }
+            precondition(inside, "a ReferenceList of another document")
             return out
         }
 
