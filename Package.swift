@@ -1,4 +1,5 @@
 // swift-tools-version:6.2
+import CompilerPluginSupport
 import PackageDescription
 
 /// Every library target and the tool: unsafe constructs must be marked `unsafe` at the use site, and
@@ -15,16 +16,31 @@ let package = Package(
     products: [
         .library(name: "BinaryPlist", targets: ["BinaryPlist"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        // `@KeyedArchivable`: the only product that builds swift-syntax (see README, build cost).
+        .library(name: "KeyedArchiveMacros", targets: ["KeyedArchiveMacros"]),
         .executable(name: "bplist", targets: ["bplist"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // The macro plugin only; the version matches the toolchain (603 for Swift 6.3).
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "BinaryPlist", dependencies: ["CZlib"], swiftSettings: strict),
         .target(name: "KeyedArchive", dependencies: ["BinaryPlist"], swiftSettings: strict),
+        .macro(
+            name: "KeyedArchiveMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "KeyedArchiveMacros", dependencies: ["KeyedArchive", "KeyedArchiveMacrosPlugin"], swiftSettings: strict),
         .executableTarget(
             name: "bplist",
             dependencies: [
@@ -41,6 +57,15 @@ let package = Package(
             name: "KeyedArchiveTests",
             dependencies: [
                 "KeyedArchive", "BinaryPlist", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "KeyedArchiveMacrosTests", dependencies: ["KeyedArchiveMacros", "BinaryPlist"]),
+        .testTarget(
+            name: "KeyedArchiveMacrosExpansionTests",
+            dependencies: [
+                "KeyedArchiveMacrosPlugin",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),
         .testTarget(name: "bplistToolTests", dependencies: ["bplist", "BinaryPlist", "KeyedArchive"]),

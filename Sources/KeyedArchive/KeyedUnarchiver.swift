@@ -356,6 +356,30 @@ public final class KeyedUnarchiver {
         throw error(.missingKey, "no value for key \"\(key)\"")
     }
 
+    /// Decodes the value under `key` into `value` when the key is present, and leaves `value` as it
+    /// is when it is missing: a property with a default value, absent from archives written before
+    /// it existed. A present key is decoded as `T` (so `$null` is `nil` for an optional `T`, and a
+    /// type mismatch for any other).
+    ///
+    /// ```swift
+    /// var nickname = "none"
+    /// try coder.decodeIfPresent(into: &nickname, forKey: "nickname")
+    /// ```
+    public func decodeIfPresent<T: KeyedArchiveValue>(into value: inout T, forKey key: String) throws {
+        let decoded: T?
+        do {
+            decoded = try document.withReader { (r: borrowing PlistReader) throws -> T? in
+                guard let ref = try state.lookup(key, in: r, push: true) else { return nil }
+                return try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
+            }
+        } catch {
+            _ = state.popPath()
+            throw error
+        }
+        if state.popPath() { try drainPending() }
+        if let decoded { value = decoded }
+    }
+
     /// Decodes the value under `key` as `type`, or `nil` when the key is missing or holds `$null`.
     public func decodeIfPresent<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T? {
         try decode(T?.self, forKey: key)
