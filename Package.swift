@@ -40,7 +40,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "KeyedArchiveMacros", dependencies: ["KeyedArchive", "KeyedArchiveMacrosPlugin"], swiftSettings: strict),
+        .target(
+            name: "KeyedArchiveMacros", dependencies: ["KeyedArchive", "KeyedArchiveMacrosPlugin"],
+            swiftSettings: strict),
         .executableTarget(
             name: "bplist",
             dependencies: [

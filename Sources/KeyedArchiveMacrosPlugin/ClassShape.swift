@@ -96,10 +96,12 @@ struct ClassShape {
             access = ""
         }
 
-        let inherited = classDecl.inheritanceClause?.inheritedTypes.map { type -> String in
-            let text = type.type.as(AttributedTypeSyntax.self)?.baseType.trimmedDescription ?? type.type.trimmedDescription
-            return String(text.split(separator: ".").last ?? "")
-        } ?? []
+        let inherited =
+            classDecl.inheritanceClause?.inheritedTypes.map { type -> String in
+                let text =
+                    type.type.as(AttributedTypeSyntax.self)?.baseType.trimmedDescription ?? type.type.trimmedDescription
+                return String(text.split(separator: ".").last ?? "")
+            } ?? []
         let namesArchivable = inherited.contains("KeyedArchivable") || inherited.contains("TwoPhaseKeyedArchivable")
         let isSubclass: Bool
         if let first = inherited.first, !namesArchivable, !knownProtocols.contains(first),
@@ -179,7 +181,8 @@ struct ClassShape {
         for (index, binding) in bindings.enumerated() where binding.isStored {
             guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
             // `var a, b: Int`: a binding without an annotation takes the next one's.
-            let type = binding.typeAnnotation?.type
+            let type =
+                binding.typeAnnotation?.type
                 ?? bindings[(index + 1)...].lazy.compactMap { $0.typeAnnotation?.type }.first
             let isOptional = type?.isOptional ?? false
             let name = pattern.identifier.text.trimmingCharacters(in: "`")
@@ -234,7 +237,8 @@ struct ClassShape {
                     .duplicateKey, at: property.keyAttribute.map(Syntax.init) ?? Syntax(property.node),
                     "'\(property.name)' and '\(first.name)' are both stored under the key \"\(property.key)\"",
                     notes: [
-                        Note(node: Syntax(first.node), message: ArchiveNote(message: "'\(first.name)' is declared here"))
+                        Note(
+                            node: Syntax(first.node), message: ArchiveNote(message: "'\(first.name)' is declared here"))
                     ]
                 )
             } else {

@@ -45,7 +45,8 @@ struct Diagnoser {
         notes: [Note] = []
     ) {
         diagnostics.append(
-            Diagnostic(node: Syntax(node), message: ArchiveMessage(kind: kind, message: message), notes: notes, fixIts: fixIts)
+            Diagnostic(
+                node: Syntax(node), message: ArchiveMessage(kind: kind, message: message), notes: notes, fixIts: fixIts)
         )
     }
 
@@ -80,7 +81,9 @@ extension FixIt {
         let specifier = declaration.bindingSpecifier
         return FixIt(
             message: ArchiveFixIt(message: "make it 'var'"),
-            changes: [.replace(oldNode: Syntax(specifier), newNode: Syntax(specifier.with(\.tokenKind, .keyword(.var))))]
+            changes: [
+                .replace(oldNode: Syntax(specifier), newNode: Syntax(specifier.with(\.tokenKind, .keyword(.var))))
+            ]
         )
     }
 

@@ -64,7 +64,8 @@ extension PatternBindingSyntax {
             return false
         case .accessors(let list):
             return list.allSatisfy {
-                $0.accessorSpecifier.tokenKind == .keyword(.willSet) || $0.accessorSpecifier.tokenKind == .keyword(.didSet)
+                $0.accessorSpecifier.tokenKind == .keyword(.willSet)
+                    || $0.accessorSpecifier.tokenKind == .keyword(.didSet)
             }
         }
     }

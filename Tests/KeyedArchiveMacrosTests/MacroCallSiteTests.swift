@@ -246,7 +246,8 @@ func foundationUnarchiver(_ data: Data) throws -> NSKeyedUnarchiver {
             }
         )
         guard case .dictionary(let fields) = person else { return }
-        #expect(Set(fields.keys) == Set(["$class", "name", "years", "dog", "friends", "nickname"].map(PlistValue.string)))
+        #expect(
+            Set(fields.keys) == Set(["$class", "name", "years", "dog", "friends", "nickname"].map(PlistValue.string)))
         #expect(fields["years"] == .integer(31))
     }
 
