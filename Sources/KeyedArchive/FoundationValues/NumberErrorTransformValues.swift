@@ -151,11 +151,17 @@ extension ArchivedError: KeyedArchiveValue, ArchivedValueClass {
 /// An `NSAffineTransform`: the matrix `[m11 m12 0; m21 m22 0; tX tY 1]`. Archived as 32-bit floats,
 /// so values read back rounded to `Float`.
 public struct ArchivedAffineTransform: Hashable, Sendable {
+    /// Row 1, column 1 (x scale).
     public var m11: Double
+    /// Row 1, column 2.
     public var m12: Double
+    /// Row 2, column 1.
     public var m21: Double
+    /// Row 2, column 2 (y scale).
     public var m22: Double
+    /// The x translation.
     public var tX: Double
+    /// The y translation.
     public var tY: Double
 
     /// A transform of these coefficients.

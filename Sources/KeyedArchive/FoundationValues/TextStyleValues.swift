@@ -47,27 +47,41 @@ public struct ArchivedParagraphStyle: Hashable {
     /// `NSLineBreakMode`: 0 word wrapping, 1 char wrapping, 2 clipping, 3 truncating head,
     /// 4 truncating tail, 5 truncating middle.
     public var lineBreakMode: Int = 0
+    /// `NSLineSpacing`: points added between lines.
     public var lineSpacing: Double = 0
+    /// `NSParagraphSpacing`: points added after the paragraph.
     public var paragraphSpacing: Double = 0
+    /// `NSHeadIndent`: the leading indent of lines other than the first.
     public var headIndent: Double = 0
+    /// `NSFirstLineHeadIndent`: the leading indent of the first line.
     public var firstLineHeadIndent: Double = 0
+    /// `NSTailIndent`: the trailing indent (negative: from the trailing margin).
     public var tailIndent: Double = 0
+    /// `NSMinLineHeight`.
     public var minimumLineHeight: Double = 0
+    /// `NSMaxLineHeight` (0: no maximum).
     public var maximumLineHeight: Double = 0
+    /// `NSLineHeightMultiple`.
     public var lineHeightMultiple: Double = 0
+    /// `NSParagraphSpacingBefore`: points added before the paragraph.
     public var paragraphSpacingBefore: Double = 0
+    /// `NSDefaultTabInterval`: the interval of tab stops after the last one.
     public var defaultTabInterval: Double = 0
+    /// `NSHyphenationFactor` (0 to 1).
     public var hyphenationFactor: Double = 0
     /// The tightening factor for truncation, `nil` for the system default (0.05).
     public var tighteningFactorForTruncation: Double?
+    /// `NSHeaderLevel` (0: not a heading), archived as a real.
     public var headerLevel: Int = 0
     /// The tab stops, `nil` for the default ones (archived as `$null`).
     public var tabStops: [TabStop]?
     /// `NSWritingDirection`: -1 natural, 0 left to right, 1 right to left.
     public var baseWritingDirection: Int = -1
+    /// `NSAllowsTighteningForTruncation`.
     public var allowsDefaultTighteningForTruncation: Bool = false
-    /// `NSTextBlocks` and `NSTextLists` (objects of their own), when archived.
+    /// `NSTextBlocks` (text table blocks, objects of their own), when archived.
     public var textBlocks: [AnyArchived]?
+    /// `NSTextLists` (list markers, objects of their own), when archived.
     public var textLists: [AnyArchived]?
     /// Settings this type does not name (line break strategy, composition language, …), by archive
     /// key, written back as they are.
