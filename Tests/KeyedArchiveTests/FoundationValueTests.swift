@@ -366,6 +366,27 @@ extension FoundationValueTests {
         #expect(root.classChain == ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"])
     }
 
+    /// Random decimals of up to 38 digits and exponents across Apple's range archive and read back
+    /// equal, with as many mantissa words as the significand needs.
+    @Test func randomDecimalsRoundTrip() throws {
+        var rng = SeededGenerator(seed: 38)
+        for _ in 0..<300 {
+            let count = Int.random(in: 1...38, using: &rng)
+            let digits = (0..<count).map { i in String(Int.random(in: (i == 0 ? 1 : 0)...9, using: &rng)) }.joined()
+            let exponent = Int.random(in: -90...90, using: &rng)
+            let text = (Bool.random(using: &rng) ? "-" : "") + digits + "e\(exponent)"
+            let d = try #require(Decimal(string: text), "\(text)")
+            let data = try KeyedArchiver.archivedData(withRootObject: d)
+            #expect(try KeyedUnarchiver.unarchivedObject(ofClass: Decimal.self, from: data) == d, "\(text)")
+            guard case .integer(let length)? = try rootFields(data)["NS.length"] else {
+                Issue.record("no NS.length for \(text)")
+                continue
+            }
+            let bits = UInt128(d.significand.description).map { 128 - $0.leadingZeroBitCount } ?? 0
+            #expect(Int(exactly: length) == (bits + 15) / 16, "\(text)")
+        }
+    }
+
     @Test func malformedDecimalNumbersAreTypedErrors() throws {
         let short = try handArchive([
             object(2, [("NS.exponent", 0), ("NS.length", 1), ("NS.negative", .bool(false)), ("NS.mantissa", .uid(3))]),
@@ -513,7 +534,8 @@ extension FoundationValueTests {
                 ]),
             classes(["NSMutableParagraphStyle", "NSParagraphStyle", "NSObject"]),
             object(4, [("NS.objects", [.uid(5), .uid(7)])]), classes(["NSArray", "NSObject"]),
-            object(6, [("NSLocation", .real(28))]), classes(["NSTextTab", "NSObject"]),
+            object(6, [("NSLocation", .real(28)), ("NSTextAlignment", 2), ("NSType", 0)]),
+            classes(["NSTextTab", "NSObject"]),
             object(6, [("NSLocation", .real(56))]),
             object(4, [("NS.objects", [])]),
         ])
@@ -524,6 +546,7 @@ extension FoundationValueTests {
             ofClass: ArchivedParagraphStyle.self, from: appleParagraphStyle())
         #expect(style.isMutable && style.alignment == 2 && style.lineSpacing == 2.5)
         #expect(style.tabStops?.map(\.location) == [28, 56])
+        #expect(style.tabStops?.first?.alignment == 2 && style.tabStops?.first?.otherFields == ["NSType": .integer(0)])
         #expect(style.baseWritingDirection == 1 && style.allowsDefaultTighteningForTruncation)
         #expect(style.tighteningFactorForTruncation == 0.05000000074505806)
         #expect(style.textLists == [] && style.textBlocks == [])

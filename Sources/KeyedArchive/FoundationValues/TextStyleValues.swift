@@ -8,8 +8,9 @@
 //                     NSHeadIndent, NSFirstLineHeadIndent, NSTailIndent, NSMinLineHeight,
 //                     NSMaxLineHeight, NSLineHeightMultiple, NSParagraphSpacingBefore,
 //                     NSDefaultTabInterval, NSHyphenationFactor, NSTighteningFactorForTruncation
-//                     (default 0.05), NSHeaderLevel (a real); NSTabStops (an array of NSTextTab,
-//                     each NSLocation, or $null: always written); NSTextBlocks, NSTextLists
+//                     (default 0.05), NSHeaderLevel (a real); NSTabStops (an array of NSTextTab:
+//                     NSLocation, NSTextAlignment, NSType, NSTabOptions; or $null: always
+//                     written); NSTextBlocks, NSTextLists
 //                     (arrays); NSWritingDirection (1 left to right, 2 right to left, absent:
 //                     natural); NSAllowsTighteningForTruncation (int 1); and newer settings
 //                     (NSLineBreakStrategy, NSLineBoundsOptions, NSTextHorizontalAlignment, …).
@@ -28,16 +29,21 @@ import FoundationEssentials
 /// A paragraph style (`NSParagraphStyle`, `NSMutableParagraphStyle`), as an attributed string's
 /// `NSParagraphStyle` attribute holds it.
 public struct ArchivedParagraphStyle: Hashable {
-    /// A tab stop (`NSTextTab`): its location, and any other archived settings as they are.
+    /// A tab stop (`NSTextTab`): its location and alignment, and any other archived settings as
+    /// they are.
     public struct TabStop: Hashable {
-        /// The location, in points from the line's start.
+        /// `NSLocation`: points from the line's start.
         public var location: Double
-        /// The tab's other fields (its alignment, options), by archive key.
+        /// `NSTextAlignment` as archived (0 left, 1 right, 2 center, 3 justified, 4 natural), when
+        /// archived.
+        public var alignment: Int?
+        /// The tab's other fields (`NSTabOptions`, `NSType`), by archive key.
         public var otherFields: [String: AnyArchived]
 
         /// A tab stop at `location`.
-        public init(location: Double, otherFields: [String: AnyArchived] = [:]) {
+        public init(location: Double, alignment: Int? = nil, otherFields: [String: AnyArchived] = [:]) {
             self.location = location
+            self.alignment = alignment
             self.otherFields = otherFields
         }
     }
@@ -166,7 +172,13 @@ extension ArchivedParagraphStyle: KeyedArchiveValue, ArchivedValueClass {
                 case nil: location = 0
                 default: return nil
                 }
-                stops.append(TabStop(location: location, otherFields: other))
+                var alignment: Int?
+                switch other.removeValue(forKey: "NSTextAlignment") {
+                case .integer(let i)?: alignment = i
+                case nil: break
+                default: return nil
+                }
+                stops.append(TabStop(location: location, alignment: alignment, otherFields: other))
             }
             s.tabStops = stops
         default: return nil
@@ -200,6 +212,7 @@ extension ArchivedParagraphStyle: KeyedArchiveValue, ArchivedValueClass {
                 stops.map { stop in
                     var fields = stop.otherFields
                     fields["NSLocation"] = .real(stop.location)
+                    if let alignment = stop.alignment { fields["NSTextAlignment"] = .integer(alignment) }
                     return .object(ArchivedInstance(className: "NSTextTab", fields: fields))
                 })
         }
