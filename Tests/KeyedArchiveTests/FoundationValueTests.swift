@@ -387,6 +387,25 @@ extension FoundationValueTests {
         }
     }
 
+    struct Price: Codable, Equatable {
+        var amount: Decimal
+        var currency: String
+    }
+
+    /// A `Decimal` inside a `Codable` value is archived as an NSDecimalNumber, as Apple's
+    /// archivers hold decimals, not as `Decimal`'s own `Codable` fields.
+    @Test func codableDecimalsAreDecimalNumbers() throws {
+        let price = Price(amount: Decimal(string: "19.99") ?? 0, currency: "EUR")
+        let data = try KeyedArchiveEncoder().encode(price)
+        #expect(try KeyedArchiveDecoder().decode(Price.self, from: data) == price)
+        let graph = try KeyedArchiveGraph(data)
+        let classNames = graph.nodes.compactMap { node -> String? in
+            if case .object(let o) = node { return o.className }
+            return nil
+        }
+        #expect(classNames.contains("NSDecimalNumber"), "\(classNames)")
+    }
+
     @Test func malformedDecimalNumbersAreTypedErrors() throws {
         let short = try handArchive([
             object(2, [("NS.exponent", 0), ("NS.length", 1), ("NS.negative", .bool(false)), ("NS.mantissa", .uid(3))]),
@@ -611,5 +630,59 @@ extension FoundationValueTests {
         ])
         #expect(
             try rootAny(font) == .font(ArchivedFont(name: ".SFUI-Regular", size: 17, isUIFont: true)))
+    }
+
+    /// Every field of the new typed classes holding a value of the wrong kind (or out of range):
+    /// the typed decode succeeds or throws a `KeyedArchiveError` naming the class, and the
+    /// `AnyArchived` decode never fails for it (an unknown layout stays an instance).
+    @Test func wrongFieldKindsAreErrorsNotCrashes() throws {
+        let layouts: [([String], [String])] = [
+            (
+                ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"],
+                ["NS.exponent", "NS.length", "NS.negative", "NS.compact", "NS.mantissa.bo", "NS.mantissa"]
+            ),
+            (["NSError", "NSObject"], ["NSDomain", "NSCode", "NSUserInfo"]),
+            (["NSAffineTransform", "NSObject"], ["NSTransformStruct"]),
+            (["NSPersonNameComponents", "NSObject"], ["NS.givenName", "NS.familyName", "NS.nickname"]),
+            (
+                ["NSParagraphStyle", "NSObject"],
+                ["NSAlignment", "NSLineSpacing", "NSHeaderLevel", "NSTabStops", "NSWritingDirection", "NSTextLists"]
+            ),
+            (["NSFontDescriptor", "NSObject"], ["NSFontDescriptorAttributes", "NSFontDescriptorOptions"]),
+        ]
+        let wrong: [PlistValue] = [
+            .uid(3), .integer(PlistInteger(Int64.max)), .integer(-200), .real(.nan), .real(1e300), .bool(true),
+            .uid(4),
+        ]
+        for (chain, keys) in layouts {
+            for key in keys {
+                for value in wrong {
+                    let data = try handArchive([
+                        object(2, keys.map { ($0, $0 == key ? value : .integer(1)) }), classes(chain), "text",
+                        .data(Data([1, 2, 3])),
+                    ])
+                    let any = try rootAny(data)
+                    func check<T: KeyedArchiveValue>(_ type: T.Type) {
+                        do {
+                            _ = try KeyedUnarchiver.unarchivedObject(ofClass: T.self, from: data)
+                        } catch let e as KeyedArchiveError {
+                            #expect(e.className == chain[0], "\(chain[0]).\(key) = \(value): \(e)")
+                        } catch {
+                            Issue.record("\(chain[0]).\(key) = \(value): not a KeyedArchiveError: \(error)")
+                        }
+                    }
+                    switch chain[0] {
+                    case "NSDecimalNumber": check(Decimal.self)
+                    case "NSError": check(ArchivedError.self)
+                    case "NSAffineTransform": check(ArchivedAffineTransform.self)
+                    case "NSPersonNameComponents": check(ArchivedPersonNameComponents.self)
+                    case "NSParagraphStyle": check(ArchivedParagraphStyle.self)
+                    default: check(ArchivedFontDescriptor.self)
+                    }
+                    // The value, typed or not, describes itself without trapping.
+                    _ = any.typedDescription
+                }
+            }
+        }
     }
 }

@@ -83,11 +83,12 @@ extension ArchivedAffineTransform: CustomStringConvertible {
 }
 
 extension ArchivedPersonNameComponents: CustomStringConvertible {
-    /// `"Dr. Jane Q. Public Jr. (nickname \"JQ\")"`: the parts in name order.
+    /// `"Dr. Jane Q. Public Jr. (nickname \"JQ\")"`: the parts in name order (`"{}"` when none).
     public var description: String {
         let name = [namePrefix, givenName, middleName, familyName, nameSuffix].compactMap { $0 }.joined(separator: " ")
         let nick = nickname.map { "(nickname \"\($0)\")" }
-        return [name.isEmpty ? nil : name, nick].compactMap { $0 }.joined(separator: " ")
+        let text = [name.isEmpty ? nil : name, nick].compactMap { $0 }.joined(separator: " ")
+        return text.isEmpty ? "{}" : text
     }
 }
 
