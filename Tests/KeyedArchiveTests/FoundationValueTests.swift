@@ -597,13 +597,56 @@ extension FoundationValueTests {
         #expect(e?.code == .corrupted && e?.className == "NSParagraphStyle")
     }
 
-    @Test func fontDescriptorsKeepTheirAttributes() throws {
-        let apple = try handArchive([
+    /// An NSFontDescriptor in Apple's layout: its attributes dictionary.
+    func appleFontDescriptor() throws -> Data {
+        try handArchive([
             object(2, [("NSFontDescriptorAttributes", .uid(3))]), classes(["NSFontDescriptor", "NSObject"]),
             object(4, [("NS.keys", [.uid(5), .uid(6)]), ("NS.objects", [.uid(7), .uid(8)])]),
             classes(["NSMutableDictionary", "NSDictionary", "NSObject"]), "NSFontNameAttribute", "NSFontSizeAttribute",
             "Helvetica-Bold", .real(12),
         ])
+    }
+
+    /// The hand-built Apple-layout archives, read as typed values and archived again, give the
+    /// same object graph: the same classes, keys and values (nothing renamed, dropped or added).
+    @Test func appleLayoutsArchiveBackUnchanged() throws {
+        let translate: [UInt8] = [
+            0x3F, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3F, 0x80, 0, 0, 0x41, 0x20, 0, 0, 0x41, 0xA0, 0, 0,
+        ]
+        let samples: [(String, Data)] = [
+            ("NSDecimalNumber", try decimalArchive(exponent: -2, length: 1, negative: true, mantissa: [0x39, 0x30])),
+            (
+                "NSAffineTransform",
+                try handArchive([
+                    object(2, [("NSTransformStruct", .uid(3))]), classes(["NSAffineTransform", "NSObject"]),
+                    .data(Data(translate)),
+                ])
+            ),
+            ("NSMutableParagraphStyle", try appleParagraphStyle()),
+            ("NSFontDescriptor", try appleFontDescriptor()),
+            (
+                "NSPersonNameComponents",
+                try handArchive([
+                    object(
+                        2,
+                        [
+                            ("NS.namePrefix", .uid(0)), ("NS.givenName", .uid(3)), ("NS.middleName", .uid(0)),
+                            ("NS.familyName", .uid(4)), ("NS.nameSuffix", .uid(0)), ("NS.nickname", .uid(0)),
+                        ]),
+                    classes(["NSPersonNameComponents", "NSObject"]), "Ada", "Lovelace",
+                ])
+            ),
+        ]
+        for (name, original) in samples {
+            let value = try rootAny(original)
+            #expect(value.typedDescription?.className == name, "\(name): \(value)")
+            let again = try KeyedArchiver.archivedData(withRootObject: value)
+            #expect(try ArchiveGraphEquivalence.same(original, again), "\(name) is not archived back as it was")
+        }
+    }
+
+    @Test func fontDescriptorsKeepTheirAttributes() throws {
+        let apple = try appleFontDescriptor()
         let descriptor = try KeyedUnarchiver.unarchivedObject(ofClass: ArchivedFontDescriptor.self, from: apple)
         #expect(descriptor.fontName == "Helvetica-Bold" && descriptor.pointSize == 12 && descriptor.options == nil)
         #expect(descriptor.description == "Helvetica-Bold 12pt")
