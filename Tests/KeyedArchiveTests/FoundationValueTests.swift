@@ -728,4 +728,42 @@ extension FoundationValueTests {
             }
         }
     }
+
+    /// An archive of the six new typed values, every byte changed three ways: each mutation reads
+    /// as a value or fails with a `KeyedArchiveError` (as ``AnyArchived`` and as the typed array).
+    @Test func everySingleByteMutationOfTheNewValuesIsAValueOrATypedError() throws {
+        var style = ArchivedParagraphStyle(alignment: 1, tabStops: [.init(location: 36, alignment: 2)])
+        style.headerLevel = 2
+        let values: [AnyArchived] = [
+            .decimal(Decimal(string: "-1234567890.123") ?? 0),
+            .error(ArchivedError(domain: "D", code: 3, userInfo: ["NSLocalizedDescription": .string("x")])),
+            .affineTransform(ArchivedAffineTransform(m11: 1, m12: 2, m21: 3, m22: 4, tX: 5, tY: 6)),
+            .personNameComponents(ArchivedPersonNameComponents(givenName: "A", nickname: "B")),
+            .paragraphStyle(style),
+            .fontDescriptor(ArchivedFontDescriptor(attributes: ["NSFontNameAttribute": .string("Menlo")], options: 1)),
+        ]
+        let data = try KeyedArchiver.archivedData(withRootObject: AnyArchived.array(values))
+        #expect(try rootAny(data) == .array(values))
+        var outcomes = 0
+        for i in 8..<data.count {
+            for delta: UInt8 in [1, 0x80, 0xFF] {
+                var m = data
+                m[m.startIndex + i] &+= delta
+                for decode in [
+                    { _ = try KeyedUnarchiver.unarchivedObject(ofClass: AnyArchived.self, from: m) },
+                    { _ = try KeyedUnarchiver.unarchivedObject(ofClass: [AnyArchived].self, from: m) },
+                ] as [() throws -> Void] {
+                    do {
+                        try decode()
+                        outcomes += 1
+                    } catch is KeyedArchiveError {
+                        outcomes += 1
+                    } catch {
+                        Issue.record("byte \(i) + \(delta): \(error)")
+                    }
+                }
+            }
+        }
+        #expect(outcomes == (data.count - 8) * 6)
+    }
 }
