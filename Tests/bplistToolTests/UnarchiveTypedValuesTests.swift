@@ -2,6 +2,7 @@
 // Foundation and AppKit values as values, never as their archive fields.
 
 import Foundation
+import KeyedArchive
 import Testing
 
 @Suite struct UnarchiveTypedValuesTests {
@@ -38,5 +39,55 @@ import Testing
         }
         let json = try unarchive("terminal-solarized-dark-Font.bplist", json: true)
         #expect(json.contains("\"$class\": \"NSFont\"") && json.contains("\"$value\": \"Monaco 11pt\""), "\(json)")
+    }
+
+    /// The values added for NSDecimalNumber, NSError, NSAffineTransform, NSPersonNameComponents,
+    /// NSParagraphStyle and NSFontDescriptor, archived in Apple's layout by our archiver.
+    @Test func moreTypedValuesAreShownAsValues() throws {
+        let dir = try TempDir()
+        var style = ArchivedParagraphStyle(
+            alignment: 2, tabStops: [.init(location: 28), .init(location: 56)], isMutable: true)
+        style.lineSpacing = 2
+        let cases: [(AnyArchived, String, [String])] = [
+            (.decimal(Decimal(string: "-123.45") ?? 0), "NSDecimalNumber -123.45", ["NS.mantissa", "NS.exponent"]),
+            (
+                .error(ArchivedError(domain: "NSCocoaErrorDomain", code: 260, userInfo: ["NSFilePath": .string("/x")])),
+                "NSError NSCocoaErrorDomain 260 {NSFilePath: \"/x\"}", ["NSDomain", "NSUserInfo"]
+            ),
+            (
+                .affineTransform(ArchivedAffineTransform(m11: 2, m12: 0, m21: 0, m22: 2, tX: 10, tY: -5)),
+                "NSAffineTransform [2 0 0 2 10 -5]", ["NSTransformStruct"]
+            ),
+            (
+                .personNameComponents(ArchivedPersonNameComponents(givenName: "Ada", familyName: "Lovelace")),
+                "NSPersonNameComponents Ada Lovelace", ["NS.givenName", "$null"]
+            ),
+            (
+                .paragraphStyle(style),
+                "NSMutableParagraphStyle {alignment center, line spacing 2, tab stops [28, 56]}",
+                ["NSTabStops", "NSTextTab", "NSLocation", "NSAlignment"]
+            ),
+            (
+                .fontDescriptor(
+                    ArchivedFontDescriptor(
+                        attributes: ["NSFontNameAttribute": .string("Menlo-Regular"), "NSFontSizeAttribute": .real(11)])
+                ),
+                "NSFontDescriptor Menlo-Regular 11pt", ["NSFontDescriptorAttributes"]
+            ),
+            (
+                .attributedString(
+                    ArchivedAttributedString(
+                        string: "a\tb",
+                        runs: [.init(range: 0..<3, attributes: ["NSParagraphStyle": .paragraphStyle(style)])])),
+                "NSParagraphStyle: NSMutableParagraphStyle {alignment center", ["NSTabStops", "NSLocation"]
+            ),
+        ]
+        for (i, (value, shown, hidden)) in cases.enumerated() {
+            let path = try dir.write(KeyedArchiver.archivedData(withRootObject: value), "\(i).bplist")
+            let r = try Tool.run(["unarchive", path])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdoutText.contains(shown), "\(shown): \(r.stdoutText)")
+            for field in hidden { #expect(!r.stdoutText.contains(field), "\(shown) shows \(field)") }
+        }
     }
 }

@@ -73,6 +73,18 @@ public enum AnyArchived: Hashable {
     case attributedString(ArchivedAttributedString)
     /// Date components without a calendar or time zone (NSDateComponents).
     case dateComponents(DateComponents)
+    /// A decimal number (NSDecimalNumber).
+    case decimal(Decimal)
+    /// An error: domain, code and user info (NSError).
+    case error(ArchivedError)
+    /// An affine transform (NSAffineTransform).
+    case affineTransform(ArchivedAffineTransform)
+    /// The parts of a person's name (NSPersonNameComponents).
+    case personNameComponents(ArchivedPersonNameComponents)
+    /// A paragraph style (NSParagraphStyle, NSMutableParagraphStyle).
+    case paragraphStyle(ArchivedParagraphStyle)
+    /// A font descriptor (NSFontDescriptor, UIFontDescriptor).
+    case fontDescriptor(ArchivedFontDescriptor)
     /// An object of a class without a Swift type here.
     case object(ArchivedInstance)
 }
@@ -208,6 +220,12 @@ extension AnyArchived: KeyedArchiveValue {
         case .font(let v): return try v.encodeArchiveValue(to: archiver)
         case .attributedString(let v): return try v.encodeArchiveValue(to: archiver)
         case .dateComponents(let v): return try v.encodeArchiveValue(to: archiver)
+        case .decimal(let v): return try v.encodeArchiveValue(to: archiver)
+        case .error(let v): return try v.encodeArchiveValue(to: archiver)
+        case .affineTransform(let v): return try v.encodeArchiveValue(to: archiver)
+        case .personNameComponents(let v): return try v.encodeArchiveValue(to: archiver)
+        case .paragraphStyle(let v): return try v.encodeArchiveValue(to: archiver)
+        case .fontDescriptor(let v): return try v.encodeArchiveValue(to: archiver)
         case .object(let instance): return ArchivedValue(ref: archiver.reference(to: instance), isReference: true)
         }
     }
@@ -253,6 +271,12 @@ extension AnyArchived {
         case .font: "font"
         case .attributedString: "attributed string"
         case .dateComponents: "date components"
+        case .decimal: "decimal"
+        case .error: "error"
+        case .affineTransform: "affine transform"
+        case .personNameComponents: "person name components"
+        case .paragraphStyle: "paragraph style"
+        case .fontDescriptor: "font descriptor"
         case .object(let o): "object \(o.className)"
         }
     }

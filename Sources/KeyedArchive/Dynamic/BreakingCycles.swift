@@ -34,6 +34,12 @@ extension AnyArchived {
                 }
             case .attributedString(let s):
                 for run in s.runs { work.append(contentsOf: run.attributes.values) }
+            case .error(let e): work.append(contentsOf: e.userInfo.values)
+            case .fontDescriptor(let d): work.append(contentsOf: d.attributes.values)
+            case .paragraphStyle(let p):
+                work.append(contentsOf: p.otherFields.values)
+                work.append(contentsOf: (p.textBlocks ?? []) + (p.textLists ?? []))
+                for tab in p.tabStops ?? [] { work.append(contentsOf: tab.otherFields.values) }
             case .object(let instance):
                 guard seen.insert(ObjectIdentifier(instance)).inserted else { continue }
                 instances.append(instance)

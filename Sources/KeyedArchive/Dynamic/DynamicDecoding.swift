@@ -192,8 +192,9 @@ extension KeyedUnarchiver {
         case "NSData", "NSMutableData":
             guard let data = try fieldValue("NS.data") else { return nil }
             return .data(try decodeData(r, data))
-        case "NSColorSpace":
-            // Part of a colour; read at once (not queued) so the colour sees its fields.
+        case "NSColorSpace", "NSTextTab":
+            // Part of a colour or a paragraph style; read at once (not queued) so the value that
+            // holds it sees its fields.
             let info = try classInfo(r, keys: f.keys, values: f.values, uid: f.uid)
             let instance = ArchivedInstance(className: info.name, classChain: info.chain)
             state.instances[f.uid] = instance
@@ -333,6 +334,12 @@ extension AnyArchived {
         add(ArchivedFont.self) { .font($0) }
         add(ArchivedAttributedString.self) { .attributedString($0) }
         add(DateComponents.self) { .dateComponents($0) }
+        add(Decimal.self) { .decimal($0) }
+        add(ArchivedError.self) { .error($0) }
+        add(ArchivedAffineTransform.self) { .affineTransform($0) }
+        add(ArchivedPersonNameComponents.self) { .personNameComponents($0) }
+        add(ArchivedParagraphStyle.self) { .paragraphStyle($0) }
+        add(ArchivedFontDescriptor.self) { .fontDescriptor($0) }
         return table
     }()
 }

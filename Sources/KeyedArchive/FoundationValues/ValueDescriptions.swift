@@ -65,6 +65,86 @@ extension ArchivedFont: CustomStringConvertible {
     public var description: String { "\(name) \(NumberText.format(size))pt" }
 }
 
+extension ArchivedError: CustomStringConvertible {
+    /// `NSCocoaErrorDomain 260 {NSFilePath: "/tmp/x"}` (the user info when not empty).
+    public var description: String {
+        "\(domain) \(code)"
+            + (userInfo.isEmpty
+                ? ""
+                : " {"
+                    + userInfo.keys.sorted().map { "\($0): " + (userInfo[$0].map(AnyArchived.shortText) ?? "") }
+                    .joined(separator: ", ") + "}")
+    }
+}
+
+extension ArchivedAffineTransform: CustomStringConvertible {
+    /// `"[m11 m12 m21 m22 tX tY]"`, e.g. `"[2 0 0 2 10 -5]"`.
+    public var description: String { "[" + coefficients.map(NumberText.format).joined(separator: " ") + "]" }
+}
+
+extension ArchivedPersonNameComponents: CustomStringConvertible {
+    /// `"Dr. Jane Q. Public Jr. (nickname \"JQ\")"`: the parts in name order (`"{}"` when none).
+    public var description: String {
+        let name = [namePrefix, givenName, middleName, familyName, nameSuffix].compactMap { $0 }.joined(separator: " ")
+        let nick = nickname.map { "(nickname \"\($0)\")" }
+        let text = [name.isEmpty ? nil : name, nick].compactMap { $0 }.joined(separator: " ")
+        return text.isEmpty ? "{}" : text
+    }
+}
+
+extension ArchivedParagraphStyle: CustomStringConvertible {
+    /// `"{alignment center, line spacing 2, tab stops [28, 56]}"`: the settings that are not the
+    /// default (`"{default}"` when none).
+    public var description: String {
+        let alignments = ["left", "right", "center", "justified", "natural"]
+        let modes = [
+            "word wrapping", "char wrapping", "clipping", "truncating head", "truncating tail", "truncating middle",
+        ]
+        var parts: [String] = []
+        if alignment != 0 {
+            parts.append(
+                "alignment " + (alignments.indices.contains(alignment) ? alignments[alignment] : "\(alignment)"))
+        }
+        if lineBreakMode != 0 {
+            parts.append(
+                "line break " + (modes.indices.contains(lineBreakMode) ? modes[lineBreakMode] : "\(lineBreakMode)"))
+        }
+        let names = [
+            "line spacing", "paragraph spacing", "head indent", "first line head indent", "tail indent",
+            "minimum line height", "maximum line height", "line height multiple", "paragraph spacing before",
+            "default tab interval", "hyphenation factor",
+        ]
+        for ((_, path), name) in zip(Self.reals, names) where self[keyPath: path] != 0 {
+            parts.append("\(name) \(NumberText.format(self[keyPath: path]))")
+        }
+        if let t = tighteningFactorForTruncation { parts.append("tightening factor \(NumberText.format(t))") }
+        if headerLevel != 0 { parts.append("header level \(headerLevel)") }
+        if let tabStops {
+            parts.append("tab stops [" + tabStops.map { NumberText.format($0.location) }.joined(separator: ", ") + "]")
+        }
+        if baseWritingDirection == 0 { parts.append("left to right") }
+        if baseWritingDirection == 1 { parts.append("right to left") }
+        if allowsDefaultTighteningForTruncation { parts.append("allows tightening") }
+        if let textLists, !textLists.isEmpty { parts.append("\(textLists.count) text lists") }
+        if let textBlocks, !textBlocks.isEmpty { parts.append("\(textBlocks.count) text blocks") }
+        if !otherFields.isEmpty { parts.append("\(otherFields.count) more settings") }
+        return "{" + (parts.isEmpty ? "default" : parts.joined(separator: ", ")) + "}"
+    }
+}
+
+extension ArchivedFontDescriptor: CustomStringConvertible {
+    /// `"Helvetica 12pt"` when the attributes name a font and size, else the attributes
+    /// (`{NSFontFamilyAttribute: "Menlo"}`).
+    public var description: String {
+        var head: [String] = []
+        if let fontName { head.append(fontName) }
+        if let pointSize { head.append("\(NumberText.format(pointSize))pt") }
+        let rest = attributes.keys.filter { $0 != "NSFontNameAttribute" && $0 != "NSFontSizeAttribute" }.sorted()
+        let shown = rest.map { "\($0): " + (attributes[$0].map(AnyArchived.shortText) ?? "") }
+        return (head + (shown.isEmpty ? [] : ["{" + shown.joined(separator: ", ") + "}"])).joined(separator: " ")
+    }
+}
+
 extension AnyArchived {
     /// The archived class a typed value is written as, and its text (`nil` for other cases).
     public var typedDescription: (className: String, text: String)? {
@@ -79,6 +159,14 @@ extension AnyArchived {
         case .color(let c): return (c.isUIColor ? "UIColor" : "NSColor", c.description)
         case .font(let f): return (f.isUIFont ? "UIFont" : "NSFont", f.description)
         case .dateComponents(let c): return ("NSDateComponents", "{" + c.archiveDescription + "}")
+        case .decimal(let d): return ("NSDecimalNumber", d.description)
+        case .error(let e): return ("NSError", e.description)
+        case .affineTransform(let t): return ("NSAffineTransform", t.description)
+        case .personNameComponents(let p): return ("NSPersonNameComponents", p.description)
+        case .paragraphStyle(let p):
+            return (p.isMutable ? "NSMutableParagraphStyle" : "NSParagraphStyle", p.description)
+        case .fontDescriptor(let d):
+            return (d.isUIFontDescriptor ? "UIFontDescriptor" : "NSFontDescriptor", d.description)
         case .attributedString(let a):
             let runs = zip(a.runTexts, a.runs).map { text, run in
                 "\"\(text)\" {"
