@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "bplist",
             dependencies: [
-                "BinaryPlist", "KeyedArchive",
+                "BinaryPlist", "KeyedArchive", "KeyedArchiveMacros",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -3,7 +3,8 @@
 // `swift build`/`swift test` never compile package-benchmark (see ../shared/TOOLCHAIN.md, section 4).
 // Two benchmark targets, rows named workload/operation/implementation with Foundation's rows beside ours:
 //   BinaryPlistBenchmarks   the core codec on mixed/strings/numbers (decode, encode, open, lookup, zlib)
-//   KeyedArchiveBenchmarks  keyed archives on 20,000 Person objects (unarchive, archive, plist decode)
+//   KeyedArchiveBenchmarks  keyed archives on 20,000 Person objects (unarchive, archive, plist decode;
+//                           hand-written, @KeyedArchivable and Codable against NSKeyedArchiver)
 //
 //   cd Benchmarks && swift package benchmark                 # everything
 //   swift package benchmark --target KeyedArchiveBenchmarks  # one target
@@ -56,6 +57,7 @@ let package = Package(
             dependencies: [
                 "SuiteConfiguration",
                 .product(name: "KeyedArchive", package: "KeyedArchive"),
+                .product(name: "KeyedArchiveMacros", package: "KeyedArchive"),
                 .product(name: "BinaryPlist", package: "KeyedArchive"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

@@ -18,6 +18,7 @@ let scenarios = [
     "apple-archive",  // (f) reading an archive written by NSKeyedArchiver on an Apple platform
     "appended-data",  // (g) bytes appended to an archive: the error, and recovery
     "defaults-store",  // (h) an archived user in UserDefaults and in a plist file, read by a second process
+    "macro-archivable",  // (i) the scenarios above with @KeyedArchivable beside the hand-written classes
 ]
 
 let package = Package(
@@ -33,7 +34,7 @@ let package = Package(
             dependencies: [
                 .product(name: "KeyedArchive", package: "KeyedArchive"),
                 .product(name: "BinaryPlist", package: "KeyedArchive"),
-            ],
+            ] + (name == "macro-archivable" ? [.product(name: "KeyedArchiveMacros", package: "KeyedArchive")] : []),
             path: "Sources/\(name)"
         )
     }

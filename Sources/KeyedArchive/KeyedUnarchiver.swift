@@ -91,6 +91,8 @@ public final class KeyedUnarchiver {
     /// Everything decoding mutates, in one property: one exclusivity check per operation.
     struct State {
         var frames: [Frame]
+        /// The input lent for the current top-level read (Unarchiving/LentInput.swift).
+        var input = LentInput()
         var path: [PathComponent] = []
         var instances: [(any KeyedArchivable)?] = []
         var inProgress: [Bool] = []
@@ -334,7 +336,7 @@ public final class KeyedUnarchiver {
         do {
             // One borrow of the input for the lookup and the value (nested objects borrow again
             // when their own `init(from:)` calls back).
-            value = try document.withReader { (r: borrowing PlistReader) throws -> T in
+            value = try withInput { (r: borrowing PlistReader) throws -> T in
                 if let ref = try state.lookup(key, in: r, push: true) {
                     return try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
                 }
@@ -368,7 +370,7 @@ public final class KeyedUnarchiver {
     public func decodeIfPresent<T: KeyedArchiveValue>(into value: inout T, forKey key: String) throws {
         let decoded: T?
         do {
-            decoded = try document.withReader { (r: borrowing PlistReader) throws -> T? in
+            decoded = try withInput { (r: borrowing PlistReader) throws -> T? in
                 guard let ref = try state.lookup(key, in: r, push: true) else { return nil }
                 return try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
             }
@@ -395,7 +397,7 @@ public final class KeyedUnarchiver {
         guard let ref = try lookup(key) else { return nil }
         let allowed = Set(types.map { ObjectIdentifier($0) })
         let names = types.map { $0.archiveClassName }.joined(separator: ", ")
-        let result = try document.withReader { (r: borrowing PlistReader) throws -> (any KeyedArchivable)? in
+        let result = try withInput { (r: borrowing PlistReader) throws -> (any KeyedArchivable)? in
             try decodeInstance(r, UnarchivedValue(ref: ref), candidates: types, expected: "one of [\(names)]") {
                 allowed.contains(ObjectIdentifier($0))
             }
@@ -434,7 +436,7 @@ public final class KeyedUnarchiver {
     /// Runs `body` with one borrow of the input.
     @inline(__always)
     func reading<R>(_ body: (borrowing PlistReader) throws(KeyedArchiveError) -> R) throws(KeyedArchiveError) -> R {
-        try document.withReader(body)
+        try withInput(body)
     }
 
     @inline(__always)

@@ -24,12 +24,13 @@
 //   unarchive     KeyedUnarchiver.unarchivedObject(ofClass: [Person].self): the object graph, as
 //                 NSKeyedUnarchiver does in the peers (classes swift_peer.Person / swift_peer.Dog)
 //   archive       KeyedArchiver.archivedData(withRootObject:) of those objects
+//   unarchive-macro, archive-macro  the same with classes whose conformance `@KeyedArchivable` generates
 //   graph         KeyedArchiveGraph(data): the generic, class-agnostic decode
 
 import ArgumentParser
 @_spi(Internals) import BinaryPlist
 import Foundation
-import KeyedArchive
+import KeyedArchiveMacros
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,7 +39,7 @@ struct Bench: ParsableCommand {
             Reads FILE, then for each operation runs $WARMUP (default 1) untimed and REPS timed \
             repetitions and prints {"peer":"ours","workload":...,"op":...,"median_ms":...}. \
             Operations: decode, encode, encode-compact, open, lookup, deflate, inflate, zlib-decode, and for keyed \
-            archives unarchive, archive, graph ($BENCH_OPS=decode,encode selects some; \
+            archives unarchive, archive, unarchive-macro, archive-macro, graph ($BENCH_OPS=decode,encode selects some; \
             $BENCH_OPS=all runs all, including the keyed ones, which are off by default). The encoded output is written to OUT when given.
             """
     )
@@ -49,7 +50,8 @@ struct Bench: ParsableCommand {
     static let defaultOperations = [
         "decode", "encode", "encode-compact", "open", "lookup", "deflate", "inflate", "zlib-decode",
     ]
-    static let allOperations = defaultOperations + ["unarchive", "archive", "graph"]
+    static let allOperations =
+        defaultOperations + ["unarchive", "archive", "unarchive-macro", "archive-macro", "graph"]
 
     @Argument(help: "The binary property list to time.")
     var file: String
@@ -158,6 +160,19 @@ struct Bench: ParsableCommand {
             if ops.contains("archive") {
                 let data = try timer.measure { try KeyedArchiver.archivedData(withRootObject: persons) }
                 report("archive", timer.times, outBytes: data.count, items: persons.count)
+            }
+        }
+        if ops.contains("unarchive-macro") || ops.contains("archive-macro") {
+            let persons = try timer.measure {
+                try KeyedUnarchiver.unarchivedObject(ofClass: [MacroBenchPerson].self, from: input)
+            }
+            if persons.count > 10, persons[0].dog == nil || persons[0].dog !== persons[9].dog {
+                throw ValidationError("unarchive-macro: the dogs of persons 0 and 9 are not one shared instance")
+            }
+            if ops.contains("unarchive-macro") { report("unarchive-macro", timer.times, items: persons.count) }
+            if ops.contains("archive-macro") {
+                let data = try timer.measure { try KeyedArchiver.archivedData(withRootObject: persons) }
+                report("archive-macro", timer.times, outBytes: data.count, items: persons.count)
             }
         }
         if ops.contains("graph") {
@@ -307,4 +322,20 @@ final class BenchPerson: KeyedArchivable {
         try coder.encode(email, forKey: "email")
         try coder.encode(dog, forKey: "dog")
     }
+}
+
+/// `BenchDog` with the conformance `@KeyedArchivable` generates.
+@KeyedArchivable("swift_peer.Dog")
+final class MacroBenchDog {
+    let name: String
+    let breed: String
+}
+
+/// `BenchPerson` with the conformance `@KeyedArchivable` generates.
+@KeyedArchivable("swift_peer.Person")
+final class MacroBenchPerson {
+    let name: String
+    let age: Int
+    let email: String
+    let dog: MacroBenchDog?
 }

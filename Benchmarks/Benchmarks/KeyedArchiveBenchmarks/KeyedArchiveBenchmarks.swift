@@ -6,6 +6,9 @@
 //               NSKeyedUnarchiver (NSCoding classes); both read NSKeyedArchiver's archive of the workload
 //   archive     object graph -> archive bytes   KeyedArchive (KeyedArchiver.archivedData(withRootObject:)) |
 //               NSKeyedArchiver (archivedData(withRootObject:requiringSecureCoding: false))
+//   (both)      macro: the same classes with `@KeyedArchivable` instead of hand-written coding;
+//               Codable: the same values through KeyedArchiveEncoder/KeyedArchiveDecoder (its own
+//               archive, in which each person's dog is a copy: Codable has no shared references)
 //   decode      the plist layer of the same archive bytes, as an untyped tree
 //               BinaryPlist (BinaryPlistDocument(data).value()) | PropertyListSerialization
 //
@@ -18,7 +21,7 @@
 import Benchmark
 import BinaryPlist
 import Foundation
-import KeyedArchive
+import KeyedArchiveMacros
 import SuiteConfiguration
 
 let benchmarks: @Sendable () -> Void = {
@@ -45,6 +48,22 @@ func registerUnarchive(_ inputs: KeyedInputs, _ setup: @escaping Benchmark.Bench
     } setup: {
         try await setup()
     }
+    Benchmark("keyed/unarchive/macro") { benchmark in
+        let bytes = inputs.value.bytes
+        for _ in benchmark.scaledIterations {
+            blackHole(try KeyedUnarchiver.unarchivedObject(ofClass: [MacroPerson].self, from: bytes))
+        }
+    } setup: {
+        try await setup()
+    }
+    Benchmark("keyed/unarchive/Codable") { benchmark in
+        let bytes = inputs.value.codableBytes
+        for _ in benchmark.scaledIterations {
+            blackHole(try KeyedArchiveDecoder().decode([CodablePerson].self, from: bytes))
+        }
+    } setup: {
+        try await setup()
+    }
     Benchmark("keyed/unarchive/NSKeyedUnarchiver") { benchmark in
         let bytes = inputs.value.bytes
         for _ in benchmark.scaledIterations {
@@ -67,6 +86,22 @@ func registerArchive(_ inputs: KeyedInputs, _ setup: @escaping Benchmark.Benchma
         let graph = inputs.value.ours
         for _ in benchmark.scaledIterations {
             blackHole(try KeyedArchiver.archivedData(withRootObject: graph))
+        }
+    } setup: {
+        try await setup()
+    }
+    Benchmark("keyed/archive/macro", configuration: archiveConfiguration) { benchmark in
+        let graph = inputs.value.macro
+        for _ in benchmark.scaledIterations {
+            blackHole(try KeyedArchiver.archivedData(withRootObject: graph))
+        }
+    } setup: {
+        try await setup()
+    }
+    Benchmark("keyed/archive/Codable") { benchmark in
+        let graph = inputs.value.codable
+        for _ in benchmark.scaledIterations {
+            blackHole(try KeyedArchiveEncoder().encode(graph))
         }
     } setup: {
         try await setup()

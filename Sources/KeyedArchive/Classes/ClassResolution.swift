@@ -228,7 +228,7 @@ extension KeyedUnarchiver {
 
     /// Decodes an instance of `T` (or a subclass mapped to the archived name).
     func decodeObject<T: KeyedArchivable>(_ type: T.Type, from value: UnarchivedValue) throws -> T? {
-        try document.withReader { (r: borrowing PlistReader) throws -> T? in try decodeObject(r, type, from: value) }
+        try withInput { (r: borrowing PlistReader) throws -> T? in try decodeObject(r, type, from: value) }
     }
 
     /// The same, through the unarchiver's borrow of the input.

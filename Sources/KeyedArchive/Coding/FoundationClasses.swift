@@ -255,7 +255,7 @@ extension KeyedUnarchiver {
     /// Borrows the input once and decodes `T` through its reader path: the two-argument
     /// `decodeArchiveValue(_:from:)` of the package's own types.
     func decodeBorrowing<T: KeyedArchiveValue>(_ type: T.Type, _ value: UnarchivedValue) throws -> T {
-        try document.withReader { (r: borrowing PlistReader) throws -> T in
+        try withInput { (r: borrowing PlistReader) throws -> T in
             try T.decodeArchiveValue(value, from: self, reader: r)
         }
     }

@@ -54,7 +54,7 @@ extension KeyedUnarchiver {
         guard uid >= 0, uid < objects.count else {
             throw error(.badUID, uid: uid, "UID \(uid) is outside $objects (\(objects.count) entries)")
         }
-        let value = try document.withReader { (r: borrowing PlistReader) throws -> AnyArchived in
+        let value = try withInput { (r: borrowing PlistReader) throws -> AnyArchived in
             try decodeAnyObject(r, uid: uid)
         }
         if state.frames.count == 1 { try drainPending() }
@@ -259,7 +259,7 @@ extension KeyedUnarchiver {
         instance.className = info.name
         instance.classChain = info.chain
         var unkeyed: [(Int, AnyArchived)] = []
-        try document.withReader { (r: borrowing PlistReader) throws -> Void in
+        try withInput { (r: borrowing PlistReader) throws -> Void in
             for i in 0..<frame.keys.count {
                 guard let stored = try string(r, r.reference(at: i, in: frame.keys)) else {
                     throw error(.corrupted, uid: uid, "key \(i) of the object at UID \(uid) is not a string")

@@ -74,7 +74,7 @@ extension KeyedUnarchiver {
         path.append(.key(storedKey))
         let value: T?
         do {
-            value = try document.withReader { (r: borrowing PlistReader) throws -> T? in
+            value = try withInput { (r: borrowing PlistReader) throws -> T? in
                 guard let ref = try field(r, storedKey, keys: frame.keys, values: frame.values) else { return nil }
                 return try T?.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
             }
