@@ -296,37 +296,19 @@ struct ArchiveView {
         return v
     }
 
-    /// Foundation value classes, shown plainly wherever they are referenced.
+    /// Foundation's plain value classes (NSDate, NSUUID, NSURL, NSString, NSData, NSNull), shown as
+    /// values wherever they are referenced, read by the unarchiver's decoders through
+    /// `KeyedArchiveGraph.foundationValue(at:using:)`: the one interpretation of these classes.
     private func foundationValue(_ o: KeyedArchiveGraph.Object) -> ArchiveNode? {
-        let chain = Set(o.classChain + [o.className])
-        switch o.className {
-        case "NSNull": return .null
-        case "NSDate":
-            if case .real(let t)? = plain(o["NS.time"]) { return .date(Date(timeIntervalSinceReferenceDate: t)) }
-        case "NSUUID":
-            if case .data(let d)? = plain(o["NS.uuidbytes"]), d.count == 16 {
-                let b = [UInt8](d)
-                return .uuid(
-                    UUID(
-                        uuid: (
-                            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
-                            b[14], b[15]
-                        )))
-            }
-        case "NSURL":
-            if case .string(let relative)? = plain(o["NS.relative"]) {
-                if case .uid(let b)? = o["NS.base"], case .object(let base)? = graph.node(Int(clamping: b)),
-                    case .url(let baseURL)? = foundationValue(base)
-                {
-                    return .url(URL(string: relative, relativeTo: URL(string: baseURL))?.absoluteString ?? relative)
-                }
-                return .url(relative)
-            }
-        default: break
+        switch graph.foundationValue(at: o.uid, using: decoder) {
+        case .date(let d)?: return .date(d)
+        case .uuid(let u)?: return .uuid(u)
+        case .url(let u)?: return .url(u.absoluteString)
+        case .string(let s)?: return .value(.string(s))
+        case .data(let d)?: return .value(.data(d))
+        case .nsNull?: return .null
+        default: return nil
         }
-        if chain.contains("NSString"), case .string(let s)? = plain(o["NS.string"]) { return .value(.string(s)) }
-        if chain.contains("NSData"), case .data(let d)? = plain(o["NS.data"]) { return .value(.data(d)) }
-        return nil
     }
 
     private mutating func object(_ o: KeyedArchiveGraph.Object, depth: Int) -> ArchiveNode {

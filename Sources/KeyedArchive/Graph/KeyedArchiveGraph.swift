@@ -245,6 +245,32 @@ public struct KeyedArchiveGraph: Sendable {
         return value
     }
 
+    /// The object at `uid` read by the unarchiver's decoders when its class is one of Foundation's
+    /// plain value classes: NSDate (`.date`), NSUUID (`.uuid`), NSURL, relative to its base
+    /// (`.url`), NSString and NSData and their subclasses (`.string`, `.data`), NSNull (`.nsNull`);
+    /// `nil` for other classes or an object those decoders reject. The graph, `bplist unarchive` and
+    /// ``AnyArchived`` read these classes through this one interpretation.
+    ///
+    /// - Parameters:
+    ///   - uid: The object's UID.
+    ///   - unarchiver: An unarchiver of the same archive to decode with (see ``typedValue(at:using:)``).
+    public func foundationValue(at uid: Int, using unarchiver: KeyedUnarchiver? = nil) -> AnyArchived? {
+        guard case .object(let o)? = node(uid) else { return nil }
+        let plainClasses: Set<String> = ["NSDate", "NSUUID", "NSURL", "NSNull"]
+        guard
+            plainClasses.contains(o.className) || o.classChain.contains("NSString") || o.classChain.contains("NSData")
+                || o.className == "NSString" || o.className == "NSData" || o.className == "NSMutableString"
+                || o.className == "NSMutableData"
+        else { return nil }
+        guard let decoder = unarchiver ?? (try? KeyedUnarchiver(document: source.document, limits: source.limits)),
+            let value = try? decoder.decodeObject(atUID: uid)
+        else { return nil }
+        switch value {
+        case .date, .uuid, .url, .string, .data, .nsNull: return value
+        default: return nil
+        }
+    }
+
     /// The path being resolved (for cycles) and one unarchiver for the typed values met.
     struct ResolvePath {
         var uids = Set<Int>()
@@ -347,27 +373,16 @@ public struct KeyedArchiveGraph: Sendable {
             return .array(xs)
         }
         if chain.contains("NSSet"), let xs = list(o["NS.objects"]) { return .set(xs) }
-        if o.className == "NSDate", case .real(let t)? = o["NS.time"] {
-            return .date(Date(timeIntervalSinceReferenceDate: t))
+        // NSDate, NSUUID, NSURL, NSString, NSData: the unarchiver's decoders, the one reading of them.
+        switch foundationValue(at: o.uid, using: onPath.decoder) {
+        case .date(let d)?: return .date(d)
+        case .uuid(let u)?: return .uuid(u)
+        case .url(let u)?: return .url(u.absoluteString)
+        case .string(let s)?: return .value(.string(s))
+        case .data(let d)?: return .value(.data(d))
+        case .nsNull?: return .null
+        default: break
         }
-        if o.className == "NSUUID", case .data(let d)? = o["NS.uuidbytes"], d.count == 16 {
-            let b = [UInt8](d)
-            return .uuid(
-                UUID(
-                    uuid: (
-                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
-                        b[15]
-                    )))
-        }
-        if o.className == "NSURL", case .value(.string(let rel)) = r(o["NS.relative"]) {
-            if case .url(let base) = r(o["NS.base"]) {
-                return .url(URL(string: rel, relativeTo: URL(string: base))?.absoluteString ?? rel)
-            }
-            return .url(rel)
-        }
-        if chain.contains("NSString"), let s = o["NS.string"] { return r(s) }
-        if chain.contains("NSData"), let d = o["NS.data"] { return r(d) }
-        if o.className == "NSNull" { return .null }
         return .object(className: o.className, fields: o.fields.map { ResolvedField(key: $0.key, value: r($0.value)) })
     }
 }
