@@ -20,6 +20,13 @@ let package = Package(
         .library(name: "KeyedArchiveMacros", targets: ["KeyedArchiveMacros"]),
         .executable(name: "bplist", targets: ["bplist"]),
     ],
+    traits: [
+        // Off by default, so that building the tool (the README's main job) never builds swift-syntax.
+        .trait(
+            name: "MacroBench",
+            description: "bplist bench: the unarchive-macro/archive-macro operations (builds swift-syntax)"
+        )
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
@@ -46,7 +53,8 @@ let package = Package(
         .executableTarget(
             name: "bplist",
             dependencies: [
-                "BinaryPlist", "KeyedArchive", "KeyedArchiveMacros",
+                "BinaryPlist", "KeyedArchive",
+                .target(name: "KeyedArchiveMacros", condition: .when(traits: ["MacroBench"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -197,7 +197,8 @@ struct ClassShape {
                 StoredProperty(
                     name: name, key: key ?? name, type: type,
                     hasDefault: binding.initializer != nil || (isOptional && !isLet), isOptional: isOptional,
-                    isLet: isLet, node: binding, declaration: variable, keyAttribute: keyAttribute,
+                    isLet: isLet, isWeak: variable.hasModifier(.weak) || variable.hasModifier(.unowned),
+                    node: binding, declaration: variable, keyAttribute: keyAttribute,
                     identifier: pattern.identifier.trimmed
                 )
             )

@@ -66,7 +66,10 @@ public struct KeyedArchivableMacro: MemberMacro, ExtensionMacro {
         )
 
         var encode = shape.isSubclass ? ["try super.encode(with: coder)"] : []
-        encode += shape.properties.map { "try coder.encode(self.\($0.identifier.text), forKey: \"\($0.key)\")" }
+        encode += shape.properties.map {
+            let method = $0.isWeak ? "encodeConditional" : "encode"
+            return "try coder.\(method)(self.\($0.identifier.text), forKey: \"\($0.key)\")"
+        }
         result.append(
             """
             \(raw: override)\(raw: access)func encode(with coder: KeyedArchive.KeyedArchiver) throws {

@@ -20,6 +20,10 @@ struct StoredProperty {
     let isOptional: Bool
     /// `let` rather than `var`.
     let isLet: Bool
+    /// `weak` or `unowned`: archived conditionally (`encodeConditional`), as `NSCoding` code writes
+    /// a back-reference with `encodeConditionalObject:forKey:`, so that it never keeps an object in
+    /// the archive that nothing else holds.
+    let isWeak: Bool
     /// The binding, for diagnostics.
     let node: PatternBindingSyntax
     /// The declaration, for fix-its.

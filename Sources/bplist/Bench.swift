@@ -25,12 +25,18 @@
 //                 NSKeyedUnarchiver does in the peers (classes swift_peer.Person / swift_peer.Dog)
 //   archive       KeyedArchiver.archivedData(withRootObject:) of those objects
 //   unarchive-macro, archive-macro  the same with classes whose conformance `@KeyedArchivable` generates
+//                 (built with the package trait MacroBench: `swift build -c release --traits MacroBench`;
+//                 off by default so that the tool builds without swift-syntax)
 //   graph         KeyedArchiveGraph(data): the generic, class-agnostic decode
 
 import ArgumentParser
 @_spi(Internals) import BinaryPlist
 import Foundation
-import KeyedArchiveMacros
+import KeyedArchive
+
+#if MacroBench
+    import KeyedArchiveMacros
+#endif
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,7 +45,8 @@ struct Bench: ParsableCommand {
             Reads FILE, then for each operation runs $WARMUP (default 1) untimed and REPS timed \
             repetitions and prints {"peer":"ours","workload":...,"op":...,"median_ms":...}. \
             Operations: decode, encode, encode-compact, open, lookup, deflate, inflate, zlib-decode, and for keyed \
-            archives unarchive, archive, unarchive-macro, archive-macro, graph ($BENCH_OPS=decode,encode selects some; \
+            archives unarchive, archive, graph, and unarchive-macro, archive-macro when built with the \
+            MacroBench trait ($BENCH_OPS=decode,encode selects some; \
             $BENCH_OPS=all runs all, including the keyed ones, which are off by default). The encoded output is written to OUT when given.
             """
     )
@@ -50,8 +57,12 @@ struct Bench: ParsableCommand {
     static let defaultOperations = [
         "decode", "encode", "encode-compact", "open", "lookup", "deflate", "inflate", "zlib-decode",
     ]
-    static let allOperations =
-        defaultOperations + ["unarchive", "archive", "unarchive-macro", "archive-macro", "graph"]
+    #if MacroBench
+        static let macroOperations = ["unarchive-macro", "archive-macro"]
+    #else
+        static let macroOperations: [String] = []
+    #endif
+    static let allOperations = defaultOperations + ["unarchive", "archive"] + macroOperations + ["graph"]
 
     @Argument(help: "The binary property list to time.")
     var file: String
@@ -72,6 +83,11 @@ struct Bench: ParsableCommand {
         let requested = environment["BENCH_OPS"] ?? Bench.defaultOperations.joined(separator: ",")
         let ops = requested == "all" ? Set(Bench.allOperations) : Set(requested.split(separator: ",").map(String.init))
         if let unknown = ops.first(where: { !Bench.allOperations.contains($0) }) {
+            if unknown.hasSuffix("-macro") {
+                throw ValidationError(
+                    "'\(unknown)': this bplist was built without the MacroBench trait "
+                        + "(swift build -c release --product bplist --traits MacroBench)")
+            }
             throw ValidationError("unknown operation '\(unknown)' in BENCH_OPS")
         }
         let input: Data
@@ -126,9 +142,8 @@ struct Bench: ParsableCommand {
             }
         }
 
-        if ops.contains("unarchive") || ops.contains("archive") || ops.contains("graph"),
-            (try? BinaryPlistDocument(input).ref(at: "$archiver")) != nil
-        {
+        let keyedOps: Set = ["unarchive", "archive", "unarchive-macro", "archive-macro", "graph"]
+        if !ops.isDisjoint(with: keyedOps), (try? BinaryPlistDocument(input).ref(at: "$archiver")) != nil {
             try keyed(input, ops: ops, timer: &timer, report: report)
         }
 
@@ -163,6 +178,17 @@ struct Bench: ParsableCommand {
             }
         }
         if ops.contains("unarchive-macro") || ops.contains("archive-macro") {
+            try keyedMacro(input, ops: ops, timer: &timer, report: report)
+        }
+        if ops.contains("graph") {
+            let graph = try timer.measure { try KeyedArchiveGraph(input) }
+            report("graph", timer.times, items: graph.nodes.count)
+        }
+    }
+
+    /// The keyed operations through `@KeyedArchivable` classes (trait MacroBench).
+    private func keyedMacro(_ input: Data, ops: Set<String>, timer: inout RepTimer, report: Reporter) throws {
+        #if MacroBench
             let persons = try timer.measure {
                 try KeyedUnarchiver.unarchivedObject(ofClass: [MacroBenchPerson].self, from: input)
             }
@@ -174,11 +200,11 @@ struct Bench: ParsableCommand {
                 let data = try timer.measure { try KeyedArchiver.archivedData(withRootObject: persons) }
                 report("archive-macro", timer.times, outBytes: data.count, items: persons.count)
             }
-        }
-        if ops.contains("graph") {
-            let graph = try timer.measure { try KeyedArchiveGraph(input) }
-            report("graph", timer.times, items: graph.nodes.count)
-        }
+        #else
+            throw ValidationError(
+                "unarchive-macro/archive-macro: this bplist was built without the MacroBench trait "
+                    + "(swift build -c release --product bplist --traits MacroBench)")
+        #endif
     }
 
     /// Elements of the top-level container (what the peers report as `items`).
@@ -324,18 +350,20 @@ final class BenchPerson: KeyedArchivable {
     }
 }
 
-/// `BenchDog` with the conformance `@KeyedArchivable` generates.
-@KeyedArchivable("swift_peer.Dog")
-final class MacroBenchDog {
-    let name: String
-    let breed: String
-}
+#if MacroBench
+    /// `BenchDog` with the conformance `@KeyedArchivable` generates.
+    @KeyedArchivable("swift_peer.Dog")
+    final class MacroBenchDog {
+        let name: String
+        let breed: String
+    }
 
-/// `BenchPerson` with the conformance `@KeyedArchivable` generates.
-@KeyedArchivable("swift_peer.Person")
-final class MacroBenchPerson {
-    let name: String
-    let age: Int
-    let email: String
-    let dog: MacroBenchDog?
-}
+    /// `BenchPerson` with the conformance `@KeyedArchivable` generates.
+    @KeyedArchivable("swift_peer.Person")
+    final class MacroBenchPerson {
+        let name: String
+        let age: Int
+        let email: String
+        let dog: MacroBenchDog?
+    }
+#endif

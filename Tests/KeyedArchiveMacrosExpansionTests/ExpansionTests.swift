@@ -173,14 +173,14 @@ func expand(
             """
             @KeyedArchivable("XWZNode", cycles: true)
             final class Node {
-                var parent: Node?
+                weak var parent: Node?
                 var children: [Node] = []
                 init() {}
             }
             """,
             """
             final class Node {
-                var parent: Node?
+                weak var parent: Node?
                 var children: [Node] = []
                 init() {}
 
@@ -189,7 +189,7 @@ func expand(
                 }
 
                 func encode(with coder: KeyedArchive.KeyedArchiver) throws {
-                    try coder.encode(self.parent, forKey: "parent")
+                    try coder.encodeConditional(self.parent, forKey: "parent")
                     try coder.encode(self.children, forKey: "children")
                 }
 

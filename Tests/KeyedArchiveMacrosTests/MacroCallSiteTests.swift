@@ -47,6 +47,15 @@ final class Node {
     init() {}
 }
 
+/// A back-reference held weakly: archived conditionally, as `encodeConditionalObject:forKey:` does.
+@KeyedArchivable("XWZFolder", cycles: true)
+final class Folder {
+    var name = ""
+    weak var parent: Folder?
+    var children: [Folder] = []
+    init() {}
+}
+
 /// Required `let` properties, a property without a type annotation, a default name.
 @KeyedArchivable
 final class Reading {
@@ -347,6 +356,29 @@ func foundationUnarchiver(_ data: Data) throws -> NSKeyedUnarchiver {
         #expect(back.children.map(\.label) == ["c0", "c1", "c2"])
         #expect(back.children.allSatisfy { $0.parent === back })
         for node in [back] + back.children { node.children.removeAll() }  // break the cycle
+    }
+
+    @Test func weakBackReferencesAreConditional() throws {
+        let root = Folder()
+        root.name = "/"
+        let etc = Folder()
+        (etc.name, etc.parent) = ("etc", root)
+        root.children = [etc]
+        // The whole tree: the parent is archived (as the root), so the child's reference resolves.
+        let tree = try KeyedArchiver.archivedData(withRootObject: root)
+        let back = try KeyedUnarchiver.unarchivedObject(ofClass: Folder.self, from: tree)
+        #expect(back.children.first?.parent === back)
+        // The child alone: its parent is archived nowhere else, so the weak reference is `$null`
+        // and the archive holds one folder, not the whole tree above it.
+        let alone = try KeyedArchiver.archivedData(withRootObject: etc)
+        let child = try KeyedUnarchiver.unarchivedObject(ofClass: Folder.self, from: alone)
+        #expect(child.name == "etc" && child.parent == nil)
+        let folders = try archivedObjects(alone).filter { object in
+            if case .dictionary(let d) = object { return d["children"] != nil }
+            return false
+        }
+        #expect(folders.count == 1)
+        _ = root
     }
 
     @Test func requiredLetsOptionalsAndInferredTypes() throws {

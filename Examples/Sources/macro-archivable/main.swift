@@ -204,7 +204,7 @@ do {
 @KeyedArchivable("Folder", cycles: true)
 final class Folder {
     var name = ""
-    var parent: Folder?
+    weak var parent: Folder?  // weak: archived conditionally (encodeConditionalObject:forKey:)
     var children: [Folder] = []
     init() {}
 }
@@ -222,7 +222,10 @@ do {
     let back = try KeyedUnarchiver.unarchivedObject(ofClass: Folder.self, from: data)
     check(back.children.map(\.name) == ["bin", "etc", "home"], "children in order")
     check(back.children.allSatisfy { $0.parent === back }, "every child points back at the same parent")
-    back.children.forEach { $0.parent = nil }  // break the cycle so ARC frees the tree
+    // A child alone: its weak parent is archived nowhere else, so it is not dragged into the archive.
+    let alone = try KeyedUnarchiver.unarchivedObject(
+        ofClass: Folder.self, from: try KeyedArchiver.archivedData(withRootObject: root.children[0]))
+    check(alone.name == "bin" && alone.parent == nil, "a weak parent is archived only if something else is")
 }
 
 print("macro-archivable: all checks passed")
