@@ -48,13 +48,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "KeyedArchiveMacros", dependencies: ["KeyedArchive", "KeyedArchiveMacrosPlugin"],
-            swiftSettings: strict),
+            name: "KeyedArchiveMacros",
+            dependencies: ["KeyedArchive", "KeyedArchiveMacrosPlugin"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "bplist",
             dependencies: [
                 "BinaryPlist", "KeyedArchive",
-                .target(name: "KeyedArchiveMacros", condition: .when(traits: ["MacroBench"])),
+                .byName(name: "KeyedArchiveMacros", condition: .when(traits: ["MacroBench"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
