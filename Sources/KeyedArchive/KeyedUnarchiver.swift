@@ -358,16 +358,34 @@ public final class KeyedUnarchiver {
         throw error(.missingKey, "no value for key \"\(key)\"")
     }
 
-    /// Decodes the value under `key` into `value` when the key is present, and leaves `value` as it
-    /// is when it is missing: a property with a default value, absent from archives written before
-    /// it existed. A present key is decoded as `T` (so `$null` is `nil` for an optional `T`, and a
-    /// type mismatch for any other).
+    /// Decodes the value under `key` into `value`, and leaves `value` as it is when the key is
+    /// missing or holds `$null`: a property with a default value, absent from archives written
+    /// before it existed (or set to `nil` by an Objective-C writer, as `decodeObjectForKey:` returns
+    /// `nil` and `?? default` keeps the default). Any other value of another type is a
+    /// ``KeyedArchiveError/Code/typeMismatch`` error.
     ///
     /// ```swift
     /// var nickname = "none"
     /// try coder.decodeIfPresent(into: &nickname, forKey: "nickname")
     /// ```
     public func decodeIfPresent<T: KeyedArchiveValue>(into value: inout T, forKey key: String) throws {
+        // `T?` decodes `$null` as `nil`: absent and `$null` both keep the default.
+        if let decoded = try decodeIfKeyPresent(T?.self, forKey: key) ?? nil { value = decoded }
+    }
+
+    /// Decodes the value under `key` into the optional `value` when the key is present (`$null`
+    /// sets it to `nil`), and leaves it as it is when the key is missing.
+    ///
+    /// ```swift
+    /// var avatar: URL? = URL(string: "https://example.org/default.png")
+    /// try coder.decodeIfPresent(into: &avatar, forKey: "avatar")
+    /// ```
+    public func decodeIfPresent<T: KeyedArchiveValue>(into value: inout T?, forKey key: String) throws {
+        if let decoded = try decodeIfKeyPresent(T?.self, forKey: key) { value = decoded }
+    }
+
+    /// The value under `key` decoded as `type`, or `nil` when the key is missing.
+    func decodeIfKeyPresent<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T? {
         let decoded: T?
         do {
             decoded = try withInput { (r: borrowing PlistReader) throws -> T? in
@@ -379,7 +397,7 @@ public final class KeyedUnarchiver {
             throw error
         }
         if state.popPath() { try drainPending() }
-        if let decoded { value = decoded }
+        return decoded
     }
 
     /// Decodes the value under `key` as `type`, or `nil` when the key is missing or holds `$null`.

@@ -56,6 +56,14 @@ final class Folder {
     init() {}
 }
 
+/// Properties with defaults, for `$null` and missing keys.
+@KeyedArchivable("XWZDefaults")
+final class Defaults {
+    var tags: Set<String> = ["default"]
+    var pages: Int? = 99
+    var absent: Int? = 5
+}
+
 /// Required `let` properties, a property without a type annotation, a default name.
 @KeyedArchivable
 final class Reading {
@@ -404,6 +412,25 @@ func foundationUnarchiver(_ data: Data) throws -> NSKeyedUnarchiver {
         } throws: { error in
             guard let error = error as? KeyedArchiveError else { return false }
             return error.code == .missingKey && "\(error)".contains("title")
+        }
+    }
+
+    @Test func nullKeepsADefaultAndClearsAnOptional() throws {
+        // An Objective-C writer's `encodeObject:nil` stores `$null`: a non-optional property with a
+        // default keeps it (as `decodeObjectForKey:` returning nil and `?? default` would), an
+        // optional one becomes nil, a missing key leaves either as it is.
+        let data = try archive(className: "XWZDefaults", fields: ["tags": Set<String>?.none, "pages": Int?.none])
+        let back = try KeyedUnarchiver.unarchivedObject(ofClass: Defaults.self, from: data)
+        #expect(back.tags == ["default"], "$null keeps a non-optional default")
+        #expect(back.pages == nil, "$null sets an optional to nil")
+        #expect(back.absent == 5, "a missing key keeps an optional's default")
+        // A value of another type is still an error, naming the key.
+        let wrong = try archive(className: "XWZDefaults", fields: ["tags": "text"])
+        #expect {
+            _ = try KeyedUnarchiver.unarchivedObject(ofClass: Defaults.self, from: wrong)
+        } throws: { error in
+            (error as? KeyedArchiveError)?.code == .typeMismatch
+                && (error as? KeyedArchiveError)?.keyPath.last == "tags"
         }
     }
 
