@@ -334,8 +334,8 @@ public final class KeyedUnarchiver {
     public func decode<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T {
         let value: T
         do {
-            // One borrow of the input for the lookup and the value (nested objects borrow again
-            // when their own `init(from:)` calls back).
+            // One reader for the lookup and the value; the reads nested in it (the fields of the
+            // objects it reaches) use the input this outermost read lent (Unarchiving/LentInput.swift).
             value = try withInput { (r: borrowing PlistReader) throws -> T in
                 if let ref = try state.lookup(key, in: r, push: true) {
                     return try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)

@@ -92,9 +92,10 @@ extension FixIt {
         var marked = initializer
         let modifier = DeclModifierSyntax(name: .keyword(.required, trailingTrivia: .space))
         if let first = marked.modifiers.first {
+            // `required` goes first and takes over the first modifier's leading trivia (indentation).
             var modifiers = marked.modifiers
-            modifiers[modifiers.startIndex] = first
-            marked.modifiers = [modifier] + modifiers
+            modifiers[modifiers.startIndex] = first.with(\.leadingTrivia, [])
+            marked.modifiers = [modifier.with(\.leadingTrivia, first.leadingTrivia)] + modifiers
         } else {
             marked.modifiers = [modifier.with(\.leadingTrivia, initializer.initKeyword.leadingTrivia)]
             marked.initKeyword = marked.initKeyword.with(\.leadingTrivia, [])

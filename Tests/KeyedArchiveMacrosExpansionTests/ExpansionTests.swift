@@ -548,6 +548,35 @@ func expand(
         )
     }
 
+    @Test func theRequiredFixItGoesBeforeOtherModifiers() {
+        expand(
+            """
+            @KeyedArchivable open class Base {
+                var n = 0
+                public init() {}
+            }
+            """,
+            """
+            open class Base {
+                var n = 0
+                public init() {}
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'init()' must be 'required': subclasses are unarchived through it", line: 3, column: 12,
+                    fixIts: [FixItSpec(message: "make it 'required'")]
+                )
+            ],
+            fixed: """
+                @KeyedArchivable open class Base {
+                    var n = 0
+                    required public init() {}
+                }
+                """
+        )
+    }
+
     @Test func argumentsMustBeLiterals() {
         expand(
             """

@@ -256,11 +256,10 @@ public struct KeyedArchiveGraph: Sendable {
     ///   - unarchiver: An unarchiver of the same archive to decode with (see ``typedValue(at:using:)``).
     public func foundationValue(at uid: Int, using unarchiver: KeyedUnarchiver? = nil) -> AnyArchived? {
         guard case .object(let o)? = node(uid) else { return nil }
-        let plainClasses: Set<String> = ["NSDate", "NSUUID", "NSURL", "NSNull"]
-        guard
-            plainClasses.contains(o.className) || o.classChain.contains("NSString") || o.classChain.contains("NSData")
-                || o.className == "NSString" || o.className == "NSData" || o.className == "NSMutableString"
-                || o.className == "NSMutableData"
+        let plainClasses: Set<String> = [
+            "NSDate", "NSUUID", "NSURL", "NSNull", "NSString", "NSMutableString", "NSData", "NSMutableData",
+        ]
+        guard plainClasses.contains(o.className) || o.classChain.contains("NSString") || o.classChain.contains("NSData")
         else { return nil }
         guard let decoder = unarchiver ?? (try? KeyedUnarchiver(document: source.document, limits: source.limits)),
             let value = try? decoder.decodeObject(atUID: uid)
