@@ -41,106 +41,116 @@ public import FoundationEssentials
 
 /// zlib compression levels and the two entry points.
 @_spi(Internals) public enum Zlib {
-    /// Compresses `data` into a zlib (RFC 1950) stream.
+    /// The most bytes lent to zlib in one call, in either direction: its counters (`avail_in`,
+    /// `avail_out`) are 32-bit `uInt`, so larger buffers are handed over in pieces of this size.
+    static let maxPiece = Int(UInt32.max)
+
+    /// Compresses `data` into a zlib (RFC 1950) stream, of any size.
     ///
     /// - Parameters:
     ///   - data: The bytes to compress (usually a whole `bplist00` file).
     ///   - level: 0 (store) ... 9 (smallest); -1 is zlib's default (6). Level 1 is usually the best
     ///     trade for property lists (measured: faster and often smaller than 6).
     public static func deflate(_ data: Data, level: Int = -1) throws(BinaryPlistError) -> Data {
+        try deflate(data, level: level, piece: maxPiece)
+    }
+
+    /// `deflate(_:level:)` lending zlib at most `piece` bytes per call (tests use small pieces to
+    /// exercise the path that inputs and outputs over 4 GiB take).
+    static func deflate(_ data: Data, level: Int, piece: Int) throws(BinaryPlistError) -> Data {
         guard (-1...9).contains(level) else {
             throw BinaryPlistError(.unencodable, "zlib level \(level) is not -1...9")
         }
+        let piece = min(max(piece, 1), maxPiece)
         var stream = unsafe z_stream()
-        var rc = unsafe deflateInit_(&stream, Int32(level), ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard rc == Z_OK else { throw BinaryPlistError(.compression, "deflateInit failed (\(rc))") }
+        let initRC = unsafe deflateInit_(&stream, Int32(level), ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard initRC == Z_OK else { throw BinaryPlistError(.compression, "deflateInit failed (\(initRC))") }
         defer { unsafe _ = deflateEnd(&stream) }
-        // One Z_FINISH call takes the whole input: zlib counts it in a 32-bit uInt.
-        guard data.count <= Int(uInt.max) else {
-            throw BinaryPlistError(.limitExceeded, "zlib input of \(data.count) bytes is over 4 GiB")
-        }
-        let bound = unsafe Int(deflateBound(&stream, uLong(data.count)))
-        guard bound <= Int(uInt.max) else {
-            throw BinaryPlistError(.limitExceeded, "zlib output bound of \(bound) bytes is over 4 GiB")
-        }
-        // The output is written straight into the Data returned (no second copy); Data(count:) maps
-        // zeroed pages lazily, and the tail is cut off below without moving the bytes.
-        var out = Data(count: bound)
-        rc = unsafe data.withUnsafeBytes { input in
-            unsafe out.withUnsafeMutableBytes { output in
-                // zlib reads avail_in bytes from next_in and writes at most avail_out bytes to next_out;
-                // both are the exact sizes of the lent buffers, which outlive this call.
-                unsafe stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
-                unsafe stream.avail_in = uInt(input.count)
-                unsafe stream.next_out = output.bindMemory(to: Bytef.self).baseAddress
-                unsafe stream.avail_out = uInt(output.count)
-                return unsafe CZlib.deflate(&stream, Z_FINISH)
+        // deflateBound (a uLong, 64-bit here) is the most a complete stream can take, so the block
+        // normally never grows; it is still grown when needed rather than trusted.
+        let bound = unsafe Int(clamping: deflateBound(&stream, uLong(clamping: data.count)))
+        var out = try OutputBlock(capacity: max(bound, 64))
+        let outcome: Result<Void, BinaryPlistError> = unsafe data.withUnsafeBytes { input in
+            // `fed` bytes have been handed to zlib; it reads avail_in <= piece bytes from next_in,
+            // which lies inside the lent buffer (fed - avail_in ... fed <= input.count).
+            let first = unsafe input.bindMemory(to: Bytef.self).baseAddress
+            var fed = 0
+            while true {
+                if unsafe stream.avail_in == 0, fed < input.count, let first = unsafe first {
+                    let take = min(input.count &- fed, piece)
+                    unsafe stream.next_in = UnsafeMutablePointer(mutating: first + fed)
+                    unsafe stream.avail_in = uInt(take)
+                    fed &+= take
+                }
+                if out.room == 0, let e = out.grow() { return .failure(e) }
+                let flush = unsafe fed == input.count && stream.avail_in == 0 ? Z_FINISH : Z_NO_FLUSH
+                let room = min(out.room, piece)
+                let rc = unsafe out.write(room) { next in
+                    unsafe stream.next_out = next
+                    unsafe stream.avail_out = uInt(room)
+                    let rc = unsafe CZlib.deflate(&stream, flush)
+                    return (rc, unsafe room &- Int(stream.avail_out))
+                }
+                switch rc {
+                case Z_STREAM_END: return .success(())
+                case Z_OK, Z_BUF_ERROR: continue
+                default: return .failure(BinaryPlistError(.compression, "deflate failed (zlib \(rc))"))
+                }
             }
         }
-        // deflateBound guarantees a single Z_FINISH call completes.
-        guard rc == Z_STREAM_END else { throw BinaryPlistError(.compression, "deflate failed (\(rc))") }
-        out.count = unsafe Int(stream.total_out)
-        return out
+        try outcome.get()
+        return out.finish()
     }
 
-    /// Inflates a zlib or gzip stream, producing at most `limit` bytes.
+    /// Inflates a zlib or gzip stream, of any size, producing at most `limit` bytes.
     ///
     /// - Throws: `compression` for a corrupt or truncated stream (with the input offset reached),
     ///   `limitExceeded` when the output would pass `limit`, `trailingData` for bytes after the stream.
     public static func inflate(_ data: Data, limit: Int) throws(BinaryPlistError) -> Data {
+        try inflate(data, limit: limit, piece: maxPiece)
+    }
+
+    /// `inflate(_:limit:)` lending zlib at most `piece` bytes per call (see `deflate(_:level:piece:)`).
+    static func inflate(_ data: Data, limit: Int, piece: Int) throws(BinaryPlistError) -> Data {
+        let piece = min(max(piece, 1), maxPiece)
         var stream = unsafe z_stream()
         // windowBits 15 + 32: detect zlib or gzip from the header.
         let initRC = unsafe inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard initRC == Z_OK else { throw BinaryPlistError(.compression, "inflateInit failed (\(initRC))") }
         defer { unsafe _ = inflateEnd(&stream) }
-        // zlib inflates straight into one malloc'd block that doubles as needed (realloc: large
-        // blocks move their pages instead of being copied) and is handed to `Data` without a copy.
-        // It may grow to `cap` = limit + 1 bytes, so that output beyond the limit is seen.
-        let cap = limit < Int.max ? max(limit, 0) &+ 1 : Int.max
-        var capacity = min(max(1 << 16, data.count < Int.max / 4 ? data.count &* 4 : Int.max), cap)
-        guard var base = unsafe malloc(capacity) else {
-            throw BinaryPlistError(.compression, "cannot allocate \(capacity) bytes for the inflated output")
-        }
-        var produced = 0
-        var owned = true
-        defer { if owned { unsafe free(base) } }
+        // The block may grow to limit + 1 bytes, so that output beyond the limit is seen.
+        var out = try OutputBlock(
+            capacity: max(1 << 16, data.count < Int.max / 4 ? data.count &* 4 : Int.max),
+            cap: limit < Int.max ? max(limit, 0) &+ 1 : Int.max)
         let outcome: Result<Int, BinaryPlistError> = unsafe data.withUnsafeBytes { input in
-            // The input is lent to zlib in pieces of at most 4 GiB (its counters are 32-bit uInt):
-            // `fed` bytes have been handed over, and zlib reads avail_in <= input.count - (fed - avail_in)
-            // bytes from next_in, inside the lent buffer.
+            // As in deflate: zlib reads avail_in <= piece bytes from next_in, inside the lent buffer.
             let first = unsafe input.bindMemory(to: Bytef.self).baseAddress
             var fed = 0
             while true {
                 if unsafe stream.avail_in == 0, fed < input.count, let first = unsafe first {
-                    let piece = min(input.count &- fed, Int(UInt32.max))
+                    let take = min(input.count &- fed, piece)
                     unsafe stream.next_in = UnsafeMutablePointer(mutating: first + fed)
-                    unsafe stream.avail_in = uInt(piece)
-                    fed &+= piece
+                    unsafe stream.avail_in = uInt(take)
+                    fed &+= take
                 }
                 let consumedBefore = unsafe fed - Int(stream.avail_in)
-                if produced == capacity {
-                    guard capacity < cap else {
+                if out.room == 0 {
+                    guard out.capacity < out.cap else {
                         return .failure(
                             BinaryPlistError(
                                 .limitExceeded, offset: consumedBefore,
                                 "inflating would produce more than \(limit) bytes (maxDecompressedBytes)"))
                     }
-                    let grown = capacity <= cap / 2 ? capacity &* 2 : cap
-                    guard let p = unsafe realloc(base, grown) else {
-                        return .failure(
-                            BinaryPlistError(.compression, "cannot grow the inflated output to \(grown) bytes"))
-                    }
-                    unsafe base = p
-                    capacity = grown
+                    if let e = out.grow() { return .failure(e) }
                 }
-                // zlib writes at most avail_out = room bytes at base + produced: produced + room <=
-                // capacity, the size of the block.
-                let room = min(capacity &- produced, Int(UInt32.max))
-                unsafe stream.next_out = (base + produced).assumingMemoryBound(to: Bytef.self)
-                unsafe stream.avail_out = uInt(room)
-                let rc = unsafe CZlib.inflate(&stream, Z_NO_FLUSH)
-                let wrote = unsafe room - Int(stream.avail_out)
-                produced &+= wrote
+                let room = min(out.room, piece)
+                let (rc, wrote) = unsafe out.write(room) { next in
+                    unsafe stream.next_out = next
+                    unsafe stream.avail_out = uInt(room)
+                    let rc = unsafe CZlib.inflate(&stream, Z_NO_FLUSH)
+                    let wrote = unsafe room &- Int(stream.avail_out)
+                    return ((rc, wrote), wrote)
+                }
                 let consumed = unsafe fed - Int(stream.avail_in)
                 switch rc {
                 case Z_OK, Z_STREAM_END, Z_BUF_ERROR: break
@@ -148,7 +158,7 @@ public import FoundationEssentials
                     return .failure(
                         BinaryPlistError(.compression, offset: consumed, "corrupt compressed stream (zlib \(rc))"))
                 }
-                guard produced <= limit else {
+                guard out.count <= limit else {
                     return .failure(
                         BinaryPlistError(
                             .limitExceeded, offset: consumed,
@@ -167,9 +177,69 @@ public import FoundationEssentials
                 .trailingData, offset: consumed,
                 "\(data.count - consumed) bytes follow the compressed stream")
         }
-        // Shrinking keeps the first `produced` bytes; if it fails, the larger block is still valid.
-        let block = unsafe realloc(base, max(produced, 1)) ?? base
-        owned = false
-        return unsafe Data(bytesNoCopy: block, count: produced, deallocator: .free)
+        return out.finish()
+    }
+}
+
+/// The output of one deflate or inflate: one malloc'd block that grows by doubling (realloc: large
+/// blocks move their pages instead of being copied) and is handed to `Data` without a copy.
+///
+/// `count` bytes at the start are written; `write` lends zlib the `room` bytes after them. `@safe`:
+/// the pointer never leaves the type except for the duration of `write`, bounded by `room`.
+@safe private struct OutputBlock: ~Copyable {
+    private var base: UnsafeMutableRawPointer
+    /// The block's size in bytes (at least 1).
+    private(set) var capacity: Int
+    /// The bytes written so far.
+    private(set) var count = 0
+    /// The size the block may never pass.
+    let cap: Int
+
+    /// A block of `capacity` bytes (at most `cap`, at least 1) that may grow to `cap`.
+    init(capacity: Int, cap: Int = Int.max) throws(BinaryPlistError) {
+        let size = max(min(capacity, cap), 1)
+        guard let block = unsafe malloc(size) else {
+            throw BinaryPlistError(.compression, "cannot allocate \(size) bytes for zlib's output")
+        }
+        unsafe base = block
+        self.capacity = size
+        self.cap = max(cap, 1)
+    }
+
+    deinit { unsafe free(base) }
+
+    /// The free bytes after `count`.
+    var room: Int { capacity &- count }
+
+    /// Doubles the block, up to `cap`; nil when it cannot grow (at `cap`, or out of memory).
+    mutating func grow() -> BinaryPlistError? {
+        guard capacity < cap else { return BinaryPlistError(.limitExceeded, "zlib output reached \(cap) bytes") }
+        let size = capacity <= cap / 2 ? capacity &* 2 : cap
+        guard let grown = unsafe realloc(base, size) else {
+            return BinaryPlistError(.compression, "cannot grow zlib's output to \(size) bytes")
+        }
+        unsafe base = grown
+        capacity = size
+        return nil
+    }
+
+    /// Lends `body` the first `room` free bytes (`0 < room <= self.room`); `body` returns its result
+    /// and how many of them it wrote, which must be `<= room`.
+    @unsafe mutating func write<R>(_ room: Int, _ body: (UnsafeMutablePointer<Bytef>) -> (R, Int)) -> R {
+        precondition(room >= 0 && room <= self.room, "OutputBlock: lent past its end")
+        // base + count ..< base + count + room lies inside the block: count + room <= capacity.
+        let (result, wrote) = unsafe body((base + count).assumingMemoryBound(to: Bytef.self))
+        precondition(wrote >= 0 && wrote <= room, "OutputBlock: zlib reported more than it was lent")
+        count &+= wrote
+        return result
+    }
+
+    /// The written bytes as `Data`, without a copy (the block is shrunk to them first; if that
+    /// fails, the larger block is still valid).
+    consuming func finish() -> Data {
+        let block = unsafe realloc(base, max(count, 1)) ?? base
+        let result = unsafe Data(bytesNoCopy: block, count: count, deallocator: .free)
+        discard self
+        return result
     }
 }
