@@ -16,11 +16,21 @@ extension BPlistSubcommand {
         do {
             try execute()
         } catch let exit as ExitCode {
+            try Self.checkInputsUnchanged()
             throw exit
         } catch {
+            try Self.checkInputsUnchanged()
             IO.printError("error: " + ToolError.message(for: error))
             throw ExitCode(1)
         }
+        try Self.checkInputsUnchanged()
+    }
+
+    /// Fails the command when an input file shrank while it was read (what it printed may be wrong).
+    private static func checkInputsUnchanged() throws {
+        guard let changed = IO.changedInput() else { return }
+        IO.printError("error: " + ToolError.message(for: changed))
+        throw ExitCode(1)
     }
 }
 

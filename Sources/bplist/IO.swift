@@ -3,6 +3,7 @@
 import ArgumentParser
 import BinaryPlist
 import Foundation
+import Synchronization
 
 enum IO {
     /// The bytes of `path`, or of standard input for `-`.
@@ -18,10 +19,23 @@ enum IO {
             throw ToolError("cannot read '\(path)': it is a directory")
         }
         do {
-            return try Data(contentsOf: url)
+            // Files of 1 MiB or more are memory-mapped: a lookup or a validation reads only the pages
+            // it needs. The maps are kept until the command ends, which checks them (`changedInput`).
+            let file = try FileBytes(contentsOf: url)
+            if let mapping = file.mapping { mappedInputs.withLock { $0.append(mapping) } }
+            return file.data
         } catch {
-            throw ToolError("cannot read '\(path)': \(error.localizedDescription)")
+            throw ToolError("cannot read '\(path)': \(error.detail)")
         }
+    }
+
+    /// The maps of the input files read so far.
+    private static let mappedInputs = Mutex<[FileMapping]>([])
+
+    /// `fileChanged` when an input file shrank while the command read it through its map (the reads
+    /// that touched the vanished pages saw zeros instead of crashing the tool on SIGBUS).
+    static func changedInput() -> BinaryPlistError? {
+        mappedInputs.withLock { maps in maps.lazy.compactMap { $0.changedError() }.first }
     }
 
     /// Writes `data` to `path` atomically (a temporary file renamed into place), or to stdout for `-`.

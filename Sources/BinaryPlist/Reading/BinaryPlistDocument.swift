@@ -65,6 +65,8 @@ public struct BinaryPlistDocument: Sendable {
     public let trailingByteCount: Int
     /// The envelope the input came in.
     @_spi(Internals) public let envelope: CompressionEnvelope
+    /// The memory map `data` reads, when the document was opened from a mapped file.
+    var mapping: FileMapping? = nil
 
     /// The root object.
     public var root: ObjectRef { ObjectRef(trailer.topObject) }
@@ -198,7 +200,8 @@ public struct BinaryPlistDocument: Sendable {
     /// Runs `body` with a reader over this document's bytes.
     @inline(__always)
     func withBytes<R, E: Error>(_ body: (ByteReader) throws(E) -> R) throws(E) -> R {
-        try BinaryPlistDocument.withBytes(data, body)
+        if mapping == nil { return try BinaryPlistDocument.withBytes(data, body) }
+        return try checkingMapping { () throws(E) -> R in try BinaryPlistDocument.withBytes(data, body) }
     }
 
     @inline(__always)

@@ -5,6 +5,7 @@
 // directory, written in full and flushed with fsync, then renamed over the destination. A crash
 // or error at any point before the rename leaves the previous archive as it was; rename is atomic.
 
+import BinaryPlist
 public import FoundationEssentials
 
 /// The step that puts finished archive bytes on disk (replaceable in tests, to simulate failures).
@@ -37,17 +38,38 @@ extension KeyedArchiver {
 extension KeyedUnarchiver {
     /// Reads the archive at `url` and unarchives its root object as `type`.
     ///
-    /// - Throws: ``KeyedArchiveError/Code/io`` when the file cannot be read, otherwise as
-    ///   ``unarchivedObject(ofClass:from:limits:)``.
+    /// A file of 1 MiB or more is memory-mapped, not copied (see
+    /// ``BinaryPlist/BinaryPlistDocument/init(contentsOf:access:limits:options:)``): if it shrinks
+    /// while it is read, the call throws ``KeyedArchiveError/Code/io``, never crashes.
+    ///
+    /// - Throws: ``KeyedArchiveError/Code/io`` when the file cannot be read or changed while it was
+    ///   read, otherwise as ``unarchivedObject(ofClass:from:limits:)``.
     public static func unarchivedObject<T: KeyedArchiveValue>(
         ofClass type: T.Type, fromFile url: URL, limits: Limits = Limits()
     ) throws -> T {
-        let data: Data
+        let file: FileBytes
         do {
-            data = try Data(contentsOf: url)
+            file = try FileBytes(contentsOf: url)
         } catch {
             throw KeyedArchiveError(.io, "reading \(url.lastPathComponent) failed: \(error)")
         }
-        return try unarchivedObject(ofClass: type, from: data, limits: limits)
+        let result: T
+        do {
+            result = try unarchivedObject(ofClass: type, from: file.data, limits: limits)
+        } catch {
+            try file.throwIfChanged(url)
+            throw error
+        }
+        try file.throwIfChanged(url)
+        return result
+    }
+}
+
+extension FileBytes {
+    /// Throws `io` when a read faulted on a page the mapped file no longer has.
+    fileprivate func throwIfChanged(_ url: URL) throws(KeyedArchiveError) {
+        if let changed = mapping?.changedError() {
+            throw KeyedArchiveError(.io, "reading \(url.lastPathComponent) failed: \(changed)")
+        }
     }
 }
