@@ -70,7 +70,7 @@ struct Get: BPlistSubcommand {
             return
         }
         switch value {
-        case .string(let s): IO.printOut(s + "\n")
+        case .string(let s): IO.printOut(s.string + "\n")
         case .array, .set, .dictionary:
             var out = TextOut()
             PlistTreePrinter(palette: colors.palette).print(value, into: &out)

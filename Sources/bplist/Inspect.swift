@@ -205,7 +205,8 @@ struct InspectReport {
             return "date " + (PlistValue.iso8601(secondsSinceReferenceDate: x) ?? PlistValue.pythonRepr(x))
         case .data(let d): return "data (\(d.count) bytes)"
         case .uid(let u): return "UID(\(u))"
-        case .string(let s):
+        case .string(let text):
+            let s = text.string
             if s.hasPrefix("… ") { return s }
             let quoted = String((try? PlistValue.string(s).canonicalJSON())?.dropLast() ?? "")
             return quoted.count > 62 ? String(quoted.prefix(58)) + "…\"" : quoted

@@ -185,7 +185,7 @@ enum Render {
         case .real(let x): return p.paint(PlistValue.pythonRepr(x), .number)
         case .date(let d): return p.paint(date(d), .date)
         case .data(let d): return p.paint(data(d), .data)
-        case .string(let s): return p.paint(quoted(s), .string)
+        case .string(let s): return p.paint(quoted(s.string), .string)
         case .uid(let u): return p.paint(uid(u), .marker)
         case .array, .set, .dictionary: return nil
         }
@@ -245,7 +245,7 @@ struct PlistTreePrinter {
                     (open, close) = ("{", "}")
                     children = (v.dictionaryValue?.entries ?? []).map { entry in
                         let key: String
-                        if case .string(let s) = entry.key {
+                        if let s = entry.key.stringValue {
                             key = p.paint(Render.quoted(s), .key)
                         } else {
                             key = Render.scalar(entry.key, p) ?? p.paint("<\(entry.key.kind.rawValue) key>", .marker)

@@ -463,7 +463,7 @@ struct ArchiveRenderer {
             let children = entries.map { entry -> (String, ArchiveNode) in
                 let key: String
                 switch entry.0 {
-                case .value(.string(let s)): key = p.paint(Render.quoted(s), .key)
+                case .value(.string(let s)): key = p.paint(Render.quoted(s.string), .key)
                 case .value(let v): key = Render.scalar(v, p) ?? "?"
                 default:
                     var keyOut = TextOut()
@@ -503,7 +503,7 @@ extension ArchiveView {
         case .array(let xs): return .array(xs.map { unarchivingNested($0, depth: depth + 1) })
         case .set(let xs): return .set(xs.map { unarchivingNested($0, depth: depth + 1) })
         case .dictionary(let d):
-            if d.count == 1, case .string(PlistValue.nestedPlistKey)? = d.entries.first?.key,
+            if d.count == 1, d.entries.first?.key.stringValue == PlistValue.nestedPlistKey,
                 let inner = d.entries.first?.value
             {
                 let nested = unarchivingNested(inner, depth: depth + 1)

@@ -16,7 +16,7 @@ func foundationObject(_ v: PlistValue) -> Any {
     case .real(let d): return NSNumber(value: d)
     case .date(let d): return d
     case .data(let d): return d
-    case .string(let s): return s
+    case .string(let s): return s.string
     case .array(let xs): return xs.map(foundationObject)
     case .dictionary(let d):
         var out: [String: Any] = [:]

@@ -75,7 +75,7 @@ import Testing
                     switch node {
                     case .array(let xs): paths += xs.enumerated().map { (path + [String($0.offset)], $0.element) }
                     case .dictionary(let d):
-                        for (k, x) in d.entries { if case .string(let s) = k { paths.append((path + [s], x)) } }
+                        for (k, x) in d.entries { if let s = k.stringValue { paths.append((path + [s], x)) } }
                     default: break
                     }
                 }

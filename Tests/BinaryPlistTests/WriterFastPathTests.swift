@@ -49,7 +49,8 @@ struct ReferenceEncoder {
         case .date(let d):
             key = .scalar(kind: 0x33, bytes: [0x33] + Self.bigEndian(d.timeIntervalSinceReferenceDate.bitPattern, 8))
         case .data(let d): key = .scalar(kind: 0x40, bytes: Self.header(0x40, d.count) + Array(d))
-        case .string(let s):
+        case .string(let text):
+            let s = text.string
             if s.utf8.allSatisfy({ $0 < 0x80 }) {
                 key = .scalar(kind: 0x50, bytes: Self.header(0x50, s.utf8.count) + Array(s.utf8))
             } else {

@@ -153,7 +153,7 @@ private func xmlFoundationObject(_ v: PlistValue) -> Any {
     case .real(let d): return NSNumber(value: d)
     case .date(let d): return d
     case .data(let d): return d
-    case .string(let s): return s
+    case .string(let s): return s.string
     case .array(let xs), .set(let xs): return xs.map(xmlFoundationObject)
     case .dictionary(let d):
         var out: [String: Any] = [:]

@@ -220,7 +220,7 @@ func archivedObjects(_ data: Data) throws -> [PlistValue] {
 func classChains(_ data: Data) throws -> [[String]] {
     try archivedObjects(data).compactMap { object in
         guard case .dictionary(let d) = object, case .array(let classes)? = d["$classes"] else { return nil }
-        return classes.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+        return classes.compactMap { $0.stringValue }
     }
 }
 

@@ -44,7 +44,7 @@ enum KeyedCorpus {
         let root: PlistValue =
             XMLPlist.looksLikeXML(data) ? try XMLPlist.decode(data) : try BinaryPlistDocument(data).value()
         guard case .dictionary(let d) = root, case .dictionary(let top)? = d["$top"] else { return [] }
-        return top.compactMap { if case .string(let s) = $0.key { s } else { nil } }
+        return top.compactMap { if let s = $0.key.stringValue { s } else { nil } }
     }
 }
 

@@ -51,11 +51,11 @@ struct ArchiveGraphEquivalence {
 
         func className(_ d: PlistDictionary) -> (name: String, chain: [String])? {
             guard case .uid(let u)? = d["$class"], u < UInt64(objects.count),
-                case .dictionary(let c) = objects[Int(u)], case .string(let name)? = c["$classname"]
+                case .dictionary(let c) = objects[Int(u)], let name = c["$classname"]?.stringValue
             else { return nil }
             var chain: [String] = []
             if case .array(let list)? = c["$classes"] {
-                for case .string(let s) in list { chain.append(s) }
+                for case .string(let s) in list { chain.append(s.string) }
             }
             return (name, chain)
         }
@@ -75,7 +75,7 @@ struct ArchiveGraphEquivalence {
     /// Whether every `$top` key of the first archive holds an equivalent value in the second.
     mutating func sameGraph() -> Bool {
         for (k, v) in a.top {
-            guard case .string(let key) = k, let w = b.top[key] else {
+            guard let key = k.stringValue, let w = b.top[key] else {
                 failure = "top key \(k) is missing"
                 return false
             }
@@ -269,8 +269,8 @@ struct ArchiveGraphEquivalence {
         }
         for (k, v) in fx {
             guard let w = dy[k] else { return false }
-            if case .string(let key) = k, Self.geometryTextKeys.contains(key),
-                case .string(let p) = a.resolve(v).0, case .string(let q) = b.resolve(w).0
+            if let key = k.stringValue, Self.geometryTextKeys.contains(key),
+                let p = a.resolve(v).0.stringValue, let q = b.resolve(w).0.stringValue
             {
                 guard numbers(p) == numbers(q) else {
                     failure = "\(path).\(key): \(p) ≠ \(q)"

@@ -44,9 +44,9 @@ struct ClassHierarchyTests {
         }
         var chains: [String: [String]] = [:]
         for object in objects {
-            guard case .string(let name)? = object["$classname"], case .array(let classes)? = object["$classes"]
+            guard let name = object["$classname"]?.stringValue, case .array(let classes)? = object["$classes"]
             else { continue }
-            chains[name] = classes.compactMap { if case .string(let s) = $0 { s } else { nil } }
+            chains[name] = classes.compactMap { if let s = $0.stringValue { s } else { nil } }
         }
         return chains
     }

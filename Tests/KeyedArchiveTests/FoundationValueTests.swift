@@ -114,7 +114,7 @@ import Testing
             guard case .array(let objects)? = rootValue["$objects"] else { continue }
             for o in objects {
                 guard case .uid(let c)? = o["$class"], Int(c) < objects.count,
-                    case .string(let cls)? = objects[Int(c)]["$classname"], typed.contains(cls), o["$0"] == nil
+                    let cls = objects[Int(c)]["$classname"]?.stringValue, typed.contains(cls), o["$0"] == nil
                 else { continue }
                 archived += 1
             }

@@ -11,7 +11,7 @@ struct OpenStepWriter {
         case .string(let s):
             // A root string is quoted, so that the output is recognised as OpenStep text (a bare
             // word alone is not: see PlistSniffer).
-            writeString(s, quoted: path.isEmpty && indent == 0)
+            writeString(s.string, quoted: path.isEmpty && indent == 0)
         case .data(let d):
             out.append(UInt8(ascii: "<"))
             for (k, b) in d.enumerated() {
@@ -40,9 +40,10 @@ struct OpenStepWriter {
             }
             out.append(contentsOf: "{\n".utf8)
             for (key, element) in dictionary.entries {
-                guard case .string(let name) = key else {
+                guard case .string(let text) = key else {
                     throw unencodable(path, "has a key of kind \(key.kind); OpenStep keys are strings")
                 }
+                let name = text.string
                 tabs(indent + 1)
                 writeString(name)
                 out.append(contentsOf: " = ".utf8)

@@ -60,6 +60,9 @@ struct Materializer<Memo: MemoTable> {
     let reader: ByteReader
     /// Memoised values (containers, and strings or data reached more than once), see `MemoTable`.
     var values: [PlistValue] = []
+    /// The buffer long ASCII strings are sliced from (made on the first one): the input itself, or
+    /// a copy of it when it is a memory map, so that the tree never reads the file again.
+    var strings: StringSource?
     var nodes = 0
     let maxNodes: Int
     let maxDepth: Int
@@ -427,6 +430,15 @@ struct Materializer<Memo: MemoTable> {
         return f
     }
 
+    /// The decode's string buffer (see `strings`).
+    private mutating func stringSource() -> StringSource {
+        if let strings { return strings }
+        let made = StringSource(
+            document.mapping == nil ? document.data : reader.data(offset: 0, length: reader.count) ?? Data())
+        strings = made
+        return made
+    }
+
     /// Builds the scalar object `index` whose marker byte sits at `off`; `state` is its memo state (0 or 1).
     ///
     /// The common well-formed markers are decoded here directly; every other marker, and every
@@ -448,7 +460,14 @@ struct Materializer<Memo: MemoTable> {
             guard bytes <= regionEnd &- start else { break }
             if type == 0x5 {
                 // Non-ASCII bytes go to the general path (an error, or UTF-8 when the options allow it).
-                if let s = unsafe reader.asciiString(unchecked: start, length: n) {
+                // Up to 15 bytes a String is held inline; a longer one is a slice of the input, read in
+                // place (no allocation per string).
+                if n > 15 {
+                    if unsafe reader.isASCII(unchecked: start, length: n) {
+                        let text = PlistString(stringSource(), offset: start, count: n)
+                        return remember(.string(text), index, state, &memo)
+                    }
+                } else if let s = unsafe reader.asciiString(unchecked: start, length: n) {
                     return remember(.string(s), index, state, &memo)
                 }
             } else if type == 0x4 {

@@ -48,6 +48,37 @@ enum ByteHash {
         return true
     }
 
+    static func hash(_ s: PlistString) -> UInt64 {
+        unsafe withUTF8(s) { unsafe hash($0) }
+    }
+
+    /// True when the two texts have exactly the same UTF-8 bytes.
+    static func same(_ a: PlistString, _ b: PlistString) -> Bool {
+        guard a.utf8Count == b.utf8Count else { return false }
+        return unsafe withUTF8(a) { x in unsafe withUTF8(b) { y in unsafe same(x, y) } }
+    }
+
+    /// True when the text has exactly the UTF-8 bytes of `b`.
+    static func same(_ a: PlistString, _ b: String) -> Bool {
+        guard a.utf8Count == b.utf8.count else { return false }
+        return unsafe withUTF8(a) { x in unsafe withUTF8(b) { y in unsafe same(x, y) } }
+    }
+
+    /// Runs `body` over the text's UTF-8 bytes: a slice's bytes in its source, in place.
+    @inline(__always)
+    static func withUTF8<R>(_ s: PlistString, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        switch s.storage {
+        case .native(let text): return unsafe withUTF8(text, body)
+        case .slice(let source, let packed):
+            let offset = Int(packed >> 24)
+            let count = Int(packed & 0xFF_FFFF)
+            return unsafe source.data.withUnsafeBytes { all in
+                // PlistString's initialiser checked offset + count <= data.count; the source is immutable.
+                unsafe body(UnsafeRawBufferPointer(rebasing: all[offset..<offset + count]))
+            }
+        }
+    }
+
     /// Runs `body` over the string's UTF-8 bytes (contiguous for native strings; copied otherwise).
     @inline(__always)
     static func withUTF8<R>(_ s: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {

@@ -184,7 +184,7 @@ struct CanonicalJSONWriter {
                 case .null: text += "null"
                 case .bool(let b): text += b ? "true" : "false"
                 case .integer(let i): text += String(i)
-                case .string(let s): appendString(s)
+                case .string(let s): appendString(s.string)
                 case .real(let d):
                     tagged("$real", level)
                     appendString(PlistValue.pythonRepr(d))
@@ -248,7 +248,7 @@ struct CanonicalJSONWriter {
                 keyed = []
                 break
             }
-            keyed.append((k, k.unicodeScalars.map(\.value), e.value))
+            keyed.append((k.string, k.string.unicodeScalars.map(\.value), e.value))
         }
         let isTagLike = keyed.count == 1 && PlistValue.canonicalJSONTags.contains(keyed[0].key)
         if keyed.count != d.count || isTagLike {

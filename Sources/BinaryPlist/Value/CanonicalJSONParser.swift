@@ -133,7 +133,7 @@ struct CanonicalJSONParser {
                 guard let d = Double(deferred.text) else { throw fail(valueStart, "invalid $real number") }
                 return .real(d)
             }
-            guard case .string(let s) = v, let d = PlistValue.parseReal(s) else {
+            guard case .string(let s) = v, let d = PlistValue.parseReal(s.string) else {
                 throw fail(valueStart, "$real needs a number or a string such as \"0.5\", \"nan\", \"-inf\"")
             }
             return .real(d)
@@ -143,7 +143,7 @@ struct CanonicalJSONParser {
                 return .date(Date(timeIntervalSinceReferenceDate: d))
             }
             guard case .string(let s) = v,
-                let d = PlistValue.secondsSinceReferenceDate(iso8601: s) ?? PlistValue.parseReal(s)
+                let d = PlistValue.secondsSinceReferenceDate(iso8601: s.string) ?? PlistValue.parseReal(s.string)
             else {
                 throw fail(
                     valueStart, "$date needs seconds since 2001 or an ISO-8601 string \"YYYY-MM-DDTHH:MM:SS[.ffffff]Z\""
@@ -151,7 +151,7 @@ struct CanonicalJSONParser {
             }
             return .date(Date(timeIntervalSinceReferenceDate: d))
         case "$data":
-            guard case .string(let s) = v, let d = Data(base64Encoded: s) else {
+            guard case .string(let s) = v, let d = Data(base64Encoded: s.string) else {
                 throw fail(valueStart, "$data needs a base64 string (standard alphabet, with padding)")
             }
             return .data(d)

@@ -100,7 +100,7 @@ struct NestedPlistExpander {
             var entries: [PlistDictionary.Element] = []
             entries.reserveCapacity(d.count)
             for (k, x) in d {
-                let name = if case .string(let s) = k { s } else { "\(k)" }
+                let name = if case .string(let s) = k { s.string } else { "\(k)" }
                 entries.append((k, expand(x, path: path + [name], nesting: nesting, depth: depth + 1)))
             }
             let result = PlistValue.dictionary(PlistDictionary(entries))

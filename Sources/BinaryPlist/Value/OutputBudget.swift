@@ -67,7 +67,7 @@ extension PlistValue {
         func leaf(_ v: PlistValue) -> (nodes: Int, bytes: Int)? {
             switch v {
             case .null, .bool, .integer, .real, .date, .uid: return (1, 48)
-            case .string(let s): return (1, 16 &+ 6 &* s.utf8.count)
+            case .string(let s): return (1, 16 &+ 6 &* s.utf8Count)
             case .data(let d): return (1, 16 &+ 2 &* d.count)
             case .array, .set, .dictionary: return nil
             }

@@ -66,7 +66,7 @@ public struct PlistDictionary: Sendable, Hashable, RandomAccessCollection {
     public subscript(key: String) -> PlistValue? {
         get {
             for e in entries {
-                if case .string(let s) = e.key, PlistValue.exactlyEqual(s, key) { return e.value }
+                if case .string(let s) = e.key, s == key { return e.value }
             }
             return nil
         }

@@ -29,7 +29,7 @@ public enum PlistValue: Sendable {
     /// A byte string.
     case data(Data)
     /// A text string (ASCII `0x5n` or UTF-16BE `0x6n` in the file).
-    case string(String)
+    case string(PlistString)
     /// A keyed-archiver UID (marker `0x8n`): an index into an archive's `$objects`.
     case uid(UInt64)
     /// An ordered array.
@@ -69,7 +69,7 @@ extension PlistValue {
     }
 
     /// The string, when this is a string.
-    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    public var stringValue: String? { if case .string(let s) = self { s.string } else { nil } }
     /// The integer as `Int`, when this is an integer that fits.
     public var intValue: Int? { if case .integer(let i) = self { Int(exactly: i) } else { nil } }
     /// The real, when this is a real.
@@ -181,7 +181,7 @@ extension PlistValue: Hashable {
             a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
         case (.data(let a), .data(let b)): a == b
         // Exact text: canonically equivalent strings ("é" vs "e\u{301}") are different values.
-        case (.string(let a), .string(let b)): PlistValue.exactlyEqual(a, b)
+        case (.string(let a), .string(let b)): a == b
         case (.uid(let a), .uid(let b)): a == b
         default: false
         }

@@ -146,15 +146,16 @@ public struct BinaryPlistWriter: Sendable {
                 hash = summary.hash ^ 0x40
             case .string(let x):
                 // Written as ASCII while hashed; rewritten as UTF-16 when it was not.
-                let bytes = x.utf8.span
-                appendHeader(&out, 0x50, bytes.count)
-                let summary = out.appendSummarizing(bytes)
-                if !summary.isASCII {
-                    out.truncate(start)
-                    appendHeader(&out, 0x60, ByteArena.utf16Units(bytes))
-                    for unit in x.utf16 { out.append(bigEndian: UInt64(unit), width: 2) }
+                hash = x.withUTF8Span { bytes in
+                    appendHeader(&out, 0x50, bytes.count)
+                    let summary = out.appendSummarizing(bytes)
+                    if !summary.isASCII {
+                        out.truncate(start)
+                        appendHeader(&out, 0x60, ByteArena.utf16Units(bytes))
+                        for unit in x.string.utf16 { out.append(bigEndian: UInt64(unit), width: 2) }
+                    }
+                    return summary.hash
                 }
-                hash = summary.hash
             case .array, .set, .dictionary:
                 return nil
             }

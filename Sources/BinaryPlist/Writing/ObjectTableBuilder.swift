@@ -219,8 +219,16 @@ public import FoundationEssentials
     /// Strings are equal when their UTF-8 bytes are, not by Swift's canonical equivalence: "é" and
     /// "e\u{301}" are two objects.
     public mutating func addString(_ value: String) -> BuilderRef {
+        addString(utf8: value.utf8.span)
+    }
+
+    /// Adds a string value (its bytes read in place), or finds an equal one.
+    public mutating func addString(_ value: PlistString) -> BuilderRef {
+        value.withUTF8Span { addString(utf8: $0) }
+    }
+
+    private mutating func addString(utf8 bytes: Span<UInt8>) -> BuilderRef {
         // Hashed from the caller's bytes; copied in only when new.
-        let bytes = value.utf8.span
         let summary = ByteArena.summarize(bytes)
         let hash = summary.hash
         var p = 0

@@ -43,12 +43,13 @@ enum XMLCharacters {
         while let (value, path) = work.popLast() {
             switch value {
             case .string(let s):
-                if let bad = firstInvalidScalar(s) { return describe(bad, "the string at \(place(path))") }
+                if let bad = firstInvalidScalar(s.string) { return describe(bad, "the string at \(place(path))") }
             case .array(let elements), .set(let elements):
                 for (k, e) in elements.enumerated().reversed() { work.append((e, path + [String(k)])) }
             case .dictionary(let d):
                 for (k, e) in d.entries.reversed() {
-                    guard case .string(let key) = k else { continue }
+                    guard case .string(let text) = k else { continue }
+                    let key = text.string
                     if let bad = firstInvalidScalar(key) { return describe(bad, "the key \(place(path + [key]))") }
                     work.append((e, path + [key]))
                 }

@@ -279,7 +279,7 @@ struct XMLPlistReader {
             for k in 0..<count {
                 let key = frame.keys[k]
                 if let j = entries.firstIndex(where: {
-                    if case .string(let s) = $0.key { PlistValue.exactlyEqual(s, key) } else { false }
+                    if case .string(let s) = $0.key { s == key } else { false }
                 }) {
                     entries[j].value = frame.values[k]
                 } else {
@@ -300,7 +300,7 @@ struct XMLPlistReader {
             }
         }
         // <dict><key>CF$UID</key><integer>n</integer></dict> is a UID, as in CoreFoundation.
-        if entries.count == 1, case .string(let key) = entries[0].key, key.utf8.elementsEqual("CF$UID".utf8),
+        if entries.count == 1, case .string(let key) = entries[0].key, key == "CF$UID",
             case .integer(let uid) = entries[0].value
         {
             guard uid >= 0 else { throw fail(frame.offset, "CF$UID \(uid) is negative") }

@@ -124,7 +124,8 @@ package struct XMLPlistWriter: Sendable {
             out.base64(d, indent: indent)
             out.tabs(indent)
             out.append("</data>\n")
-        case .string(let s):
+        case .string(let text):
+            let s = text.string
             try XMLCharacters.check(s)
             out.append("<string>")
             out.escaped(s)
@@ -161,7 +162,7 @@ package struct XMLPlistWriter: Sendable {
                     throw BinaryPlistError(
                         .unencodable, "XML dictionary keys must be strings, found a \(k.kind) key")
                 }
-                entries.append((key, x))
+                entries.append((key.string, x))
             }
             if sortKeys {
                 entries.sort { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }

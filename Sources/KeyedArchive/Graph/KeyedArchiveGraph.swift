@@ -162,7 +162,7 @@ public struct KeyedArchiveGraph: Sendable {
         }
         var top: [Field] = []
         for (k, v) in topDict.entries {
-            guard case .string(let key) = k else { continue }
+            guard let key = k.stringValue else { continue }
             try checkUIDs(v, key: [key], uid: nil)
             top.append(Field(key: key, value: v))
         }
@@ -181,7 +181,7 @@ public struct KeyedArchiveGraph: Sendable {
                 continue
             }
             guard let cls = dict[ArchiveVocabulary.classKey] else {
-                if case .string(let name)? = dict[ArchiveVocabulary.classNameKey] {
+                if let name = dict[ArchiveVocabulary.classNameKey]?.stringValue {
                     nodes.append(
                         .classDescription(
                             name: name, chain: KeyedArchiveGraph.strings(dict[ArchiveVocabulary.classesKey])))
@@ -192,7 +192,7 @@ public struct KeyedArchiveGraph: Sendable {
             guard case .uid(let cu) = cls, cu > 0, cu < UInt64(count) else {
                 throw KeyedArchiveError(.badUID, uid: uid, "$class of object \(uid) is not a UID inside $objects")
             }
-            guard case .dictionary(let cd) = raw[Int(cu)], case .string(let name)? = cd[ArchiveVocabulary.classNameKey]
+            guard case .dictionary(let cd) = raw[Int(cu)], let name = cd[ArchiveVocabulary.classNameKey]?.stringValue
             else {
                 throw KeyedArchiveError(
                     .corrupted, uid: uid,
@@ -204,7 +204,7 @@ public struct KeyedArchiveGraph: Sendable {
             }
             var fields: [Field] = []
             for (k, v) in dict.entries {
-                guard case .string(let stored) = k, let key = ArchiveVocabulary.unescape(stored) else { continue }
+                guard let stored = k.stringValue, let key = ArchiveVocabulary.unescape(stored) else { continue }
                 try checkUIDs(v, key: [key], uid: uid)
                 fields.append(Field(key: key, value: v))
             }
