@@ -20,6 +20,10 @@
 //   deflate       BinaryPlistWriter(compression: .zlib(level: 1)).write(tree)
 //   inflate       Zlib.inflate of that output (zlib's own cost, the lower bound of the next op)
 //   zlib-decode   BinaryPlistDocument(compressed).value(): inflate + full decode
+// On the file itself, without reading it first (opt-in, for the scale curve; when only these are
+// asked for, the file is never read into memory, so peak RSS is what they cost):
+//   open-file     BinaryPlistDocument(contentsOf:): a memory map (from 1 MiB) and the validation
+//   lookup-file   the same open, then the lookup above: RSS is the offset table plus the path's pages
 // And for a keyed archive (a root dictionary with `$archiver`), through KeyedArchive:
 //   unarchive     KeyedUnarchiver.unarchivedObject(ofClass: [Person].self): the object graph, as
 //                 NSKeyedUnarchiver does in the peers (classes swift_peer.Person / swift_peer.Dog)
@@ -62,7 +66,9 @@ struct Bench: ParsableCommand {
     #else
         static let macroOperations: [String] = []
     #endif
-    static let allOperations = defaultOperations + ["unarchive", "archive"] + macroOperations + ["graph"]
+    static let fileOperations: Set = ["open-file", "lookup-file"]
+    static let allOperations =
+        defaultOperations + ["unarchive", "archive"] + macroOperations + ["graph"] + fileOperations.sorted()
 
     @Argument(help: "The binary property list to time.")
     var file: String
@@ -89,6 +95,10 @@ struct Bench: ParsableCommand {
                         + "(swift build -c release --product bplist --traits MacroBench)")
             }
             throw ValidationError("unknown operation '\(unknown)' in BENCH_OPS")
+        }
+        if !ops.isEmpty, ops.isSubset(of: Bench.fileOperations) {
+            try fileOperations(ops, warmup: max(0, warmup))
+            return
         }
         let input: Data
         do {
@@ -158,6 +168,23 @@ struct Bench: ParsableCommand {
                 _ = try timer.measure { () throws(BinaryPlistError) in try BinaryPlistDocument(compressed).value() }
                 report("zlib-decode", timer.times, items: items)
             }
+        }
+    }
+
+    /// `open-file` and `lookup-file`: the file is mapped, never read whole.
+    private func fileOperations(_ ops: Set<String>, warmup: Int) throws {
+        let url = URL(fileURLWithPath: file)
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
+        let report = Reporter(workload: url.deletingPathExtension().lastPathComponent, inBytes: size ?? 0)
+        var timer = RepTimer(warmup: warmup, reps: reps)
+        let doc = try timer.measure { () throws(BinaryPlistError) in try BinaryPlistDocument(contentsOf: url) }
+        if ops.contains("open-file") { report("open-file", timer.times, items: doc.objectCount) }
+        if ops.contains("lookup-file") {
+            let path = try Bench.samplePath(doc)
+            _ = try timer.measure { () throws(BinaryPlistError) in
+                try BinaryPlistDocument(contentsOf: url).lookup(path)
+            }
+            report("lookup-file", timer.times, items: path.isEmpty ? 0 : path.split(separator: ".").count)
         }
     }
 
