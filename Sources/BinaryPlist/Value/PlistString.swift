@@ -38,9 +38,11 @@ public struct PlistString: Sendable, Hashable, CustomStringConvertible, CustomDe
 
     /// A slice of `source`; the bytes must be valid UTF-8 (the reader proves ASCII), and `offset`
     /// and `count` within the limits above (checked: otherwise the text is copied).
+    @inline(__always)
     init(_ source: StringSource, offset: Int, count: Int) {
-        if offset >= 0, offset <= PlistString.maxSliceOffset, count >= 0, count <= PlistString.maxSliceCount,
-            offset + count <= source.data.count
+        // Unsigned comparisons: a negative offset or count is a huge UInt and fails them.
+        if UInt(bitPattern: offset) <= UInt(PlistString.maxSliceOffset),
+            UInt(bitPattern: count) <= UInt(PlistString.maxSliceCount), offset &+ count <= source.count
         {
             storage = .slice(source, UInt64(offset) << 24 | UInt64(count))
         } else {
@@ -99,8 +101,13 @@ public struct PlistString: Sendable, Hashable, CustomStringConvertible, CustomDe
 final class StringSource: Sendable {
     /// The bytes (for a memory-mapped document, a private copy of them).
     let data: Data
+    /// `data.count`, kept: `Data.count` switches over its representations on each call.
+    let count: Int
 
-    init(_ data: Data) { self.data = data }
+    init(_ data: Data) {
+        self.data = data
+        count = data.count
+    }
 
     /// `count` bytes at `offset` as a `String` (replacement characters for invalid UTF-8).
     func text(offset: Int, count: Int) -> String {
