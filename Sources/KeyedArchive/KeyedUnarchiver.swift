@@ -186,7 +186,14 @@ public final class KeyedUnarchiver {
     let objects: ReferenceList
     /// The limits in force.
     public let limits: Limits
-    var state: State
+    #if DEBUG
+        /// The decoding state. Debug builds keep it a stored property, so that every access to it is
+        /// checked for exclusivity at run time; release builds keep it in a `StateCell` (see
+        /// Unarchiving/StateCell.swift, which also says why that is sound).
+        var state: State
+    #else
+        let stateCell: StateCell
+    #endif
     var classMap: [String: any KeyedArchivable.Type] = [:]
     /// Rarely used state (the Codable path's settings, the unknown-class hook, unkeyed positions),
     /// in one lazily created box: the unarchiver stays small for the common path.
@@ -231,8 +238,17 @@ public final class KeyedUnarchiver {
         document = doc
         let parts = try KeyedUnarchiver.topLevel(doc)
         objects = parts.objects
-        state = State(frames: [Frame(keys: parts.topKeys, values: parts.topValues)])
+        let state = State(frames: [Frame(keys: parts.topKeys, values: parts.topValues)])
+        #if DEBUG
+            self.state = state
+        #else
+            stateCell = StateCell(state)
+        #endif
     }
+
+    #if !DEBUG
+        deinit { stateCell.destroy() }
+    #endif
 
     /// Checks the archive's top-level dictionary.
     static func topLevel(_ doc: BinaryPlistDocument) throws(KeyedArchiveError) -> (

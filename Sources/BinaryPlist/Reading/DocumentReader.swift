@@ -28,10 +28,27 @@ extension BinaryPlistDocument {
         /// The document read.
         package let document: BinaryPlistDocument
         let bytes: ByteReader
+        // The trailer fields and the limit the hot reads need, kept as plain values: a method called
+        // on `document` from a borrowed non-copyable reader gets a copy of the whole document (a
+        // memcpy and the retains of its buffers) on every call.
+        let objectCount: Int
+        let tableOffset: Int
+        let offsetSize: Int
+        let maxUID: UInt64
 
         init(document: BinaryPlistDocument, bytes: ByteReader) {
             self.document = document
             self.bytes = bytes
+            objectCount = document.trailer.objectCount
+            tableOffset = document.trailer.offsetTableOffset
+            offsetSize = document.trailer.offsetIntSize
+            maxUID = document.limits.maxUID
+        }
+
+        /// The file offset of object `index`; `0 <= index < objectCount` is the caller's proof.
+        @inline(__always)
+        func offset(of index: Int) -> Int {
+            BinaryPlistDocument.objectOffset(bytes, index, table: tableOffset, width: offsetSize)
         }
 
         /// Decodes one object's marker (see ``BinaryPlistDocument/object(_:)``).
@@ -50,11 +67,14 @@ extension BinaryPlistDocument {
         /// - Throws: `referenceOutOfRange`, or the object's own format error.
         @inline(__always)
         package func uid(_ ref: ObjectRef) throws(BinaryPlistError) -> UInt64? {
-            guard ref.index >= 0, ref.index < document.objectCount else { throw outOfRange(ref) }
-            let off = document.objectOffset(bytes, ref.index)
+            guard ref.index >= 0, ref.index < objectCount else { throw outOfRange(ref) }
+            let off = offset(of: ref.index)
             // off < offsetTableOffset <= count was proven at open: the marker byte is readable.
             let marker = unsafe bytes.byte(unchecked: off)
-            if marker >> 4 == 0x8 { return try document.uid(bytes, at: off, marker: marker, index: ref.index) }
+            if marker >> 4 == 0x8 {
+                return try BinaryPlistDocument.uid(
+                    bytes, at: off, marker: marker, index: ref.index, end: tableOffset, maxUID: maxUID)
+            }
             _ = try raw(ref)  // Not a UID: nil, unless the object is malformed.
             return nil
         }
@@ -194,9 +214,9 @@ extension BinaryPlistDocument {
         /// read without `scan`. `nil` for anything else (which `scan` then decodes or reports).
         @inline(__always)
         func ascii(_ ref: ObjectRef) -> (start: Int, count: Int)? {
-            guard ref.index >= 0, ref.index < document.objectCount else { return nil }
-            let off = document.objectOffset(bytes, ref.index)
-            let end = document.trailer.offsetTableOffset
+            guard ref.index >= 0, ref.index < objectCount else { return nil }
+            let off = offset(of: ref.index)
+            let end = tableOffset
             // off < end <= bytes.count was proven at open: the marker byte is readable.
             let marker = unsafe bytes.byte(unchecked: off)
             guard marker >> 4 == 0x5,

@@ -39,12 +39,15 @@ extension BinaryPlistDocument {
     /// The file offset of object `index`; `index < objectCount` is the caller's proof.
     @inline(__always)
     func objectOffset(_ r: ByteReader, _ index: Int) -> Int {
+        BinaryPlistDocument.objectOffset(r, index, table: trailer.offsetTableOffset, width: trailer.offsetIntSize)
+    }
+
+    /// `objectOffset(_:_:)` from the trailer's table offset and entry width.
+    @inline(__always)
+    static func objectOffset(_ r: ByteReader, _ index: Int, table: Int, width: Int) -> Int {
         // In bounds: the offset table (table ..< table + count × w) was proven inside the buffer at
         // open, and index < objectCount. Each entry was proven to be in 8 ..< table.
-        unsafe Int(
-            truncatingIfNeeded: r.uint(
-                unchecked: trailer.offsetTableOffset + index * trailer.offsetIntSize,
-                width: trailer.offsetIntSize))
+        unsafe Int(truncatingIfNeeded: r.uint(unchecked: table + index * width, width: width))
     }
 
     /// Reads the reference at position `i` of a list starting at `start`; the list's extent is proven.
@@ -179,12 +182,20 @@ extension BinaryPlistDocument {
     /// The value of the UID object (marker `0x8n`, `marker`) at offset `off`, with its extent proven here.
     @inline(__always)
     func uid(_ r: ByteReader, at off: Int, marker: UInt8, index: Int) throws(BinaryPlistError) -> UInt64 {
+        try BinaryPlistDocument.uid(
+            r, at: off, marker: marker, index: index, end: trailer.offsetTableOffset, maxUID: limits.maxUID)
+    }
+
+    /// `uid(_:at:marker:index:)` with the object region's end and the UID limit given.
+    @inline(__always)
+    static func uid(
+        _ r: ByteReader, at off: Int, marker: UInt8, index: Int, end: Int, maxUID: UInt64
+    ) throws(BinaryPlistError) -> UInt64 {
         let width = Int(marker & 0x0F) + 1
-        guard r.contains(offset: off + 1, length: width, limit: trailer.offsetTableOffset) else {
+        guard r.contains(offset: off + 1, length: width, limit: end) else {
             throw BinaryPlistError(
                 .truncatedObject, offset: off, object: index,
-                "\(width)-byte payload of marker 0x\(hex(marker)) runs past the object region end "
-                    + "\(trailer.offsetTableOffset)")
+                "\(width)-byte payload of marker 0x\(hex(marker)) runs past the object region end \(end)")
         }
         // UIDs wider than 8 bytes (CoreFoundation reads up to 16) must have zero high bytes.
         var value: UInt64 = 0
@@ -195,9 +206,9 @@ extension BinaryPlistDocument {
             }
             value = value << 8 | UInt64(b)
         }
-        guard value <= limits.maxUID else {
+        guard value <= maxUID else {
             throw BinaryPlistError(
-                .limitExceeded, offset: off, object: index, "UID \(value) exceeds the limit of \(limits.maxUID)")
+                .limitExceeded, offset: off, object: index, "UID \(value) exceeds the limit of \(maxUID)")
         }
         return value
     }
