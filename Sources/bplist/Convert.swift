@@ -71,19 +71,22 @@ struct Convert: BPlistSubcommand {
         progress.phase("decoding")
         let (value, _) = try PlistInput.decode(input, options: read.documentOptions)
         progress.phase("encoding")
-        let bytes: Data
+        let budget = outputBudget.budget
+        // The text forms are written as they are produced (the budget and anything the form cannot
+        // hold are checked before the first byte); binary needs the whole tree first (object table,
+        // offsets, trailer) and is written whole.
+        let write: (inout TextSink) throws -> Void
         switch to {
         case .binary:
-            bytes = try BinaryPlistWriter(compression: compress == .zlib ? .zlib(level: -1) : .none).write(value)
-        case .xml:
-            bytes = try XMLPlist.encode(value, budget: outputBudget.budget)
-        case .json:
-            bytes = Data(try value.canonicalJSON(budget: outputBudget.budget).utf8)
-        case .openstep:
-            bytes = try OpenStepPlist.encode(value, budget: outputBudget.budget)
+            let bytes = try BinaryPlistWriter(compression: compress == .zlib ? .zlib(level: -1) : .none).write(value)
+            progress.phase("writing")
+            progress.finish()
+            try IO.write(bytes, to: destination)
+            return
+        case .xml: write = { out throws in try XMLPlist.write(value, budget: budget, into: &out) }
+        case .json: write = { out throws in try value.writeCanonicalJSON(into: &out, budget: budget) }
+        case .openstep: write = { out throws in try OpenStepPlist.write(value, budget: budget, into: &out) }
         }
-        progress.phase("writing")
-        progress.finish()
-        try IO.write(bytes, to: destination)
+        try IO.stream(to: destination, beforeOutput: progress.erasingBeforeTerminalOutput, write)
     }
 }

@@ -66,15 +66,13 @@ struct Get: BPlistSubcommand {
             throw ToolError("no value at \(keyPath)", code: "noValue")
         }
         if json {
-            IO.printOut(try value.canonicalJSON(budget: outputBudget.budget))
+            try IO.stream(to: "-") { out in try value.writeCanonicalJSON(into: &out, budget: outputBudget.budget) }
             return
         }
         switch value {
         case .string(let s): IO.printOut(s.string + "\n")
         case .array, .set, .dictionary:
-            var out = TextOut()
-            PlistTreePrinter(palette: colors.palette).print(value, into: &out)
-            out.flush()
+            try IO.stream(to: "-") { out in PlistTreePrinter(palette: colors.palette).print(value, into: &out) }
         default:
             IO.printOut((Render.scalar(value, Palette(enabled: false)) ?? "") + "\n")
         }

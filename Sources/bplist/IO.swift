@@ -41,7 +41,11 @@ enum IO {
     /// Writes `data` to `path` atomically (a temporary file renamed into place), or to stdout for `-`.
     static func write(_ data: Data, to path: String) throws(ToolError) {
         if path == "-" {
-            FileHandle.standardOutput.write(data)
+            do {
+                try FileHandle.standardOutput.write(contentsOf: data)
+            } catch {
+                throw ToolError("cannot write standard output: \(error.localizedDescription)")
+            }
             return
         }
         do {
@@ -49,6 +53,30 @@ enum IO {
         } catch {
             throw ToolError("cannot write '\(path)': \(error.localizedDescription)")
         }
+    }
+
+    /// Runs `body` with a sink whose bytes go to `path` (standard output for `-`) as it fills, 64 KiB
+    /// at a time, so the output is never held whole.
+    ///
+    /// A file is written atomically, as ``write(_:to:)`` writes one: into a temporary file in the same
+    /// directory (created at the first delivery), flushed to disk, then renamed over `path`; when
+    /// `body` throws or a write fails, the temporary file is removed and `path` is left as it was.
+    /// Standard output gets what `body` wrote up to an error (the writers check everything they can
+    /// before their first byte). `beforeOutput` runs once before the first byte reaches standard
+    /// output (to erase a progress line on the same terminal).
+    static func stream(
+        to path: String, beforeOutput: (() -> Void)? = nil, _ body: (inout TextSink) throws -> Void
+    ) throws {
+        let target: OutputTarget = path == "-" ? StandardOutputTarget(beforeOutput) : AtomicFileTarget(path)
+        var sink = TextSink { chunk in target.deliver(chunk) }
+        do {
+            try body(&sink)
+        } catch {
+            target.abandon()
+            throw error
+        }
+        let complete = sink.finish()
+        try target.commit(complete: complete)
     }
 
     /// Writes text to standard output as is.
@@ -103,5 +131,105 @@ struct ReadOptions: ParsableArguments {
         BinaryPlistDocument.Options(
             allowTrailingData: allowTrailing, asciiStringsMayBeUTF8: lenientStrings,
             replacesLoneSurrogates: lenientStrings)
+    }
+}
+
+/// Where ``IO/stream(to:beforeOutput:_:)`` sends a sink's deliveries.
+private protocol OutputTarget: AnyObject {
+    /// Writes one delivery; `false` (the reason kept) when it could not.
+    func deliver(_ chunk: [UInt8]) -> Bool
+    /// Ends a complete output (`complete`: every delivery succeeded); throws the reason otherwise.
+    func commit(complete: Bool) throws(ToolError)
+    /// Ends an output its producer gave up on.
+    func abandon()
+}
+
+/// Standard output: each delivery written at once.
+private final class StandardOutputTarget: OutputTarget {
+    private var beforeOutput: (() -> Void)?
+    private var failure: String?
+
+    init(_ beforeOutput: (() -> Void)?) { self.beforeOutput = beforeOutput }
+
+    func deliver(_ chunk: [UInt8]) -> Bool {
+        if let first = beforeOutput {
+            beforeOutput = nil
+            first()
+        }
+        do {
+            try FileHandle.standardOutput.write(contentsOf: chunk)
+            return true
+        } catch {
+            failure = error.localizedDescription
+            return false
+        }
+    }
+
+    func commit(complete: Bool) throws(ToolError) {
+        guard complete else { throw ToolError("cannot write standard output: \(failure ?? "write failed")") }
+    }
+
+    func abandon() {}
+}
+
+/// A file written atomically: a temporary file beside it, renamed over it once complete.
+private final class AtomicFileTarget: OutputTarget {
+    private let path: String
+    private let temporaryPath: String
+    private var handle: FileHandle?
+    private var failure: String?
+
+    init(_ path: String) {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        temporaryPath =
+            url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).bplist-\(UUID().uuidString).tmp").path
+    }
+
+    /// The temporary file, created on first use.
+    private func open() throws -> FileHandle {
+        if let handle { return handle }
+        let url = URL(fileURLWithPath: temporaryPath)
+        try Data().write(to: url)  // creates it (mode 0666 less the umask, as an atomic write does)
+        let opened = try FileHandle(forWritingTo: url)
+        handle = opened
+        return opened
+    }
+
+    func deliver(_ chunk: [UInt8]) -> Bool {
+        do {
+            try open().write(contentsOf: chunk)
+            return true
+        } catch {
+            failure = Self.describe(error)
+            return false
+        }
+    }
+
+    func commit(complete: Bool) throws(ToolError) {
+        do {
+            guard complete else { throw ToolError(failure ?? "write failed") }
+            let file = try open()
+            try file.synchronize()
+            try file.close()
+            handle = nil
+            if let errorNumber = AtomicRename.move(temporaryPath, over: path) {
+                throw NSError(domain: NSPOSIXErrorDomain, code: Int(errorNumber))
+            }
+        } catch {
+            abandon()
+            throw ToolError("cannot write '\(path)': \(Self.describe(error))")
+        }
+    }
+
+    func abandon() {
+        try? handle?.close()
+        handle = nil
+        try? FileManager.default.removeItem(atPath: temporaryPath)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? ToolError)?.description ?? error.localizedDescription
     }
 }

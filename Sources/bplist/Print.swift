@@ -60,9 +60,8 @@ struct Print: BPlistSubcommand {
             }
         }
         progress.phase("printing")
-        var out = TextOut()
-        PlistTreePrinter(palette: colors.palette, progress: progress).print(value, into: &out)
-        progress.finish()
-        out.flush()
+        try IO.stream(to: "-", beforeOutput: progress.erasingBeforeTerminalOutput) { out in
+            PlistTreePrinter(palette: colors.palette, progress: progress).print(value, into: &out)
+        }
     }
 }

@@ -99,6 +99,12 @@ final class Progress: Sendable {
         }
     }
 
+    /// ``finish()`` when standard output is a terminal (the line shares it), for a command's first
+    /// output; nothing when output goes elsewhere, so the line goes on while the output is written.
+    func erasingBeforeTerminalOutput() {
+        if Terminal.stdoutIsTerminal { finish() }
+    }
+
     /// Draws the line when due; `false` once finished.
     private func tick() -> Bool {
         state.withLock {

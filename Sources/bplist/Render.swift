@@ -102,23 +102,11 @@ struct ColorOptions: ParsableArguments {
     var palette: Palette { Palette.choose(forced: color, disabled: noColor) }
 }
 
-/// Lines of text written to stdout in 64 KiB chunks.
-struct TextOut {
-    private var buffer = ""
-
+extension TextSink {
+    /// `text` and a newline (the renderers write lines).
     mutating func line(_ text: String) {
-        buffer += text
-        buffer += "\n"
-        if buffer.utf8.count >= 1 << 16 { flush() }
-    }
-
-    /// The text not yet flushed.
-    var pending: String { buffer }
-
-    mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        IO.printOut(buffer)
-        buffer = ""
+        write(text)
+        write(0x0A)
     }
 }
 
@@ -214,11 +202,11 @@ struct PlistTreePrinter {
         case close(String, indent: Int)
     }
 
-    func print(_ root: PlistValue, into out: inout TextOut) {
+    func print(_ root: PlistValue, into out: inout TextSink) {
         let p = palette
         var work: [Work] = [.value(root, label: nil, indent: 0)]
         var lines = 0
-        while let item = work.popLast() {
+        while !out.isStopped, let item = work.popLast() {
             lines += 1
             if lines & 0xFFF == 0 { progress?.update(done: lines, of: lines + work.count) }
             switch item {

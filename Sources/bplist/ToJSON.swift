@@ -31,6 +31,7 @@ struct ToJSON: BPlistSubcommand {
         let data = try IO.read(file)
         var value = try PlistInput.decode(data, options: read.documentOptions).0
         if expandNested { value = outputBudget.expandingNested(value) }
-        IO.printOut(try value.canonicalJSON(budget: outputBudget.budget))
+        // Written as it is produced: the budget is checked before the first byte.
+        try IO.stream(to: "-") { out in try value.writeCanonicalJSON(into: &out, budget: outputBudget.budget) }
     }
 }

@@ -112,23 +112,24 @@ struct Unarchive: BPlistSubcommand {
         for issue in view.nestedIssues { IO.printError("warning: \(issue) (a data value of the archive)") }
         progress.phase("printing")
         if json {
-            let object = PlistDictionary(top.map { (PlistValue.string($0.key), ArchiveView.json($0.node)) })
-            let text = try PlistValue.dictionary(object).canonicalJSON(budget: outputBudget.budget)
-            progress.finish()
-            IO.printOut(text)
+            let object = PlistValue.dictionary(
+                PlistDictionary(top.map { (PlistValue.string($0.key), ArchiveView.json($0.node)) }))
+            try IO.stream(to: "-", beforeOutput: progress.erasingBeforeTerminalOutput) { out in
+                try object.writeCanonicalJSON(into: &out, budget: outputBudget.budget)
+            }
             return
         }
-        var out = TextOut()
         let renderer = ArchiveRenderer(palette: colors.palette)
-        if top.count == 1, top[0].key == "root" {
-            renderer.render(top[0].node, label: nil, indent: 0, into: &out)
-        } else {
-            let entries = top.map { (key: PlistValue.string($0.key), value: $0.node) }
-            renderer.render(
-                .dictionary(entries.map { (.value($0.key), $0.value) }, shared: nil), label: nil, indent: 0, into: &out)
+        try IO.stream(to: "-", beforeOutput: progress.erasingBeforeTerminalOutput) { out in
+            if top.count == 1, top[0].key == "root" {
+                renderer.render(top[0].node, label: nil, indent: 0, into: &out)
+            } else {
+                let entries = top.map { (key: PlistValue.string($0.key), value: $0.node) }
+                renderer.render(
+                    .dictionary(entries.map { (.value($0.key), $0.value) }, shared: nil), label: nil, indent: 0,
+                    into: &out)
+            }
         }
-        progress.finish()
-        out.flush()
     }
 
     /// One line for a graph error, with the byte offset of the object it names (binary input).
@@ -424,7 +425,8 @@ struct ArchiveView {
 struct ArchiveRenderer {
     var palette: Palette
 
-    func render(_ node: ArchiveNode, label: String?, indent: Int, into out: inout TextOut) {
+    func render(_ node: ArchiveNode, label: String?, indent: Int, into out: inout TextSink) {
+        guard !out.isStopped else { return }
         let p = palette
         let pad = String(repeating: "  ", count: indent)
         let prefix = pad + (label ?? "")
@@ -466,9 +468,10 @@ struct ArchiveRenderer {
                 case .value(.string(let s)): key = p.paint(Render.quoted(s.string), .key)
                 case .value(let v): key = Render.scalar(v, p) ?? "?"
                 default:
-                    var keyOut = TextOut()
+                    var keyOut = TextSink.collecting()
                     render(entry.0, label: nil, indent: 0, into: &keyOut)
-                    key = keyOut.pending.split(separator: "\n").joined(separator: " ")
+                    key = String(decoding: keyOut.takeBytes(), as: UTF8.self).split(separator: "\n").joined(
+                        separator: " ")
                 }
                 return (key + p.paint(" => ", .punctuation), entry.1)
             }

@@ -68,10 +68,30 @@ public enum OpenStepPlist {
     ///   the format cannot hold: a number, boolean, date, UID, set, null, or a non-string key;
     ///   `limitExceeded` when the value written out in full would pass `budget`.
     public static func encode(_ value: PlistValue, budget: OutputBudget = .default) throws(BinaryPlistError) -> Data {
+        var out = TextSink.collecting()
+        try write(value, budget: budget, into: &out)
+        return Data(out.takeBytes())
+    }
+
+    /// Writes a value as OpenStep text into `out` as it walks the value (the bytes of
+    /// ``encode(_:budget:)``), so the text is never held whole.
+    ///
+    /// Everything that makes the writer throw is checked before the first byte: the budget, then
+    /// (in one walk over the value's distinct nodes) anything OpenStep cannot hold; so an error
+    /// leaves `out` untouched.
+    ///
+    /// - Throws: As ``encode(_:budget:)``, with the same errors. A failed delivery is not an error
+    ///   here: it stops `out` (see ``TextSink``).
+    package static func write(_ value: PlistValue, budget: OutputBudget = .default, into out: inout TextSink)
+        throws(BinaryPlistError)
+    {
         try value.checkExpansion(budget, as: "OpenStep text")
-        var writer = OpenStepWriter()
-        try writer.write(value, indent: 0, path: [])
-        writer.out.append(0x0A)
-        return Data(writer.out)
+        if value.containsDistinctNode(where: OpenStepWriter.refuses) {
+            // The writer's own error (naming the key path), found without writing a byte.
+            var discard = TextSink.discarding()
+            try OpenStepWriter.write(value, indent: 0, path: [], into: &discard)
+        }
+        try OpenStepWriter.write(value, indent: 0, path: [], into: &out)
+        out.write(0x0A)
     }
 }

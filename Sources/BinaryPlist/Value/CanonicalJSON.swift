@@ -39,11 +39,22 @@ extension PlistValue {
     /// - Throws: ``BinaryPlistError`` with code `limitExceeded` when the value written out in full
     ///   (shared sub-trees repeated) would pass `budget`.
     public func canonicalJSON(budget: OutputBudget = .default) throws(BinaryPlistError) -> String {
+        var out = TextSink.collecting()
+        try writeCanonicalJSON(into: &out, budget: budget)
+        return String(decoding: out.takeBytes(), as: UTF8.self)
+    }
+
+    /// Writes the canonical JSON text of this value (the bytes of ``canonicalJSON(budget:)``) into
+    /// `out` as it walks the value: the text is never held whole.
+    ///
+    /// - Throws: `limitExceeded` when the value written out in full would pass `budget`, before
+    ///   anything is written. Nothing else: a failed delivery stops `out` (see ``TextSink``).
+    package func writeCanonicalJSON(into out: inout TextSink, budget: OutputBudget = .default)
+        throws(BinaryPlistError)
+    {
         try checkExpansion(budget, as: "canonical JSON")
-        var out = CanonicalJSONWriter()
-        out.write(self)
-        out.text.append("\n")
-        return out.text
+        CanonicalJSONWriter.write(self, into: &out)
+        out.write(0x0A)
     }
 
     /// Reads canonical JSON back into a value.
@@ -164,48 +175,49 @@ extension PlistValue {
 
 // MARK: - Writer
 
-/// Appends the canonical JSON of a value tree to `text`, with an explicit stack.
-struct CanonicalJSONWriter {
-    var text = ""
-
+/// Writes the canonical JSON of a value tree into a sink, with an explicit stack.
+enum CanonicalJSONWriter {
     private enum Work {
         case value(PlistValue, level: Int)
         case text(String)
     }
 
-    mutating func write(_ root: PlistValue) {
+    static func write(_ root: PlistValue, into out: inout TextSink) {
         var work: [Work] = [.value(root, level: 0)]
-        while let item = work.popLast() {
+        while !out.isStopped, let item = work.popLast() {
             switch item {
             case .text(let s):
-                text += s
+                out.write(s)
             case .value(let v, let level):
                 switch v {
-                case .null: text += "null"
-                case .bool(let b): text += b ? "true" : "false"
-                case .integer(let i): text += String(i)
-                case .string(let s): appendString(s.string)
+                case .null: out.write("null")
+                case .bool(let b): out.write(b ? "true" : "false")
+                case .integer(let i): out.write(String(i))
+                case .string(let s): writeString(s.string, into: &out)
                 case .real(let d):
-                    tagged("$real", level)
-                    appendString(PlistValue.pythonRepr(d))
+                    tagged("$real", level, &out)
+                    writeString(PlistValue.pythonRepr(d), into: &out)
                     work.append(.text(close(level, "}")))
                 case .date(let date):
                     let x = date.timeIntervalSinceReferenceDate
-                    tagged("$date", level)
-                    appendString(PlistValue.iso8601(secondsSinceReferenceDate: x) ?? PlistValue.pythonRepr(x))
+                    tagged("$date", level, &out)
+                    writeString(
+                        PlistValue.iso8601(secondsSinceReferenceDate: x) ?? PlistValue.pythonRepr(x), into: &out)
                     work.append(.text(close(level, "}")))
                 case .data(let d):
-                    tagged("$data", level)
-                    appendString(d.base64EncodedString())
+                    tagged("$data", level, &out)
+                    out.write(0x22)
+                    writeBase64(d, into: &out)
+                    out.write(0x22)
                     work.append(.text(close(level, "}")))
                 case .uid(let u):
-                    tagged("$uid", level)
-                    text += String(u)
+                    tagged("$uid", level, &out)
+                    out.write(String(u))
                     work.append(.text(close(level, "}")))
                 case .array(let elements):
                     pushArray(elements, level, &work)
                 case .set(let members):
-                    tagged("$set", level)
+                    tagged("$set", level, &out)
                     work.append(.text(close(level, "}")))
                     pushArray(members, level + 1, &work)
                 case .dictionary(let d):
@@ -215,16 +227,16 @@ struct CanonicalJSONWriter {
         }
     }
 
-    private func indent(_ level: Int) -> String { "\n" + String(repeating: " ", count: level) }
+    private static func indent(_ level: Int) -> String { "\n" + String(repeating: " ", count: level) }
 
-    private func close(_ level: Int, _ bracket: String) -> String { indent(level) + bracket }
+    private static func close(_ level: Int, _ bracket: String) -> String { indent(level) + bracket }
 
     /// Opens `{"tag": ` at `level`; the caller writes the value and pushes the closing brace.
-    private mutating func tagged(_ tag: String, _ level: Int) {
-        text += "{" + indent(level + 1) + "\"" + tag + "\": "
+    private static func tagged(_ tag: String, _ level: Int, _ out: inout TextSink) {
+        out.write("{" + indent(level + 1) + "\"" + tag + "\": ")
     }
 
-    private func pushArray(_ elements: [PlistValue], _ level: Int, _ work: inout [Work]) {
+    private static func pushArray(_ elements: [PlistValue], _ level: Int, _ work: inout [Work]) {
         if elements.isEmpty {
             work.append(.text("[]"))
             return
@@ -236,7 +248,7 @@ struct CanonicalJSONWriter {
         }
     }
 
-    private func pushDictionary(_ d: PlistDictionary, _ level: Int, _ work: inout [Work]) {
+    private static func pushDictionary(_ d: PlistDictionary, _ level: Int, _ work: inout [Work]) {
         if d.isEmpty {
             work.append(.text("{}"))
             return
@@ -265,33 +277,73 @@ struct CanonicalJSONWriter {
         for (i, e) in keyed.enumerated().reversed() {
             work.append(.value(e.value, level: level + 1))
             var s = ""
-            CanonicalJSONWriter.appendString(e.key, to: &s)
+            appendString(e.key, to: &s)
             work.append(.text((i == 0 ? "{" : ",") + indent(level + 1) + s + ": "))
         }
     }
 
-    private mutating func appendString(_ s: String) { CanonicalJSONWriter.appendString(s, to: &text) }
-
     /// A JSON string with Python's `ensure_ascii` escapes (lowercase hex, DEL escaped too).
     static func appendString(_ s: String, to out: inout String) {
-        out += "\""
-        var run = ""
+        var sink = TextSink.collecting(reserving: s.utf8.count &+ 2)
+        writeString(s, into: &sink)
+        out += String(decoding: sink.takeBytes(), as: UTF8.self)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Writes `s` as a JSON string with Python's `ensure_ascii` escapes (lowercase hex, DEL escaped too).
+    static func writeString(_ s: String, into out: inout TextSink) {
+        out.write(0x22)
         for unit in s.utf16 {
             switch unit {
-            case 0x22: run += "\\\""
-            case 0x5C: run += "\\\\"
-            case 0x0A: run += "\\n"
-            case 0x0D: run += "\\r"
-            case 0x09: run += "\\t"
-            case 0x08: run += "\\b"
-            case 0x0C: run += "\\f"
-            case 0x20..<0x7F: run.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            case 0x22: out.write("\\\"")
+            case 0x5C: out.write("\\\\")
+            case 0x0A: out.write("\\n")
+            case 0x0D: out.write("\\r")
+            case 0x09: out.write("\\t")
+            case 0x08: out.write("\\b")
+            case 0x0C: out.write("\\f")
+            case 0x20..<0x7F: out.write(UInt8(truncatingIfNeeded: unit))
             default:
-                let h = String(unit, radix: 16)
-                run += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                out.write("\\u")
+                for shift in stride(from: 12, through: 0, by: -4) {
+                    out.write(hexDigits[Int(truncatingIfNeeded: unit >> UInt16(shift)) & 0xF])
+                }
             }
         }
-        out += run
-        out += "\""
+        out.write(0x22)
+    }
+
+    private static let base64Alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// `data` in base64 with padding and no line breaks (the text of `base64EncodedString()`),
+    /// written as it is encoded.
+    static func writeBase64(_ data: Data, into out: inout TextSink) {
+        let table = base64Alphabet
+        var quantum: UInt32 = 0
+        var count = 0
+        for b in data {
+            quantum = quantum << 8 | UInt32(b)
+            count &+= 1
+            if count == 3 {
+                out.write(table[Int(quantum >> 18 & 0x3F)])
+                out.write(table[Int(quantum >> 12 & 0x3F)])
+                out.write(table[Int(quantum >> 6 & 0x3F)])
+                out.write(table[Int(quantum & 0x3F)])
+                quantum = 0
+                count = 0
+            }
+        }
+        if count == 1 {
+            out.write(table[Int(quantum >> 2 & 0x3F)])
+            out.write(table[Int(quantum << 4 & 0x3F)])
+            out.write("==")
+        } else if count == 2 {
+            out.write(table[Int(quantum >> 10 & 0x3F)])
+            out.write(table[Int(quantum >> 4 & 0x3F)])
+            out.write(table[Int(quantum << 2 & 0x3F)])
+            out.write(0x3D)
+        }
     }
 }

@@ -6,6 +6,11 @@
 // expand to 2^41 nodes. So every writer of an expanded form (canonical JSON, XML, OpenStep, the
 // tool's renderers) first measures the expansion, memoised by shared storage in time linear in the
 // value's distinct nodes, and refuses before writing a byte when it is over the budget.
+//
+// The writers then write as they walk, through a `TextSink` (a fixed-size buffer handed on as it
+// fills): the budget bounds what is written, never what is held. Since the check comes first, a
+// value over the budget writes nothing, and one within it is written whole; nothing is cut off
+// mid-stream.
 
 import FoundationEssentials
 
@@ -128,6 +133,40 @@ extension PlistValue {
             stack[parent].nodes = add(stack[parent].nodes, size.nodes, cap: nodeCap)
             stack[parent].bytes = add(stack[parent].bytes, size.bytes &+ 2, cap: byteCap)
         }
+    }
+
+    /// Whether `predicate` holds for this value or any value inside it (dictionary keys included),
+    /// each shared container visited once: the writers' check, before their first byte, for anything
+    /// their form cannot hold.
+    ///
+    /// - Complexity: O(distinct nodes), whatever the expansion; no recursion.
+    package func containsDistinctNode(where predicate: (PlistValue) -> Bool) -> Bool {
+        var visited = Set<UInt64>()
+        var work: [PlistValue] = [self]
+        while let v = work.popLast() {
+            // A container already seen was checked with everything in it: skipped before the
+            // predicate, so each distinct container costs its size once. An empty one's storage is
+            // not unique (the empty singleton), but it is cheap to check again.
+            switch v {
+            case .array(let xs), .set(let xs):
+                // Tagged by kind: an array and a set may share storage, and a writer may refuse one only.
+                let key = UInt64(StorageIdentity.of(xs)) << 2 | (v.kind == .set ? 2 : 1)
+                guard xs.isEmpty || visited.insert(key).inserted else { continue }
+                if predicate(v) { return true }
+                work.append(contentsOf: xs)
+            case .dictionary(let d):
+                let key = UInt64(StorageIdentity.of(d.entries)) << 2 | 3
+                guard d.isEmpty || visited.insert(key).inserted else { continue }
+                if predicate(v) { return true }
+                for (k, x) in d.entries {
+                    work.append(k)
+                    work.append(x)
+                }
+            case .null, .bool, .integer, .real, .date, .data, .string, .uid:
+                if predicate(v) { return true }
+            }
+        }
+        return false
     }
 
     /// Throws ``BinaryPlistError/Code/limitExceeded`` naming the budget when writing this value as

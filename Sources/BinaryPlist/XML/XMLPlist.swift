@@ -76,6 +76,28 @@ public enum XMLPlist {
         return try XMLPlistWriter(sortKeys: sortKeys).write(value)
     }
 
+    /// Writes a value as an XML property list into `out` as it walks the value (the bytes of
+    /// ``encode(_:sortKeys:budget:)``), so the text is never held whole.
+    ///
+    /// Everything that makes the writer throw is checked before the first byte: the budget, then
+    /// (in one walk over the value's distinct nodes) anything XML cannot hold; so an error leaves
+    /// `out` untouched.
+    ///
+    /// - Throws: As ``encode(_:sortKeys:budget:)``, with the same errors. A failed delivery is not
+    ///   an error here: it stops `out` (see ``TextSink``).
+    package static func write(
+        _ value: PlistValue, sortKeys: Bool = false, budget: OutputBudget = .default, into out: inout TextSink
+    ) throws(BinaryPlistError) {
+        try value.checkExpansion(budget, as: "an XML property list")
+        let writer = XMLPlistWriter(sortKeys: sortKeys)
+        if value.containsDistinctNode(where: XMLPlistWriter.refuses) {
+            // The writer's own error (its key path and wording), found without writing a byte.
+            var discard = TextSink.discarding()
+            try writer.write(value, into: &discard)
+        }
+        try writer.write(value, into: &out)
+    }
+
     /// Whether the bytes look like an XML property list: in UTF-8, UTF-16 or UTF-32 (a byte-order mark
     /// optional), whitespace then `<?xml`, `<!DOCTYPE`, `<!--` or `<plist`.
     ///

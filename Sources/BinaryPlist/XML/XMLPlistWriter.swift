@@ -61,31 +61,55 @@ package struct XMLPlistWriter: Sendable {
     ///   XML 1.0 cannot hold (naming its key path).
     /// - Complexity: O(size of the value); nesting uses an explicit stack, not the call stack.
     package func write(_ value: PlistValue) throws(BinaryPlistError) -> Data {
-        var out = XMLOutput()
-        out.append(XMLPlistWriter.header)
+        var out = TextSink.collecting()
+        try write(value, into: &out)
+        return Data(out.takeBytes())
+    }
+
+    /// Writes the XML property list of a value into `out` as it walks the value.
+    ///
+    /// An `unencodable` value is found where the walk meets it: what came before it has been
+    /// written. ``XMLPlist/write(_:sortKeys:budget:into:)`` checks first, so that nothing is.
+    package func write(_ value: PlistValue, into out: inout TextSink) throws(BinaryPlistError) {
+        out.write(XMLPlistWriter.header)
         var work: [XMLWriteStep] = [.value(value, 0)]
         do {
             try writeSteps(&work, into: &out)
         } catch {
             throw XMLCharacters.named(error, in: value)
         }
-        out.append("</plist>\n")
-        return Data(out.bytes)
+        out.write("</plist>\n")
+    }
+
+    /// Whether writing `value` would throw: a predicate on one node, for
+    /// ``PlistValue/containsDistinctNode(where:)`` (every node the writer would refuse is one of these).
+    static func refuses(_ value: PlistValue) -> Bool {
+        switch value {
+        case .null: return true
+        case .date(let d): return (try? dateText(d)) == nil
+        case .string(let s): return XMLCharacters.firstInvalidScalar(s.string) != nil
+        case .dictionary(let d):
+            return d.entries.contains { entry in
+                guard case .string(let key) = entry.key else { return true }
+                return XMLCharacters.firstInvalidScalar(key.string) != nil
+            }
+        case .bool, .integer, .real, .data, .uid, .array, .set: return false
+        }
     }
 
     /// Runs the explicit stack of steps.
-    private func writeSteps(_ work: inout [XMLWriteStep], into out: inout XMLOutput) throws(BinaryPlistError) {
-        while let step = work.popLast() {
+    private func writeSteps(_ work: inout [XMLWriteStep], into out: inout TextSink) throws(BinaryPlistError) {
+        while !out.isStopped, let step = work.popLast() {
             switch step {
             case .close(let element, let indent):
                 out.tabs(indent)
-                out.append(element == .dict ? "</dict>\n" : "</array>\n")
+                out.write(element == .dict ? "</dict>\n" : "</array>\n")
             case .key(let key, let indent):
                 try XMLCharacters.check(key)
                 out.tabs(indent)
-                out.append("<key>")
-                out.escaped(key)
-                out.append("</key>\n")
+                out.write("<key>")
+                out.xmlEscaped(key)
+                out.write("</key>\n")
             case .value(let v, let indent):
                 out.tabs(indent)
                 try write(v, indent: indent, into: &out, work: &work)
@@ -99,61 +123,61 @@ package struct XMLPlistWriter: Sendable {
         + "<plist version=\"1.0\">\n"
 
     /// Writes one value after its indentation; containers push their children and end tag.
-    private func write(_ v: PlistValue, indent: Int, into out: inout XMLOutput, work: inout [XMLWriteStep])
+    private func write(_ v: PlistValue, indent: Int, into out: inout TextSink, work: inout [XMLWriteStep])
         throws(BinaryPlistError)
     {
         switch v {
         case .null:
             throw BinaryPlistError(.unencodable, "XML property lists have no null (at nesting level \(indent))")
         case .bool(let b):
-            out.append(b ? "<true/>\n" : "<false/>\n")
+            out.write(b ? "<true/>\n" : "<false/>\n")
         case .integer(let i):
-            out.append("<integer>")
-            out.append(String(i))
-            out.append("</integer>\n")
+            out.write("<integer>")
+            out.write(String(i))
+            out.write("</integer>\n")
         case .real(let d):
-            out.append("<real>")
-            out.append(XMLPlistWriter.realText(d))
-            out.append("</real>\n")
+            out.write("<real>")
+            out.write(XMLPlistWriter.realText(d))
+            out.write("</real>\n")
         case .date(let d):
-            out.append("<date>")
-            out.append(try XMLPlistWriter.dateText(d))
-            out.append("</date>\n")
+            out.write("<date>")
+            out.write(try XMLPlistWriter.dateText(d))
+            out.write("</date>\n")
         case .data(let d):
-            out.append("<data>\n")
-            out.base64(d, indent: indent)
+            out.write("<data>\n")
+            out.xmlBase64(d, indent: indent)
             out.tabs(indent)
-            out.append("</data>\n")
+            out.write("</data>\n")
         case .string(let text):
             let s = text.string
             try XMLCharacters.check(s)
-            out.append("<string>")
-            out.escaped(s)
-            out.append("</string>\n")
+            out.write("<string>")
+            out.xmlEscaped(s)
+            out.write("</string>\n")
         case .uid(let u):
-            out.append("<dict>\n")
+            out.write("<dict>\n")
             out.tabs(indent + 1)
-            out.append("<key>CF$UID</key>\n")
+            out.write("<key>CF$UID</key>\n")
             out.tabs(indent + 1)
-            out.append("<integer>")
-            out.append(String(u))
-            out.append("</integer>\n")
+            out.write("<integer>")
+            out.write(String(u))
+            out.write("</integer>\n")
             out.tabs(indent)
-            out.append("</dict>\n")
+            out.write("</dict>\n")
         case .array(let elements), .set(let elements):
             guard !elements.isEmpty else {
-                out.append("<array/>\n")
+                out.write("<array/>\n")
                 return
             }
-            out.append("<array>\n")
+            out.write("<array>\n")
             work.append(.close(.array, indent))
             for e in elements.reversed() { work.append(.value(e, indent + 1)) }
         case .dictionary(let d):
             guard !d.isEmpty else {
-                out.append("<dict/>\n")
+                out.write("<dict/>\n")
                 return
             }
-            out.append("<dict>\n")
+            out.write("<dict>\n")
             work.append(.close(.dict, indent))
             var entries: [(key: String, value: PlistValue)] = []
             entries.reserveCapacity(d.count)
@@ -220,54 +244,48 @@ enum XMLWriteStep {
     case close(XMLPlistElement, Int)
 }
 
-/// The output bytes with the few appends the writer needs.
-struct XMLOutput {
-    var bytes: [UInt8] = []
-
-    init() { bytes.reserveCapacity(1024) }
-
-    mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
-
+/// The few writes of XML text beyond plain bytes.
+extension TextSink {
     mutating func tabs(_ count: Int) {
-        for _ in 0..<max(count, 0) { bytes.append(0x09) }
+        write(repeating: 0x09, count: count)
     }
 
     /// Text with `&`, `<`, `>` escaped (CoreFoundation's `_appendEscapedString`).
-    mutating func escaped(_ s: String) {
+    mutating func xmlEscaped(_ s: String) {
         let utf8 = s.utf8
         guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else {
-            bytes.append(contentsOf: utf8)
+            write(s)
             return
         }
         for b in utf8 {
             switch b {
-            case 0x26: bytes.append(contentsOf: "&amp;".utf8)
-            case 0x3C: bytes.append(contentsOf: "&lt;".utf8)
-            case 0x3E: bytes.append(contentsOf: "&gt;".utf8)
-            default: bytes.append(b)
+            case 0x26: write("&amp;")
+            case 0x3C: write("&lt;")
+            case 0x3E: write("&gt;")
+            default: write(b)
             }
         }
     }
 
-    private static let alphabet: [UInt8] = Array(
+    private static let base64Alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Base64 lines of `76 - 8 × min(indent, 8)` characters, each after `min(indent, 8)` tabs and
     /// ending in a newline; nothing at all for empty data.
-    mutating func base64(_ data: Data, indent: Int) {
+    mutating func xmlBase64(_ data: Data, indent: Int) {
         let tabCount = min(max(indent, 0), 8)
         let lineLength = 76 - 8 * tabCount
         var line: [UInt8] = []
         line.reserveCapacity(lineLength)
         var quantum: UInt32 = 0
         var count = 0
-        func flush(_ out: inout [UInt8], _ line: inout [UInt8]) {
-            for _ in 0..<tabCount { out.append(0x09) }
-            out.append(contentsOf: line)
-            out.append(0x0A)
+        func flush(_ out: inout TextSink, _ line: inout [UInt8]) {
+            out.tabs(tabCount)
+            out.write(line)
+            out.write(0x0A)
             line.removeAll(keepingCapacity: true)
         }
-        let table = XMLOutput.alphabet
+        let table = TextSink.base64Alphabet
         for b in data {
             quantum = quantum << 8 | UInt32(b)
             count += 1
@@ -278,7 +296,7 @@ struct XMLOutput {
                 line.append(table[Int(quantum & 0x3F)])
                 quantum = 0
                 count = 0
-                if line.count >= lineLength { flush(&bytes, &line) }
+                if line.count >= lineLength { flush(&self, &line) }
             }
         }
         if count == 1 {
@@ -291,6 +309,6 @@ struct XMLOutput {
             line.append(table[Int(quantum << 2 & 0x3F)])
             line.append(0x3D)
         }
-        if !line.isEmpty { flush(&bytes, &line) }
+        if !line.isEmpty { flush(&self, &line) }
     }
 }
