@@ -322,7 +322,11 @@ extension BinaryPlistDocument {
     }
 
     func publicObject(_ raw: RawObject) -> PlistObject {
-        let w = trailer.objectRefSize
+        BinaryPlistDocument.publicObject(raw, data: data, refSize: trailer.objectRefSize)
+    }
+
+    /// `publicObject(_:)` of the document whose bytes are `data` and reference width `refSize`.
+    static func publicObject(_ raw: RawObject, data: Data, refSize w: Int) -> PlistObject {
         switch raw.kind {
         case .null: return .null
         case .fill: return .fill

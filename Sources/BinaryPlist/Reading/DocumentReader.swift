@@ -26,18 +26,23 @@ extension BinaryPlistDocument {
     @_documentation(visibility: internal)
     public struct Reader: ~Copyable {
         /// The document read.
-        package let document: BinaryPlistDocument
+        // What the reads need of the document, not the document itself: a method called on a stored
+        // document from a borrowed non-copyable reader gets a copy of the whole document (a memcpy
+        // and the retains of its buffers) on every call, and making the reader copied it once more.
+        /// The input, for the reference lists of containers.
+        let data: Data
+        /// The trailer, limits and options, as plain values.
+        let context: ScanContext
         let bytes: ByteReader
-        // The trailer fields and the limit the hot reads need, kept as plain values: a method called
-        // on `document` from a borrowed non-copyable reader gets a copy of the whole document (a
-        // memcpy and the retains of its buffers) on every call.
+        // The fields of the hottest reads.
         let objectCount: Int
         let tableOffset: Int
         let offsetSize: Int
         let maxUID: UInt64
 
-        init(document: BinaryPlistDocument, bytes: ByteReader) {
-            self.document = document
+        init(document: borrowing BinaryPlistDocument, bytes: ByteReader) {
+            data = document.data
+            context = document.scanContext
             self.bytes = bytes
             objectCount = document.trailer.objectCount
             tableOffset = document.trailer.offsetTableOffset
@@ -57,7 +62,7 @@ extension BinaryPlistDocument {
         /// - Throws: `referenceOutOfRange`, or the object's own format error.
         @inline(__always)
         package func object(_ ref: ObjectRef) throws(BinaryPlistError) -> PlistObject {
-            document.publicObject(try raw(ref))
+            BinaryPlistDocument.publicObject(try raw(ref), data: data, refSize: context.trailer.objectRefSize)
         }
 
         /// The value of a UID object, or `nil` when the object is something else: the keyed
@@ -89,7 +94,7 @@ extension BinaryPlistDocument {
             }
             let raw = try raw(ref)
             guard raw.kind == .ascii || raw.kind == .utf16 else { return nil }
-            return try document.makeString(bytes, raw, ref.index)
+            return try context.makeString(bytes, raw, ref.index)
         }
 
         /// The string of an object already decoded with ``object(_:)``, without reading its marker
@@ -114,14 +119,14 @@ extension BinaryPlistDocument {
                 return nil
             }
             // The range must lie in the object region: true of every string object of this document.
-            let end = document.trailer.offsetTableOffset
+            let end = tableOffset
             guard range.offset >= 8, bytes.contains(offset: range.offset, length: range.count, limit: end) else {
                 throw BinaryPlistError(
                     .offsetOutOfRange, offset: range.offset,
                     "string bytes \(range.offset) ..< \(range.offset + range.count) are outside the object region")
             }
             raw.payload = range.offset
-            return try document.makeString(bytes, raw, nil)
+            return try context.makeString(bytes, raw, nil)
         }
 
         /// Compares a string object with `key` without allocating a `String` (ASCII fast path);
@@ -143,7 +148,7 @@ extension BinaryPlistDocument {
                 // Range proven by scan(): payload ..< payload + count is inside the object region.
                 return unsafe bytes.bytes(unchecked: raw.payload, length: raw.count, equal: key)
             case .utf16:
-                return try document.makeString(bytes, raw, ref.index).utf8.elementsEqual(key.utf8)
+                return try context.makeString(bytes, raw, ref.index).utf8.elementsEqual(key.utf8)
             default:
                 return false
             }
@@ -229,14 +234,14 @@ extension BinaryPlistDocument {
         /// Scans object `ref` after checking it against the object count.
         @inline(__always)
         func raw(_ ref: ObjectRef) throws(BinaryPlistError) -> RawObject {
-            guard ref.index >= 0, ref.index < document.objectCount else { throw outOfRange(ref) }
-            return try document.scan(bytes, ref.index)
+            guard ref.index >= 0, ref.index < objectCount else { throw outOfRange(ref) }
+            return try context.scan(bytes, ref.index)
         }
 
         func outOfRange(_ ref: ObjectRef) -> BinaryPlistError {
             BinaryPlistError(
                 .referenceOutOfRange, object: ref.index,
-                "reference \(ref.index) is not below the object count \(document.objectCount)")
+                "reference \(ref.index) is not below the object count \(objectCount)")
         }
     }
 

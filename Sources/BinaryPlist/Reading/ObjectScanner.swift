@@ -35,7 +35,7 @@ struct RawObject {
     var isContainer: Bool { kind == .array || kind == .set || kind == .dictionary }
 }
 
-extension BinaryPlistDocument {
+extension ScanContext {
     /// The file offset of object `index`; `index < objectCount` is the caller's proof.
     @inline(__always)
     func objectOffset(_ r: ByteReader, _ index: Int) -> Int {
@@ -281,7 +281,7 @@ func hex(_ b: UInt8) -> String {
     return s.count == 1 ? "0" + s : s
 }
 
-extension BinaryPlistDocument {
+extension ScanContext {
     /// Builds a `String` from a string object located by `scan`.
     func makeString(_ r: ByteReader, _ raw: RawObject, _ index: Int?) throws(BinaryPlistError) -> String {
         if raw.kind == .ascii {
@@ -319,5 +319,68 @@ extension BinaryPlistDocument {
             k += 2
         }
         return String(decoding: units, as: UTF16.self)
+    }
+}
+
+/// What reading one object needs of its document: the trailer, the limits and the options, as
+/// plain values. The scanner's methods live here rather than on `BinaryPlistDocument` so that a
+/// reader can keep this (no buffer, nothing to retain) instead of a copy of the whole document.
+struct ScanContext {
+    let trailer: BinaryPlistTrailer
+    let limits: BinaryPlistLimits
+    let options: BinaryPlistDocument.Options
+}
+
+extension BinaryPlistDocument {
+    /// The document's trailer, limits and options, for the scanner.
+    var scanContext: ScanContext { ScanContext(trailer: trailer, limits: limits, options: options) }
+
+    @inline(__always)
+    func objectOffset(_ r: ByteReader, _ index: Int) -> Int { scanContext.objectOffset(r, index) }
+
+    @inline(__always)
+    func reference(_ r: ByteReader, listStart start: Int, _ i: Int) -> UInt64 {
+        scanContext.reference(r, listStart: start, i)
+    }
+
+    @inline(__always)
+    func scan(_ r: ByteReader, _ index: Int) throws(BinaryPlistError) -> RawObject {
+        try scanContext.scan(r, index)
+    }
+
+    @inline(__always)
+    func uid(_ r: ByteReader, at off: Int, marker: UInt8, index: Int) throws(BinaryPlistError) -> UInt64 {
+        try scanContext.uid(r, at: off, marker: marker, index: index)
+    }
+
+    @inline(__always)
+    func makeString(_ r: ByteReader, _ raw: RawObject, _ index: Int?) throws(BinaryPlistError) -> String {
+        try scanContext.makeString(r, raw, index)
+    }
+
+    @inline(__always)
+    static func objectOffset(_ r: ByteReader, _ index: Int, table: Int, width: Int) -> Int {
+        ScanContext.objectOffset(r, index, table: table, width: width)
+    }
+
+    @inline(__always)
+    static func fixedScalar(_ r: ByteReader, marker: UInt8, at off: Int, end: Int, maxUID: UInt64) -> PlistValue? {
+        ScanContext.fixedScalar(r, marker: marker, at: off, end: end, maxUID: maxUID)
+    }
+
+    @inline(__always)
+    static func uid(
+        _ r: ByteReader, at off: Int, marker: UInt8, index: Int, end: Int, maxUID: UInt64
+    ) throws(BinaryPlistError) -> UInt64 {
+        try ScanContext.uid(r, at: off, marker: marker, index: index, end: end, maxUID: maxUID)
+    }
+
+    @inline(__always)
+    static func shortCount(_ r: ByteReader, marker: UInt8, at off: Int, end: Int) -> (count: Int, start: Int)? {
+        ScanContext.shortCount(r, marker: marker, at: off, end: end)
+    }
+
+    static func replacingLoneSurrogates(_ r: ByteReader, _ raw: RawObject) -> String? {
+        ScanContext.replacingLoneSurrogates(r, raw)
     }
 }
