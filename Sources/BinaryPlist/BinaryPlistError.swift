@@ -43,7 +43,8 @@ public struct BinaryPlistError: Error, Hashable, Sendable, CustomStringConvertib
         public static let unencodable = Code("unencodable")
         /// Text input (JSON or XML) is malformed.
         public static let syntax = Code("syntax")
-        /// A file could not be opened, mapped or read.
+        /// A file could not be opened, mapped or read; or writing to a file or another sink failed
+        /// (``StreamingPlistWriter``, and its temporary file).
         public static let io = Code("io")
         /// A memory-mapped file shrank while it was read: a read touched a page past its new end.
         public static let fileChanged = Code("fileChanged")

@@ -22,6 +22,26 @@ struct DedupTable: Sendable {
         return z ^ (z >> 29)
     }
 
+    /// Keeps the ids `renumber` maps to a new id (under the same hash), drops the others; the size
+    /// stays (the streaming writer's bounded table starting over with the entries it still wants).
+    mutating func rebuild(_ renumber: (Int) -> Int32?) {
+        var kept: [UInt64] = []
+        for s in slots where s != 0 {
+            if let id = renumber(Int(truncatingIfNeeded: s & 0xFFFF_FFFF) &- 1) {
+                kept.append(s & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: id &+ 1)))
+            }
+        }
+        for i in slots.indices { slots[i] = 0 }
+        count = 0
+        let mask = slots.count &- 1
+        for s in kept {
+            var i = Int(truncatingIfNeeded: s >> 32) & mask
+            while slots[i] != 0 { i = (i &+ 1) & mask }
+            slots[i] = s
+        }
+        count = kept.count
+    }
+
     /// Sizes the table for `n` more entries at most half full, so they are added without rehashing.
     mutating func reserve(_ n: Int) {
         let needed = (count &+ max(0, n)) &* 2

@@ -217,7 +217,7 @@ public struct BinaryPlistWriter: Sendable {
 
     /// A marker whose low nibble is the count, or 0xF followed by an int object with the count.
     @inline(__always)
-    private static func appendHeader(_ out: inout GrowableWriter, _ high: UInt8, _ count: Int) {
+    static func appendHeader(_ out: inout GrowableWriter, _ high: UInt8, _ count: Int) {
         if count < 15 {
             out.append(byte: high | UInt8(count))
         } else {

@@ -76,6 +76,16 @@ struct ByteArena: Sendable {
         return summary
     }
 
+    /// Moves the `n` bytes at `from` down to `to` (`to <= from`; the ranges may overlap): the streaming
+    /// writer's scalar table keeps the entries it still wants at the front when it starts over.
+    mutating func moveDown(from: Int, to: Int, count n: Int) {
+        precondition(to >= 0 && to <= from && n >= 0 && from <= count &- n, "arena move \(from) -> \(to) of \(n)")
+        guard to < from, n > 0 else { return }
+        reserveMore(0)  // unshares the buffer
+        // from ..< from + n and to ..< to + n lie inside 0 ..< count (precondition above); memmove semantics.
+        unsafe (buffer.base + to).copyMemory(from: buffer.base + from, byteCount: n)
+    }
+
     /// Drops the bytes from `start` on (the last append, when it turned out to be a duplicate).
     mutating func truncate(_ start: Int) {
         precondition(start >= 0 && start <= count, "arena truncated to \(start) of \(count)")

@@ -137,6 +137,17 @@ import FoundationEssentials
             UnsafeRawBufferPointer(start: base + a, count: n), UnsafeRawBufferPointer(start: base + b, count: n))
     }
 
+    /// Runs `body` over the written bytes `start ..< start + n` (the streaming writer hands them to its
+    /// sink, or compares them with a remembered object).
+    func withBytes<R, E: Error>(_ start: Int, _ n: Int, _ body: (Span<UInt8>) throws(E) -> R) throws(E) -> R {
+        precondition(start >= 0 && n >= 0 && start <= count &- n, "bytes \(start) + \(n) of \(count)")
+        // start ..< start + n lies inside 0 ..< count (precondition above), which is initialised (every
+        // append writes the bytes it counts). The span lives only for the call.
+        let bytes = unsafe UnsafeBufferPointer<UInt8>(
+            start: (base + start).assumingMemoryBound(to: UInt8.self), count: n)
+        return try unsafe body(bytes.span)
+    }
+
     /// Drops the bytes from `start` on.
     mutating func truncate(_ start: Int) {
         precondition(start >= 0 && start <= count, "truncate to \(start) of \(count)")
