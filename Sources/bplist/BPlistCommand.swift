@@ -19,7 +19,7 @@ struct BPlistCommand: ParsableCommand {
             """,
         subcommands: [
             ToJSON.self, FromJSON.self, Validate.self, Inspect.self, Bench.self, Convert.self, Print.self, Get.self,
-            Unarchive.self, Split.self,
+            Unarchive.self, Split.self, Generate.self,
         ]
     )
 }

@@ -38,6 +38,9 @@ struct InspectReport {
     var kinds: [String: Int] = [:]
     /// Equal scalars stored more than once: the value and how many objects hold it.
     var duplicates: [(value: PlistValue, count: Int)] = []
+    /// Objects whose offset-table entry points at another object's bytes (a streaming writer's
+    /// repeated scalars): not stored again, so not duplicates.
+    var shared = 0
     /// Objects not reachable from the top object.
     var unreachable = 0
     /// Container nesting of the deepest path (a scalar root is 0).
@@ -50,6 +53,7 @@ struct InspectReport {
         root = try document.value()
         var seen: [PlistValue: (first: Int, count: Int)] = [:]
         var children: [[Int]] = Array(repeating: [], count: document.objectCount)
+        var offsets = Set<Int>()
         for index in 0..<document.objectCount {
             let ref = ObjectRef(index)
             let object = try document.object(ref)
@@ -79,6 +83,10 @@ struct InspectReport {
             switch object {
             case .array, .set, .dictionary, .fill: break
             default:
+                if let offset = document.offsetOfObject(index), !offsets.insert(offset).inserted {
+                    shared += 1
+                    continue
+                }
                 let value = try document.value(of: ref)
                 seen[value, default: (index, 0)].count += 1
             }
@@ -152,6 +160,9 @@ struct InspectReport {
             lines.append("  \(d.count)× \(InspectReport.short(d.value))")
         }
         if duplicates.count > treeWidth { lines.append("  … \(duplicates.count - treeWidth) more") }
+        if shared > 0 {
+            lines.append("shared:      \(shared) objects point at another object's bytes (repeats written once)")
+        }
         lines.append("depth:       \(depth)")
         lines.append("tree:")
         InspectReport.tree(root, label: nil, level: 1, maxLevel: treeDepth, width: treeWidth, into: &lines)
