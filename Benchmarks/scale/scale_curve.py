@@ -28,7 +28,7 @@ SIZES = {"1M": 10**6, "10M": 10**7, "100M": 10**8, "1G": 10**9}
 
 
 def run_timed(cmd, env=None):
-    """Runs cmd under /usr/bin/time -v; returns (stdout, wall seconds, peak RSS in KiB)."""
+    """Runs cmd under /usr/bin/time -v; returns (stdout, wall seconds, peak RSS in KiB, stderr)."""
     full_env = dict(os.environ, **(env or {}))
     started = time.monotonic()
     proc = subprocess.run(["/usr/bin/time", "-v"] + cmd, env=full_env, capture_output=True, text=True)
@@ -36,7 +36,7 @@ def run_timed(cmd, env=None):
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-600:]}")
     match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
-    return proc.stdout, wall, int(match.group(1)) if match else None
+    return proc.stdout, wall, int(match.group(1)) if match else None, proc.stderr
 
 
 def json_lines(text):
@@ -70,23 +70,27 @@ def main():
     for size_name in sizes:
         size = SIZES[size_name]
         path = os.path.join(work, f"mixed-{size_name}.bplist")
-        out, wall, rss = run_timed([bplist, "generate", "mixed", "--bytes", str(size), "--out", path])
+        out, wall, rss, err = run_timed([bplist, "generate", "mixed", "--bytes", str(size), "--out", path])
         actual = os.path.getsize(path)
-        record(size_name, actual, "ours", "stream-write", wall * 1000, rss)
+        # The generator's own rate (its summary line: "... bytes in S s (R MB/s)"), without the
+        # process start.
+        rate = re.search(r"\(([0-9.]+) MB/s\)", err)
+        ms = actual / 1e6 / float(rate.group(1)) * 1000 if rate else wall * 1000
+        record(size_name, actual, "ours", "stream-write", ms, rss)
 
         for op in ["decode", "encode", "open-file", "lookup-file"]:
             ok, note = fits("ours", op, actual)
             if not ok:
                 record(size_name, actual, "ours", op, None, None, note)
                 continue
-            out, _, rss = run_timed([bplist, "bench", path, "1"], env={"BENCH_OPS": op, "WARMUP": "0"})
+            out, _, rss, _ = run_timed([bplist, "bench", path, "1"], env={"BENCH_OPS": op, "WARMUP": "0"})
             line = next(x for x in json_lines(out) if x["op"] == op)
             record(size_name, actual, "ours", op, line["median_ms"], rss)
             last_rss[("ours", op)] = (actual, rss)
 
         ok, note = fits("rust", "decode+encode", actual)
         if ok:
-            out, _, rss = run_timed([rust, "value", path, "1"], env={"WARMUP": "0"})
+            out, _, rss, _ = run_timed([rust, "value", path, "1"], env={"WARMUP": "0"})
             for line in json_lines(out):
                 record(size_name, actual, "rust-plist", line["op"], line["median_ms"], rss, "decode+encode process")
             last_rss[("rust", "decode+encode")] = (actual, rss)
@@ -95,7 +99,7 @@ def main():
 
         ok, note = fits("libplist", "decode", actual)
         if ok:
-            out, _, rss = run_timed([libplist, path, "1"])
+            out, _, rss, _ = run_timed([libplist, path, "1"])
             line = json_lines(out)[0]
             record(size_name, actual, "c-libplist", "decode", line["min_ms"], rss)
             last_rss[("libplist", "decode")] = (actual, rss)
