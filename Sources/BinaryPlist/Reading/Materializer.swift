@@ -60,9 +60,12 @@ struct Materializer<Memo: MemoTable> {
     let reader: ByteReader
     /// Memoised values (containers, and strings or data reached more than once), see `MemoTable`.
     var values: [PlistValue] = []
-    /// The buffer long ASCII strings are sliced from (made on the first one): the input itself, or
-    /// a copy of it when it is a memory map, so that the tree never reads the file again.
+    /// The buffer long ASCII strings are sliced from (made on the first one): the input itself. Nil
+    /// for a memory-mapped input, whose strings are owned (a tree must not read the file after its
+    /// decode, and copying the file for a sub-tree's strings would cost the whole file each time).
     var strings: StringSource?
+    /// Whether the input is a memory-mapped file (see `strings`).
+    let inMappedFile: Bool
     var nodes = 0
     let maxNodes: Int
     let maxDepth: Int
@@ -119,6 +122,7 @@ struct Materializer<Memo: MemoTable> {
     init(document: BinaryPlistDocument, reader: ByteReader) {
         self.document = document
         self.reader = reader
+        inMappedFile = document.mapping != nil
         maxNodes = document.limits.maxNodes
         maxDepth = document.limits.maxDepth
         maxUID = document.limits.maxUID
@@ -433,8 +437,7 @@ struct Materializer<Memo: MemoTable> {
     /// The decode's string buffer (see `strings`).
     private mutating func stringSource() -> StringSource {
         if let strings { return strings }
-        let made = StringSource(
-            document.mapping == nil ? document.data : reader.data(offset: 0, length: reader.count) ?? Data())
+        let made = StringSource(document.data)
         strings = made
         return made
     }
@@ -462,7 +465,7 @@ struct Materializer<Memo: MemoTable> {
                 // Non-ASCII bytes go to the general path (an error, or UTF-8 when the options allow it).
                 // Up to 15 bytes a String is held inline; a longer one is a slice of the input, read in
                 // place (no allocation per string).
-                if n > 15 {
+                if n > 15, !inMappedFile {
                     if unsafe reader.isASCII(unchecked: start, length: n) {
                         let text = PlistString(stringSource(), offset: start, count: n)
                         return remember(.string(text), index, state, &memo)

@@ -2,14 +2,14 @@
 
 public import FoundationEssentials
 
-/// The text of a ``PlistValue/string(_:)``: a Swift `String`, or bytes of the input a tree was
+/// The text of a ``PlistValue/string(_:)-enum.case``: a Swift `String`, or bytes of the input a tree was
 /// decoded from, made into a `String` only when asked.
 ///
 /// Decoding a tree makes no allocation per string. An ASCII string of up to 15 bytes is a Swift
 /// small string (held inline); a longer one is a slice of the decode's one buffer, the input itself
-/// (a read-only `Data`, shared, not copied; a memory-mapped input is copied once, so that the tree
-/// never reads the file again). Like a `Data` slice, a string read from a large input keeps that
-/// input alive; take ``string`` to keep only the text.
+/// (a read-only `Data`, shared, not copied). Like a `Data` slice, a string read from a large input
+/// keeps that input alive; take ``string`` to keep only the text. A document over a memory-mapped
+/// file gives owned strings instead, so that a tree never reads the file again after its decode.
 ///
 /// Equality and hashing are by exact text (the UTF-8 bytes, hence the Unicode scalars), not by
 /// Swift's canonical equivalence: `"é"` and `"e\u{301}"` are different property-list strings. A
