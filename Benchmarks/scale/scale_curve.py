@@ -83,26 +83,38 @@ def main():
             if not ok:
                 record(size_name, actual, "ours", op, None, None, note)
                 continue
-            out, _, rss, _ = run_timed([bplist, "bench", path, "1"], env={"BENCH_OPS": op, "WARMUP": "0"})
+            try:
+                out, _, rss, _ = run_timed([bplist, "bench", path, "1"], env={"BENCH_OPS": op, "WARMUP": "0"})
+            except RuntimeError as failure:
+                record(size_name, actual, "ours", op, None, None, f"failed: {str(failure)[-200:]}")
+                continue
             line = next(x for x in json_lines(out) if x["op"] == op)
             record(size_name, actual, "ours", op, line["median_ms"], rss)
             last_rss[("ours", op)] = (actual, rss)
 
         ok, note = fits("rust", "decode+encode", actual)
         if ok:
-            out, _, rss, _ = run_timed([rust, "value", path, "1"], env={"WARMUP": "0"})
+            try:
+                out, _, rss, _ = run_timed([rust, "value", path, "1"], env={"WARMUP": "0"})
+            except RuntimeError as failure:
+                out, rss = "", None
+                record(size_name, actual, "rust-plist", "decode", None, None, f"failed: {str(failure)[-200:]}")
             for line in json_lines(out):
                 record(size_name, actual, "rust-plist", line["op"], line["median_ms"], rss, "decode+encode process")
-            last_rss[("rust", "decode+encode")] = (actual, rss)
+            if rss:
+                last_rss[("rust", "decode+encode")] = (actual, rss)
         else:
             record(size_name, actual, "rust-plist", "decode", None, None, note)
 
         ok, note = fits("libplist", "decode", actual)
         if ok:
-            out, _, rss, _ = run_timed([libplist, path, "1"])
-            line = json_lines(out)[0]
-            record(size_name, actual, "c-libplist", "decode", line["min_ms"], rss)
-            last_rss[("libplist", "decode")] = (actual, rss)
+            try:
+                out, _, rss, _ = run_timed([libplist, path, "1"])
+                line = json_lines(out)[0]
+                record(size_name, actual, "c-libplist", "decode", line["min_ms"], rss)
+                last_rss[("libplist", "decode")] = (actual, rss)
+            except RuntimeError as failure:
+                record(size_name, actual, "c-libplist", "decode", None, None, f"failed: {str(failure)[-200:]}")
         else:
             record(size_name, actual, "c-libplist", "decode", None, None, note)
         os.remove(path)
