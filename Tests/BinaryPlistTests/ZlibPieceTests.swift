@@ -79,3 +79,26 @@ extension Result where Failure == BinaryPlistError {
         if case .failure(let e) = self { e.code } else { nil }
     }
 }
+
+/// The real thing: a stream of more than 4 GiB, in and out. It needs ~9 GB of memory and ~20 s, so it
+/// runs only when asked (`KEYEDARCHIVE_HUGE_TESTS=1 scripts/test ZlibOver4GiB`); otherwise Swift Testing
+/// lists it as skipped, with this reason.
+@Suite struct ZlibOver4GiBTests {
+    static let enabled = ProcessInfo.processInfo.environment["KEYEDARCHIVE_HUGE_TESTS"] == "1"
+
+    @Test(.enabled(if: enabled, "needs ~9 GB of memory; set KEYEDARCHIVE_HUGE_TESTS=1 to run"))
+    func aStreamOver4GiBRoundTrips() throws {
+        let size = (1 << 32) + 12_345  // past UInt32.max: the sizes zlib's 32-bit counters cannot hold
+        var input = Data(count: size)  // zero pages, mapped lazily
+        input[input.startIndex + size - 1] = 0x5A  // a last byte that is not a zero, to be found again
+        let packed = try Zlib.deflate(input, level: 1)
+        #expect(packed.count < size / 100)  // zeros: level 1 gives about 1:230
+        let back = try Zlib.inflate(packed, limit: size)
+        #expect(back.count == size)
+        #expect(back.last == 0x5A)
+        #expect(back.prefix(1 << 20).allSatisfy { $0 == 0 })
+        #expect(
+            Result { () throws(BinaryPlistError) in try Zlib.inflate(packed, limit: size - 1) }.errorCode
+                == .limitExceeded)
+    }
+}

@@ -1,6 +1,6 @@
 // Sources/BinaryPlist/Value/PlistString.swift - The text of a string value, owned or read in place.
 
-public import FoundationEssentials
+import FoundationEssentials
 
 /// The text of a ``PlistValue/string(_:)-enum.case``: a Swift `String`, or bytes of the input a tree was
 /// decoded from, made into a `String` only when asked.

@@ -39,7 +39,7 @@ extension KeyedUnarchiver {
     /// Reads the archive at `url` and unarchives its root object as `type`.
     ///
     /// A file of 1 MiB or more is memory-mapped, not copied (see
-    /// ``BinaryPlist/BinaryPlistDocument/init(contentsOf:access:limits:options:)``): if it shrinks
+    /// `BinaryPlistDocument(contentsOf:access:limits:options:)`): if it shrinks
     /// while it is read, the call throws ``KeyedArchiveError/Code/io``, never crashes.
     ///
     /// - Throws: ``KeyedArchiveError/Code/io`` when the file cannot be read or changed while it was

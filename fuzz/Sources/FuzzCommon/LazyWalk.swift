@@ -172,7 +172,7 @@ public func checkKeyPaths(_ doc: BinaryPlistDocument, root: PlistValue, maxPaths
             for (i, x) in xs.enumerated().prefix(4) { paths.append((path + [String(i)], x)) }
         case .dictionary(let d):
             for e in d.entries.prefix(6) {
-                if case .string(let k) = e.key { paths.append((path + [k], e.value)) }
+                if case .string(let k) = e.key { paths.append((path + [k.string], e.value)) }
             }
         default: break
         }
