@@ -25,7 +25,6 @@ extension BinaryPlistDocument {
     /// ```
     @_documentation(visibility: internal)
     public struct Reader: ~Copyable {
-        /// The document read.
         // What the reads need of the document, not the document itself: a method called on a stored
         // document from a borrowed non-copyable reader gets a copy of the whole document (a memcpy
         // and the retains of its buffers) on every call, and making the reader copied it once more.
@@ -34,7 +33,8 @@ extension BinaryPlistDocument {
         /// The trailer, limits and options, as plain values.
         let context: ScanContext
         let bytes: ByteReader
-        // The fields of the hottest reads.
+        // The fields of the hottest reads, copied out of `context` once per reader: reading them
+        // through `context` on each call measured 1.5 % more instructions per unarchive.
         let objectCount: Int
         let tableOffset: Int
         let offsetSize: Int
@@ -53,7 +53,7 @@ extension BinaryPlistDocument {
         /// The file offset of object `index`; `0 <= index < objectCount` is the caller's proof.
         @inline(__always)
         func offset(of index: Int) -> Int {
-            BinaryPlistDocument.objectOffset(bytes, index, table: tableOffset, width: offsetSize)
+            ScanContext.objectOffset(bytes, index, table: tableOffset, width: offsetSize)
         }
 
         /// Decodes one object's marker (see ``BinaryPlistDocument/object(_:)``).
@@ -77,7 +77,7 @@ extension BinaryPlistDocument {
             // off < offsetTableOffset <= count was proven at open: the marker byte is readable.
             let marker = unsafe bytes.byte(unchecked: off)
             if marker >> 4 == 0x8 {
-                return try BinaryPlistDocument.uid(
+                return try ScanContext.uid(
                     bytes, at: off, marker: marker, index: ref.index, end: tableOffset, maxUID: maxUID)
             }
             _ = try raw(ref)  // Not a UID: nil, unless the object is malformed.
@@ -225,7 +225,7 @@ extension BinaryPlistDocument {
             // off < end <= bytes.count was proven at open: the marker byte is readable.
             let marker = unsafe bytes.byte(unchecked: off)
             guard marker >> 4 == 0x5,
-                let (count, start) = BinaryPlistDocument.shortCount(bytes, marker: marker, at: off, end: end),
+                let (count, start) = ScanContext.shortCount(bytes, marker: marker, at: off, end: end),
                 count <= end &- start
             else { return nil }
             return (start, count)

@@ -283,7 +283,7 @@ struct Materializer<Memo: MemoTable> {
         }
         // Fixed-size scalars (no allocation, nothing to memoise) are decoded right here.
         if type != 0x5,
-            let v = BinaryPlistDocument.fixedScalar(
+            let v = ScanContext.fixedScalar(
                 layout.reader, marker: marker, at: off, end: layout.regionEnd, maxUID: maxUID)
         {
             return v
@@ -455,7 +455,7 @@ struct Materializer<Memo: MemoTable> {
         case 0x4, 0x5, 0x6:
             // Data, ASCII or UTF-16 of a short count, or of a 1- or 2-byte extended count (0x10 n, 0x11 nn).
             let type = marker >> 4
-            guard let (n, start) = BinaryPlistDocument.shortCount(reader, marker: marker, at: off, end: regionEnd)
+            guard let (n, start) = ScanContext.shortCount(reader, marker: marker, at: off, end: regionEnd)
             else { break }
             // The payload start ..< start + bytes lies in the region (bytes <= regionEnd - start); n < 2^16,
             // so doubling it cannot overflow.
@@ -480,8 +480,7 @@ struct Materializer<Memo: MemoTable> {
                 return remember(.string(s), index, state, &memo)
             }
         default:
-            if let v = BinaryPlistDocument.fixedScalar(reader, marker: marker, at: off, end: regionEnd, maxUID: maxUID)
-            {
+            if let v = ScanContext.fixedScalar(reader, marker: marker, at: off, end: regionEnd, maxUID: maxUID) {
                 return v
             }
         }

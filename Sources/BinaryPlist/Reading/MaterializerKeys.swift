@@ -68,7 +68,7 @@ extension Materializer {
         // off < regionEnd was proven at open: the marker byte is readable.
         let marker = unsafe layout.reader.byte(unchecked: off)
         guard marker >> 4 == 0x5,
-            let (length, start) = BinaryPlistDocument.shortCount(
+            let (length, start) = ScanContext.shortCount(
                 layout.reader, marker: marker, at: off, end: layout.regionEnd),
             length > 0, length <= layout.regionEnd &- start
         else { return nil }

@@ -28,7 +28,7 @@ struct ObjectLayout {
         offsetMask = ByteReader.mask(width: offsetSize)
     }
 
-    /// The file offset of object `index < objectCount` (see `BinaryPlistDocument.objectOffset`).
+    /// The file offset of object `index < objectCount` (see `ScanContext.objectOffset`).
     @inline(__always)
     func offset(of index: Int) -> Int {
         // In bounds: the offset table was proven inside the buffer at open and index < objectCount; it

@@ -39,7 +39,7 @@ extension ScanContext {
     /// The file offset of object `index`; `index < objectCount` is the caller's proof.
     @inline(__always)
     func objectOffset(_ r: ByteReader, _ index: Int) -> Int {
-        BinaryPlistDocument.objectOffset(r, index, table: trailer.offsetTableOffset, width: trailer.offsetIntSize)
+        ScanContext.objectOffset(r, index, table: trailer.offsetTableOffset, width: trailer.offsetIntSize)
     }
 
     /// `objectOffset(_:_:)` from the trailer's table offset and entry width.
@@ -48,13 +48,6 @@ extension ScanContext {
         // In bounds: the offset table (table ..< table + count × w) was proven inside the buffer at
         // open, and index < objectCount. Each entry was proven to be in 8 ..< table.
         unsafe Int(truncatingIfNeeded: r.uint(unchecked: table + index * width, width: width))
-    }
-
-    /// Reads the reference at position `i` of a list starting at `start`; the list's extent is proven.
-    @inline(__always)
-    func reference(_ r: ByteReader, listStart start: Int, _ i: Int) -> UInt64 {
-        // In bounds: scan() proved start + count × refSize <= objectRegionEnd <= r.count and i < count.
-        unsafe r.uint(unchecked: start + i * trailer.objectRefSize, width: trailer.objectRefSize)
     }
 
     /// Decodes the marker of object `index` and proves that its whole payload lies in the object region.
@@ -115,7 +108,8 @@ extension ScanContext {
             let kind: RawObject.Kind = marker >> 4 == 0x4 ? .data : marker >> 4 == 0x5 ? .ascii : .utf16
             return RawObject(kind: kind, payload: p, count: count)
         case 0x8:
-            return RawObject(kind: .uid, scalar: try uid(r, at: off, marker: marker, index: index))
+            let value = try ScanContext.uid(r, at: off, marker: marker, index: index, end: end, maxUID: limits.maxUID)
+            return RawObject(kind: .uid, scalar: value)
         case 0xA, 0xC, 0xD:
             let (count, p) = try countAndPayload(r, off, low, index)
             let perEntry = marker >> 4 == 0xD ? 2 * trailer.objectRefSize : trailer.objectRefSize
@@ -179,14 +173,8 @@ extension ScanContext {
         return nil
     }
 
-    /// The value of the UID object (marker `0x8n`, `marker`) at offset `off`, with its extent proven here.
-    @inline(__always)
-    func uid(_ r: ByteReader, at off: Int, marker: UInt8, index: Int) throws(BinaryPlistError) -> UInt64 {
-        try BinaryPlistDocument.uid(
-            r, at: off, marker: marker, index: index, end: trailer.offsetTableOffset, maxUID: limits.maxUID)
-    }
-
-    /// `uid(_:at:marker:index:)` with the object region's end and the UID limit given.
+    /// The value of the UID object (marker `0x8n`, `marker`) at offset `off`, whose extent is proven
+    /// here against the object region's end `end`, and checked against the UID limit.
     @inline(__always)
     static func uid(
         _ r: ByteReader, at off: Int, marker: UInt8, index: Int, end: Int, maxUID: UInt64
@@ -299,7 +287,7 @@ extension ScanContext {
         switch unsafe r.string(utf16BEUnchecked: raw.payload, units: raw.count) {
         case .success(let s): return s
         case .failure(let f):
-            if options.replacesLoneSurrogates, let s = BinaryPlistDocument.replacingLoneSurrogates(r, raw) { return s }
+            if options.replacesLoneSurrogates, let s = ScanContext.replacingLoneSurrogates(r, raw) { return s }
             throw BinaryPlistError(
                 .invalidString, offset: raw.payload + 2 * f.unit, object: index,
                 "UTF-16 string has an unpaired surrogate at code unit \(f.unit) (CoreFoundation reads it; "
@@ -339,48 +327,12 @@ extension BinaryPlistDocument {
     func objectOffset(_ r: ByteReader, _ index: Int) -> Int { scanContext.objectOffset(r, index) }
 
     @inline(__always)
-    func reference(_ r: ByteReader, listStart start: Int, _ i: Int) -> UInt64 {
-        scanContext.reference(r, listStart: start, i)
-    }
-
-    @inline(__always)
     func scan(_ r: ByteReader, _ index: Int) throws(BinaryPlistError) -> RawObject {
         try scanContext.scan(r, index)
     }
 
     @inline(__always)
-    func uid(_ r: ByteReader, at off: Int, marker: UInt8, index: Int) throws(BinaryPlistError) -> UInt64 {
-        try scanContext.uid(r, at: off, marker: marker, index: index)
-    }
-
-    @inline(__always)
     func makeString(_ r: ByteReader, _ raw: RawObject, _ index: Int?) throws(BinaryPlistError) -> String {
         try scanContext.makeString(r, raw, index)
-    }
-
-    @inline(__always)
-    static func objectOffset(_ r: ByteReader, _ index: Int, table: Int, width: Int) -> Int {
-        ScanContext.objectOffset(r, index, table: table, width: width)
-    }
-
-    @inline(__always)
-    static func fixedScalar(_ r: ByteReader, marker: UInt8, at off: Int, end: Int, maxUID: UInt64) -> PlistValue? {
-        ScanContext.fixedScalar(r, marker: marker, at: off, end: end, maxUID: maxUID)
-    }
-
-    @inline(__always)
-    static func uid(
-        _ r: ByteReader, at off: Int, marker: UInt8, index: Int, end: Int, maxUID: UInt64
-    ) throws(BinaryPlistError) -> UInt64 {
-        try ScanContext.uid(r, at: off, marker: marker, index: index, end: end, maxUID: maxUID)
-    }
-
-    @inline(__always)
-    static func shortCount(_ r: ByteReader, marker: UInt8, at off: Int, end: Int) -> (count: Int, start: Int)? {
-        ScanContext.shortCount(r, marker: marker, at: off, end: end)
-    }
-
-    static func replacingLoneSurrogates(_ r: ByteReader, _ raw: RawObject) -> String? {
-        ScanContext.replacingLoneSurrogates(r, raw)
     }
 }
