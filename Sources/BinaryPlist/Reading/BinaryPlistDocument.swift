@@ -200,8 +200,7 @@ public struct BinaryPlistDocument: Sendable {
     /// Runs `body` with a reader over this document's bytes.
     @inline(__always)
     func withBytes<R, E: Error>(_ body: (ByteReader) throws(E) -> R) throws(E) -> R {
-        if mapping == nil { return try BinaryPlistDocument.withBytes(data, body) }
-        return try checkingMapping { () throws(E) -> R in try BinaryPlistDocument.withBytes(data, body) }
+        try checkingMapping { () throws(E) -> R in try BinaryPlistDocument.withBytes(data, body) }
     }
 
     @inline(__always)

@@ -67,16 +67,8 @@ enum ByteHash {
     /// Runs `body` over the text's UTF-8 bytes: a slice's bytes in its source, in place.
     @inline(__always)
     static func withUTF8<R>(_ s: PlistString, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        switch s.storage {
-        case .native(let text): return unsafe withUTF8(text, body)
-        case .slice(let source, let packed):
-            let offset = Int(packed >> 24)
-            let count = Int(packed & 0xFF_FFFF)
-            return unsafe source.data.withUnsafeBytes { all in
-                // PlistString's initialiser checked offset + count <= data.count; the source is immutable.
-                unsafe body(UnsafeRawBufferPointer(rebasing: all[offset..<offset + count]))
-            }
-        }
+        // The span's bytes are lent for the closure only.
+        s.withUTF8Span { span in unsafe span.withUnsafeBytes { unsafe body($0) } }
     }
 
     /// Runs `body` over the string's UTF-8 bytes (contiguous for native strings; copied otherwise).

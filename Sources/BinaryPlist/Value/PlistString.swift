@@ -53,8 +53,10 @@ public struct PlistString: Sendable, Hashable, CustomStringConvertible, CustomDe
     /// The text as a Swift `String` (made from the input's bytes when this is a slice).
     public var string: String {
         switch storage {
-        case .native(let s): s
-        case .slice(let source, let packed): source.text(offset: Int(packed >> 24), count: Int(packed & 0xFF_FFFF))
+        case .native(let s): return s
+        case .slice(let source, let packed):
+            let range = PlistString.range(packed)
+            return source.text(offset: range.lowerBound, count: range.count)
         }
     }
 
@@ -62,7 +64,7 @@ public struct PlistString: Sendable, Hashable, CustomStringConvertible, CustomDe
     public var utf8Count: Int {
         switch storage {
         case .native(let s): s.utf8.count
-        case .slice(_, let packed): Int(packed & 0xFF_FFFF)
+        case .slice(_, let packed): PlistString.range(packed).count
         }
     }
 
@@ -77,10 +79,16 @@ public struct PlistString: Sendable, Hashable, CustomStringConvertible, CustomDe
         switch storage {
         case .native(let s): return body(s.utf8.span)
         case .slice(let source, let packed):
-            let offset = Int(packed >> 24)
             // The initialiser checked offset + count <= data.count.
-            return body(source.data.span.extracting(offset..<offset + Int(packed & 0xFF_FFFF)))
+            return body(source.data.span.extracting(PlistString.range(packed)))
         }
+    }
+
+    /// The bytes of `source` a slice's `offset << 24 | count` names.
+    @inline(__always)
+    private static func range(_ packed: UInt64) -> Range<Int> {
+        let offset = Int(packed >> 24)
+        return offset..<offset &+ Int(packed & 0xFF_FFFF)
     }
 
     public func write<Target: TextOutputStream>(to target: inout Target) { target.write(string) }
