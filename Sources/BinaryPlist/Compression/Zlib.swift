@@ -71,17 +71,11 @@ public import FoundationEssentials
         let bound = unsafe Int(clamping: deflateBound(&stream, uLong(clamping: data.count)))
         var out = try OutputBlock(capacity: max(bound, 64))
         let outcome: Result<Void, BinaryPlistError> = unsafe data.withUnsafeBytes { input in
-            // `fed` bytes have been handed to zlib; it reads avail_in <= piece bytes from next_in,
-            // which lies inside the lent buffer (fed - avail_in ... fed <= input.count).
+            // `fed` bytes have been handed to zlib (see `feed`).
             let first = unsafe input.bindMemory(to: Bytef.self).baseAddress
             var fed = 0
             while true {
-                if unsafe stream.avail_in == 0, fed < input.count, let first = unsafe first {
-                    let take = min(input.count &- fed, piece)
-                    unsafe stream.next_in = UnsafeMutablePointer(mutating: first + fed)
-                    unsafe stream.avail_in = uInt(take)
-                    fed &+= take
-                }
+                unsafe Zlib.feed(&stream, from: first, count: input.count, fed: &fed, piece: piece)
                 if out.room == 0, let e = out.grow() { return .failure(e) }
                 let flush = unsafe fed == input.count && stream.avail_in == 0 ? Z_FINISH : Z_NO_FLUSH
                 let room = min(out.room, piece)
@@ -100,6 +94,22 @@ public import FoundationEssentials
         }
         try outcome.get()
         return out.finish()
+    }
+
+    /// Hands zlib the next piece of the input when it has used up the last one: `fed` of the `count`
+    /// bytes at `first` have been handed over so far.
+    ///
+    /// zlib then reads avail_in <= piece bytes from next_in = first + fed - avail_in, which lies
+    /// inside the lent buffer (fed <= count).
+    @unsafe @inline(__always)
+    private static func feed(
+        _ stream: inout z_stream, from first: UnsafePointer<Bytef>?, count: Int, fed: inout Int, piece: Int
+    ) {
+        guard unsafe stream.avail_in == 0, fed < count, let first = unsafe first else { return }
+        let take = min(count &- fed, piece)
+        unsafe stream.next_in = UnsafeMutablePointer(mutating: first + fed)
+        unsafe stream.avail_in = uInt(take)
+        fed &+= take
     }
 
     /// Inflates a zlib or gzip stream, of any size, producing at most `limit` bytes.
@@ -123,16 +133,11 @@ public import FoundationEssentials
             capacity: max(1 << 16, data.count < Int.max / 4 ? data.count &* 4 : Int.max),
             cap: limit < Int.max ? max(limit, 0) &+ 1 : Int.max)
         let outcome: Result<Int, BinaryPlistError> = unsafe data.withUnsafeBytes { input in
-            // As in deflate: zlib reads avail_in <= piece bytes from next_in, inside the lent buffer.
+            // `fed` bytes have been handed to zlib (see `feed`).
             let first = unsafe input.bindMemory(to: Bytef.self).baseAddress
             var fed = 0
             while true {
-                if unsafe stream.avail_in == 0, fed < input.count, let first = unsafe first {
-                    let take = min(input.count &- fed, piece)
-                    unsafe stream.next_in = UnsafeMutablePointer(mutating: first + fed)
-                    unsafe stream.avail_in = uInt(take)
-                    fed &+= take
-                }
+                unsafe Zlib.feed(&stream, from: first, count: input.count, fed: &fed, piece: piece)
                 let consumedBefore = unsafe fed - Int(stream.avail_in)
                 if out.room == 0 {
                     guard out.capacity < out.cap else {

@@ -57,21 +57,30 @@ enum FileDescriptorIO {
         close(fd) == 0 ? nil : describe(errno)
     }
 
+    /// Calls `step(done)` (a `write`, `pwrite` or `pread` of the bytes after the first `done`) until
+    /// `total` bytes are done, again after EINTR. Returns 0 when done, the `errno` of a failed call,
+    /// or EIO for a call that moved no byte (a read at the end of the file; a write never does).
+    @inline(__always)
+    private static func repeatUntilDone(_ total: Int, _ step: (Int) -> Int) -> Int32 {
+        var done = 0
+        while done < total {
+            let n = step(done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if n == 0 { return EIO }
+            done &+= n
+        }
+        return 0
+    }
+
     /// Writes all of `bytes` at the file position of `fd`.
     static func writeAll(_ fd: Int32, _ bytes: Span<UInt8>) throws(BinaryPlistError) {
         let result: Int32 = unsafe bytes.withUnsafeBytes { raw in
             // Each call writes from raw.baseAddress + done, at most raw.count - done bytes: inside `raw`.
             guard let base = raw.baseAddress else { return 0 }
-            var done = 0
-            while done < raw.count {
-                let n = unsafe write(fd, base + done, raw.count &- done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                done &+= n
-            }
-            return 0
+            return repeatUntilDone(raw.count) { done in unsafe write(fd, base + done, raw.count &- done) }
         }
         guard result == 0 else { throw BinaryPlistError(.io, "write failed: \(describe(result))") }
     }
@@ -86,16 +95,9 @@ enum FileDescriptorIO {
             guard let base = raw.baseAddress else { return 0 }
             let first = unsafe base + start &* 8
             let total = count &* 8
-            var done = 0
-            while done < total {
-                let n = unsafe pwrite(fd, first + done, total &- done, off_t(offset &+ done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                done &+= n
+            return repeatUntilDone(total) { done in
+                unsafe pwrite(fd, first + done, total &- done, off_t(offset &+ done))
             }
-            return 0
         }
         guard result == 0 else {
             throw BinaryPlistError(.io, "writing the temporary offset file failed: \(describe(result))")
@@ -112,17 +114,10 @@ enum FileDescriptorIO {
             guard let base = raw.baseAddress else { return 0 }
             let first = unsafe base + start &* 8
             let total = count &* 8
-            var done = 0
-            while done < total {
-                let n = unsafe pread(fd, first + done, total &- done, off_t(offset &+ done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if n == 0 { return EIO }  // the file ends early: the page was never written
-                done &+= n
+            // A read of 0 bytes: the file ends early (the page was never written), EIO.
+            return repeatUntilDone(total) { done in
+                unsafe pread(fd, first + done, total &- done, off_t(offset &+ done))
             }
-            return 0
         }
         guard result == 0 else {
             throw BinaryPlistError(.io, "reading the temporary offset file failed: \(describe(result))")
