@@ -314,36 +314,14 @@ enum CanonicalJSONWriter {
         out.write(0x22)
     }
 
-    private static let base64Alphabet: [UInt8] = Array(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
     /// `data` in base64 with padding and no line breaks (the text of `base64EncodedString()`),
     /// written as it is encoded.
     static func writeBase64(_ data: Data, into out: inout TextSink) {
-        let table = base64Alphabet
-        var quantum: UInt32 = 0
-        var count = 0
-        for b in data {
-            quantum = quantum << 8 | UInt32(b)
-            count &+= 1
-            if count == 3 {
-                out.write(table[Int(quantum >> 18 & 0x3F)])
-                out.write(table[Int(quantum >> 12 & 0x3F)])
-                out.write(table[Int(quantum >> 6 & 0x3F)])
-                out.write(table[Int(quantum & 0x3F)])
-                quantum = 0
-                count = 0
-            }
-        }
-        if count == 1 {
-            out.write(table[Int(quantum >> 2 & 0x3F)])
-            out.write(table[Int(quantum << 4 & 0x3F)])
-            out.write("==")
-        } else if count == 2 {
-            out.write(table[Int(quantum >> 10 & 0x3F)])
-            out.write(table[Int(quantum >> 4 & 0x3F)])
-            out.write(table[Int(quantum << 2 & 0x3F)])
-            out.write(0x3D)
+        TextSink.base64Groups(of: data) { a, b, c, d in
+            out.write(a)
+            out.write(b)
+            out.write(c)
+            out.write(d)
         }
     }
 }

@@ -147,3 +147,36 @@ package struct TextSink: ~Copyable {
         buffer
     }
 }
+
+extension TextSink {
+    /// The base64 alphabet (RFC 4648, section 4).
+    static let base64Alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// `data` in base64 with padding, as groups of four characters handed to `emit` in order (the
+    /// last group padded with `=`): the one encoder of canonical JSON's single line and XML's
+    /// wrapped lines, which break lines between groups.
+    static func base64Groups(of data: some Sequence<UInt8>, _ emit: (UInt8, UInt8, UInt8, UInt8) -> Void) {
+        let table = base64Alphabet
+        var quantum: UInt32 = 0
+        var count = 0
+        for b in data {
+            quantum = quantum << 8 | UInt32(b)
+            count &+= 1
+            if count == 3 {
+                emit(
+                    table[Int(quantum >> 18 & 0x3F)], table[Int(quantum >> 12 & 0x3F)],
+                    table[Int(quantum >> 6 & 0x3F)], table[Int(quantum & 0x3F)])
+                quantum = 0
+                count = 0
+            }
+        }
+        if count == 1 {
+            emit(table[Int(quantum >> 2 & 0x3F)], table[Int(quantum << 4 & 0x3F)], 0x3D, 0x3D)
+        } else if count == 2 {
+            emit(
+                table[Int(quantum >> 10 & 0x3F)], table[Int(quantum >> 4 & 0x3F)], table[Int(quantum << 2 & 0x3F)],
+                0x3D)
+        }
+    }
+}

@@ -267,47 +267,25 @@ extension TextSink {
         }
     }
 
-    private static let base64Alphabet: [UInt8] = Array(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
     /// Base64 lines of `76 - 8 × min(indent, 8)` characters, each after `min(indent, 8)` tabs and
     /// ending in a newline; nothing at all for empty data.
     mutating func xmlBase64(_ data: Data, indent: Int) {
         let tabCount = min(max(indent, 0), 8)
-        let lineLength = 76 - 8 * tabCount
+        let lineLength = 76 - 8 * tabCount  // a multiple of 4: lines break between groups
         var line: [UInt8] = []
         line.reserveCapacity(lineLength)
-        var quantum: UInt32 = 0
-        var count = 0
         func flush(_ out: inout TextSink, _ line: inout [UInt8]) {
             out.tabs(tabCount)
             out.write(line)
             out.write(0x0A)
             line.removeAll(keepingCapacity: true)
         }
-        let table = TextSink.base64Alphabet
-        for b in data {
-            quantum = quantum << 8 | UInt32(b)
-            count += 1
-            if count == 3 {
-                line.append(table[Int(quantum >> 18 & 0x3F)])
-                line.append(table[Int(quantum >> 12 & 0x3F)])
-                line.append(table[Int(quantum >> 6 & 0x3F)])
-                line.append(table[Int(quantum & 0x3F)])
-                quantum = 0
-                count = 0
-                if line.count >= lineLength { flush(&self, &line) }
-            }
-        }
-        if count == 1 {
-            line.append(table[Int(quantum >> 2 & 0x3F)])
-            line.append(table[Int(quantum << 4 & 0x3F)])
-            line.append(contentsOf: "==".utf8)
-        } else if count == 2 {
-            line.append(table[Int(quantum >> 10 & 0x3F)])
-            line.append(table[Int(quantum >> 4 & 0x3F)])
-            line.append(table[Int(quantum << 2 & 0x3F)])
-            line.append(0x3D)
+        TextSink.base64Groups(of: data) { a, b, c, d in
+            line.append(a)
+            line.append(b)
+            line.append(c)
+            line.append(d)
+            if line.count >= lineLength { flush(&self, &line) }
         }
         if !line.isEmpty { flush(&self, &line) }
     }
