@@ -142,32 +142,10 @@ struct StreamedOutputTests {
         let dir = try TempDir()
         let path = try BPlistCommandsTests.write(Self.value, "big.bplist", in: dir)
         for args in [["to-json", path], ["convert", path, "--to", "xml"], ["print", "--no-color", path]] {
-            let r = try Self.run(args, stdout: "/dev/full")
+            let r = try Tool.run(args, stdoutPath: "/dev/full")
             #expect(r.status == 1, "\(args): \(r.stderr)")
             #expect(r.stderrLines.count == 1, "\(args): \(r.stderr)")
             #expect(r.stderr.hasPrefix("error: cannot write standard output"), "\(args): \(r.stderr)")
         }
-    }
-
-    /// Runs the tool with standard output going to the file at `stdout`.
-    static func run(_ args: [String], stdout: String) throws -> ToolResult {
-        let exe = try #require(Tool.executable)
-        let dir = try TempDir()
-        let errURL = dir.file("stderr")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = exe
-        process.arguments = args
-        let out = try #require(FileHandle(forWritingAtPath: stdout))
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return ToolResult(
-            status: process.terminationStatus, stdout: Data(), stderr: try String(contentsOf: errURL, encoding: .utf8))
     }
 }

@@ -50,8 +50,9 @@ enum Tool {
     }()
 
     /// Runs `bplist args…`, feeding `stdin` (if any); stdout and stderr go through temporary files,
-    /// so large outputs cannot deadlock a pipe.
-    static func run(_ args: [String], stdin: Data? = nil) throws -> ToolResult {
+    /// so large outputs cannot deadlock a pipe. With `stdoutPath`, standard output goes to that file
+    /// instead (e.g. `/dev/full`) and the result's `stdout` is empty.
+    static func run(_ args: [String], stdin: Data? = nil, stdoutPath: String? = nil) throws -> ToolResult {
         let exe = try #require(executable, "bplist executable not found next to the test bundle; set BPLIST_EXECUTABLE")
         let dir = try TempDir()
         let outURL = dir.file("stdout")
@@ -61,7 +62,10 @@ enum Tool {
         let process = Process()
         process.executableURL = exe
         process.arguments = args
-        let out = try FileHandle(forWritingTo: outURL)
+        let out =
+            if let stdoutPath { try #require(FileHandle(forWritingAtPath: stdoutPath)) } else {
+                try FileHandle(forWritingTo: outURL)
+            }
         let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
@@ -77,7 +81,7 @@ enum Tool {
         try out.close()
         try err.close()
         return ToolResult(
-            status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
+            status: process.terminationStatus, stdout: stdoutPath == nil ? try Data(contentsOf: outURL) : Data(),
             stderr: try String(contentsOf: errURL, encoding: .utf8))
     }
 }
