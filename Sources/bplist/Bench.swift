@@ -174,8 +174,8 @@ struct Bench: ParsableCommand {
     /// `open-file` and `lookup-file`: the file is mapped, never read whole.
     private func fileOperations(_ ops: Set<String>, warmup: Int) throws {
         let url = URL(fileURLWithPath: file)
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
-        let report = Reporter(workload: url.deletingPathExtension().lastPathComponent, inBytes: size ?? 0)
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        let report = Reporter(workload: url.deletingPathExtension().lastPathComponent, inBytes: size)
         var timer = RepTimer(warmup: warmup, reps: reps)
         // Each document is closed (unmapped) before the next one opens, so that the peak RSS of the
         // process is that of one open document, as a user's would be.
