@@ -14,7 +14,7 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "KeyedArchive",
     products: [
-        .library(name: "BinaryPlist", targets: ["BinaryPlist"]),
+        .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         // `@KeyedArchivable`: the only product that builds swift-syntax (see README, build cost).
         .library(name: "KeyedArchiveMacros", targets: ["KeyedArchiveMacros"]),
@@ -35,8 +35,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "BinaryPlist", dependencies: ["CZlib"], swiftSettings: strict),
-        .target(name: "KeyedArchive", dependencies: ["BinaryPlist"], swiftSettings: strict),
+        .target(name: "PropertyList", dependencies: ["CZlib"], swiftSettings: strict),
+        .target(name: "KeyedArchive", dependencies: ["PropertyList"], swiftSettings: strict),
         .macro(
             name: "KeyedArchiveMacrosPlugin",
             dependencies: [
@@ -55,23 +55,23 @@ let package = Package(
         .executableTarget(
             name: "bplist",
             dependencies: [
-                "BinaryPlist", "KeyedArchive",
+                "PropertyList", "KeyedArchive",
                 .byName(name: "KeyedArchiveMacros", condition: .when(traits: ["MacroBench"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "BinaryPlistTests",
-            dependencies: ["BinaryPlist", .product(name: "PropertyBased", package: "swift-property-based")]
+            name: "PropertyListTests",
+            dependencies: ["PropertyList", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "KeyedArchiveTests",
             dependencies: [
-                "KeyedArchive", "BinaryPlist", .product(name: "PropertyBased", package: "swift-property-based"),
+                "KeyedArchive", "PropertyList", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "KeyedArchiveMacrosTests", dependencies: ["KeyedArchiveMacros", "BinaryPlist"]),
+        .testTarget(name: "KeyedArchiveMacrosTests", dependencies: ["KeyedArchiveMacros", "PropertyList"]),
         .testTarget(
             name: "KeyedArchiveMacrosExpansionTests",
             dependencies: [
@@ -80,6 +80,6 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),
-        .testTarget(name: "bplistToolTests", dependencies: ["bplist", "BinaryPlist", "KeyedArchive"]),
+        .testTarget(name: "bplistToolTests", dependencies: ["bplist", "PropertyList", "KeyedArchive"]),
     ]
 )

@@ -2,7 +2,7 @@
 // Benchmarks/Package.swift - The benchmark suite, a nested package so that the root package's
 // `swift build`/`swift test` never compile package-benchmark (see ../shared/TOOLCHAIN.md, section 4).
 // Two benchmark targets, rows named workload/operation/implementation with Foundation's rows beside ours:
-//   BinaryPlistBenchmarks   the core codec on mixed/strings/numbers (decode, encode, open, lookup, zlib)
+//   PropertyListBenchmarks   the core codec on mixed/strings/numbers (decode, encode, open, lookup, zlib)
 //   KeyedArchiveBenchmarks  keyed archives on 20,000 Person objects (unarchive, archive, plist decode;
 //                           hand-written, @KeyedArchivable and Codable against NSKeyedArchiver)
 //
@@ -30,7 +30,7 @@ let package = Package(
         // Deterministic in-process equivalents of ../shared/peers' workloads (or the real files).
         .target(
             name: "Workloads",
-            dependencies: [.product(name: "BinaryPlist", package: "KeyedArchive")],
+            dependencies: [.product(name: "PropertyList", package: "KeyedArchive")],
             path: "Sources/Workloads"
         ),
         // The configuration both benchmark targets run with (what CI gates, in one place).
@@ -40,14 +40,14 @@ let package = Package(
             path: "Sources/SuiteConfiguration"
         ),
         .executableTarget(
-            name: "BinaryPlistBenchmarks",
+            name: "PropertyListBenchmarks",
             dependencies: [
                 "Workloads",
                 "SuiteConfiguration",
-                .product(name: "BinaryPlist", package: "KeyedArchive"),
+                .product(name: "PropertyList", package: "KeyedArchive"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
-            path: "Benchmarks/BinaryPlistBenchmarks",
+            path: "Benchmarks/PropertyListBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // Keyed archives (KeyedArchiver/KeyedUnarchiver) against NSKeyedArchiver/NSKeyedUnarchiver:
@@ -58,7 +58,7 @@ let package = Package(
                 "SuiteConfiguration",
                 .product(name: "KeyedArchive", package: "KeyedArchive"),
                 .product(name: "KeyedArchiveMacros", package: "KeyedArchive"),
-                .product(name: "BinaryPlist", package: "KeyedArchive"),
+                .product(name: "PropertyList", package: "KeyedArchive"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/KeyedArchiveBenchmarks",

@@ -1,5 +1,5 @@
 // swift-tools-version:6.2
-// Examples/Package.swift - Runnable, documented scenarios for BinaryPlist and KeyedArchive.
+// Examples/Package.swift - Runnable, documented scenarios for PropertyList and KeyedArchive.
 //
 // A nested package, so the root package's `swift build`/`swift test` never compile these. One
 // executable per scenario: each Sources/<scenario>/main.swift is a complete program you can read
@@ -33,7 +33,7 @@ let package = Package(
             name: name,
             dependencies: [
                 .product(name: "KeyedArchive", package: "KeyedArchive"),
-                .product(name: "BinaryPlist", package: "KeyedArchive"),
+                .product(name: "PropertyList", package: "KeyedArchive"),
             ] + (name == "macro-archivable" ? [.product(name: "KeyedArchiveMacros", package: "KeyedArchive")] : []),
             path: "Sources/\(name)"
         )

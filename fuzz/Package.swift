@@ -13,7 +13,7 @@ let package = Package(
     targets: [
         .target(
             name: "FuzzCommon",
-            dependencies: [.product(name: "BinaryPlist", package: "KeyedArchive")]
+            dependencies: [.product(name: "PropertyList", package: "KeyedArchive")]
         ),
         .executableTarget(name: "FuzzDocument", dependencies: ["FuzzCommon"]),
         .executableTarget(name: "FuzzValue", dependencies: ["FuzzCommon"]),

@@ -1,2 +1,2 @@
-// CZlib - the system zlib (Debian: zlib1g-dev), used only by BinaryPlist/Compression.
+// CZlib - the system zlib (Debian: zlib1g-dev), used only by PropertyList/Compression.
 #include <zlib.h>

@@ -1,6 +1,6 @@
 // Sources/KeyedArchive/KeyedArchiveError.swift - The one error type of the keyed coder.
 
-public import BinaryPlist
+public import PropertyList
 
 /// An error from archiving or unarchiving a keyed archive.
 ///
@@ -59,13 +59,13 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
     /// The UID (index in `$objects`) involved, when known.
     public var uid: Int?
     /// The property-list error, for ``Code/plist``.
-    public var underlying: BinaryPlistError?
+    public var underlying: PlistError?
     /// A readable explanation.
     public var detail: String
 
     public init(
         _ code: Code, keyPath: [String] = [], className: String? = nil, uid: Int? = nil,
-        underlying: BinaryPlistError? = nil, _ detail: String
+        underlying: PlistError? = nil, _ detail: String
     ) {
         self.code = code
         self.keyPath = keyPath
@@ -76,7 +76,7 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     /// Wraps a property-list error.
-    init(plist error: BinaryPlistError, keyPath: [String] = [], uid: Int? = nil) {
+    init(plist error: PlistError, keyPath: [String] = [], uid: Int? = nil) {
         self.init(.plist, keyPath: keyPath, uid: uid, underlying: error, error.description)
     }
 

@@ -19,8 +19,8 @@
 // same position last time, which for string literals is a bit comparison), and frames reuse their
 // buffers.
 
-@_spi(Internals) public import BinaryPlist
 public import FoundationEssentials
+@_spi(Internals) public import PropertyList
 
 /// Writes keyed archives that Apple's `NSKeyedUnarchiver` reads.
 ///
@@ -182,7 +182,7 @@ public final class KeyedArchiver {
         }
 
         /// The UID of a class description, added once per class name.
-        mutating func classUID(named name: String, chain: [String]) throws(BinaryPlistError) -> Int {
+        mutating func classUID(named name: String, chain: [String]) throws(PlistError) -> Int {
             if let uid = classUIDByName[name] { return uid }
             let keys = [
                 builder.addString(ArchiveVocabulary.classNameKey), builder.addString(ArchiveVocabulary.classesKey),
@@ -197,7 +197,7 @@ public final class KeyedArchiver {
         }
 
         /// Registers the class slot of a Swift type.
-        mutating func addClass(_ type: ObjectIdentifier, name: String, chain: [String]) throws(BinaryPlistError)
+        mutating func addClass(_ type: ObjectIdentifier, name: String, chain: [String]) throws(PlistError)
             -> Int
         {
             let uid = try classUID(named: name, chain: chain)
@@ -222,7 +222,7 @@ public final class KeyedArchiver {
         }
 
         /// Pops an object's frame and stores its dictionary (or defers it) under `uid`.
-        mutating func endObject(uid: Int, savedDepth: Int) throws(BinaryPlistError) {
+        mutating func endObject(uid: Int, savedDepth: Int) throws(PlistError) {
             let top = frameCount &- 1
             frameCount = top
             valueDepth = savedDepth
@@ -439,12 +439,12 @@ extension KeyedArchiver {
     }
 
     /// The UID of a class description, added once per class name.
-    func classUID(named name: String, chain: [String]) throws(BinaryPlistError) -> Int {
+    func classUID(named name: String, chain: [String]) throws(PlistError) -> Int {
         try state.classUID(named: name, chain: chain)
     }
 
     /// The UID of a Foundation class description (NSArray, NSDate, …).
-    func foundationClassUID(_ name: String) throws(BinaryPlistError) -> Int {
+    func foundationClassUID(_ name: String) throws(PlistError) -> Int {
         if let uid = state.classUIDByName[name] { return uid }
         return try classUID(named: name, chain: ArchiveVocabulary.chains[name] ?? [name, "NSObject"])
     }
@@ -512,7 +512,7 @@ extension KeyedArchiver {
 extension KeyedArchiver.State {
     /// Adds `{$class: UID(classUID), key1: v1, …}` as a plain object; returns its UID reference.
     mutating func foundationObject(classUID: Int, classKey: BuilderRef, keys: [String], values: [BuilderRef])
-        throws(BinaryPlistError) -> BuilderRef
+        throws(PlistError) -> BuilderRef
     {
         var k = [classKey]
         k.reserveCapacity(keys.count + 1)

@@ -11,8 +11,8 @@
 // - nesting depth and the number of decoded values are bounded (``Limits``), so neither deep
 //   nesting nor shared sub-trees (DAG amplification) can exhaust the stack or the time.
 
-public import BinaryPlist
 public import FoundationEssentials
+public import PropertyList
 
 /// Reads keyed archives written by ``KeyedArchiver`` or Apple's `NSKeyedArchiver`.
 ///
@@ -39,9 +39,9 @@ public final class KeyedUnarchiver {
         /// being expanded out of proportion.
         public var maxDecodedValues: Int = 1 << 24
         /// Limits of the property-list layer.
-        public var plist: BinaryPlistLimits = .default
+        public var plist: PlistLimits = .default
 
-        public init(maxDepth: Int = 512, maxDecodedValues: Int = 1 << 24, plist: BinaryPlistLimits = .default) {
+        public init(maxDepth: Int = 512, maxDecodedValues: Int = 1 << 24, plist: PlistLimits = .default) {
             self.maxDepth = maxDepth
             self.maxDecodedValues = maxDecodedValues
             self.plist = plist
@@ -288,7 +288,7 @@ public final class KeyedUnarchiver {
                 throw KeyedArchiveError(.notAKeyedArchive, "$objects is missing or not an array")
             }
             return (objects, topKeys, topValues, objectsRef, top)
-        } catch let e as BinaryPlistError {
+        } catch let e as PlistError {
             throw KeyedArchiveError(plist: e)
         } catch let e as KeyedArchiveError {
             throw e
@@ -463,7 +463,7 @@ public final class KeyedUnarchiver {
         state.error(code, uid: uid, className: className, detail)
     }
 
-    func plistError(_ e: BinaryPlistError, uid: Int? = nil) -> KeyedArchiveError {
+    func plistError(_ e: PlistError, uid: Int? = nil) -> KeyedArchiveError {
         KeyedArchiveError(plist: e, keyPath: keyPath, uid: uid ?? state.frames.last?.uid)
     }
 

@@ -1,7 +1,7 @@
 // Sources/bplist/BPlistSubcommand.swift - Shared error handling of the subcommands.
 
 import ArgumentParser
-import BinaryPlist
+import PropertyList
 
 /// A subcommand whose failures all become `error: ...` on stderr and exit status 1.
 ///
@@ -36,7 +36,7 @@ extension BPlistSubcommand {
 
 /// A failure of the tool itself (not of the format core): unreadable files, bad arguments.
 struct ToolError: Error, CustomStringConvertible {
-    /// A short identifier in the position of a ``BinaryPlistError`` code (`io`).
+    /// A short identifier in the position of a ``PlistError`` code (`io`).
     var code: String
     var description: String
 
@@ -49,7 +49,7 @@ struct ToolError: Error, CustomStringConvertible {
     static func message(for error: any Error) -> String {
         let text: String
         switch error {
-        case let e as BinaryPlistError: text = e.description
+        case let e as PlistError: text = e.description
         case let e as ToolError: text = e.description
         default: text = String(describing: error)
         }

@@ -34,9 +34,9 @@
 //   graph         KeyedArchiveGraph(data): the generic, class-agnostic decode
 
 import ArgumentParser
-@_spi(Internals) import BinaryPlist
 import Foundation
 import KeyedArchive
+@_spi(Internals) import PropertyList
 
 #if MacroBench
     import KeyedArchiveMacros
@@ -116,12 +116,12 @@ struct Bench: ParsableCommand {
             // The owned tree lives in this block only: it is released before the operations below, so
             // they do not raise the peak RSS above that of the decode/encode pair.
             var decodeTimer = ops.contains("decode") ? timer : RepTimer(warmup: 0, reps: 1)
-            let tree = try decodeTimer.measure { () throws(BinaryPlistError) in try BinaryPlistDocument(input).value() }
+            let tree = try decodeTimer.measure { () throws(PlistError) in try BinaryPlistDocument(input).value() }
             items = Bench.topCount(tree)
             if ops.contains("decode") { report("decode", decodeTimer.times, items: items) }
 
             if ops.contains("encode") {
-                let encoded = try timer.measure { () throws(BinaryPlistError) in try BinaryPlistWriter().write(tree) }
+                let encoded = try timer.measure { () throws(PlistError) in try BinaryPlistWriter().write(tree) }
                 report("encode", timer.times, outBytes: encoded.count, items: items)
                 if let out {
                     try encoded.write(to: URL(fileURLWithPath: out))
@@ -130,24 +130,24 @@ struct Bench: ParsableCommand {
 
             if ops.contains("encode-compact") {
                 let writer = BinaryPlistWriter(widths: .compact)
-                let encoded = try timer.measure { () throws(BinaryPlistError) in try writer.write(tree) }
+                let encoded = try timer.measure { () throws(PlistError) in try writer.write(tree) }
                 report("encode-compact", timer.times, outBytes: encoded.count, items: items)
             }
 
             if ops.contains("deflate") || ops.contains("inflate") || ops.contains("zlib-decode") {
                 let writer = BinaryPlistWriter(compression: .zlib(level: 1))
-                let z = try timer.measure { () throws(BinaryPlistError) in try writer.write(tree) }
+                let z = try timer.measure { () throws(PlistError) in try writer.write(tree) }
                 if ops.contains("deflate") { report("deflate", timer.times, outBytes: z.count, items: items) }
                 compressed = z
             }
         }
 
         if ops.contains("open") || ops.contains("lookup") {
-            let doc = try timer.measure { () throws(BinaryPlistError) in try BinaryPlistDocument(input) }
+            let doc = try timer.measure { () throws(PlistError) in try BinaryPlistDocument(input) }
             if ops.contains("open") { report("open", timer.times, items: doc.objectCount) }
             if ops.contains("lookup") {
                 let path = try Bench.samplePath(doc)
-                _ = try timer.measure { () throws(BinaryPlistError) in try doc.lookup(path) }
+                _ = try timer.measure { () throws(PlistError) in try doc.lookup(path) }
                 report("lookup", timer.times, items: path.isEmpty ? 0 : path.split(separator: ".").count)
             }
         }
@@ -159,13 +159,13 @@ struct Bench: ParsableCommand {
 
         if let compressed {
             if ops.contains("inflate") {
-                let plain = try timer.measure { () throws(BinaryPlistError) in
-                    try Zlib.inflate(compressed, limit: BinaryPlistLimits.default.maxDecompressedBytes)
+                let plain = try timer.measure { () throws(PlistError) in
+                    try Zlib.inflate(compressed, limit: PlistLimits.default.maxDecompressedBytes)
                 }
                 report("inflate", timer.times, outBytes: plain.count, items: 1)
             }
             if ops.contains("zlib-decode") {
-                _ = try timer.measure { () throws(BinaryPlistError) in try BinaryPlistDocument(compressed).value() }
+                _ = try timer.measure { () throws(PlistError) in try BinaryPlistDocument(compressed).value() }
                 report("zlib-decode", timer.times, items: items)
             }
         }
@@ -180,12 +180,12 @@ struct Bench: ParsableCommand {
         // Each document is closed (unmapped) before the next one opens, so that the peak RSS of the
         // process is that of one open document, as a user's would be.
         if ops.contains("open-file") {
-            let doc = try timer.measure { () throws(BinaryPlistError) in try BinaryPlistDocument(contentsOf: url) }
+            let doc = try timer.measure { () throws(PlistError) in try BinaryPlistDocument(contentsOf: url) }
             report("open-file", timer.times, items: doc.objectCount)
         }
         if ops.contains("lookup-file") {
             let path = try Bench.samplePath(BinaryPlistDocument(contentsOf: url))
-            _ = try timer.measure { () throws(BinaryPlistError) in
+            _ = try timer.measure { () throws(PlistError) in
                 try BinaryPlistDocument(contentsOf: url).lookup(path)
             }
             report("lookup-file", timer.times, items: path.isEmpty ? 0 : path.split(separator: ".").count)
@@ -248,7 +248,7 @@ struct Bench: ParsableCommand {
     /// A key path two levels deep into the middle of the file: the middle element of a top-level
     /// array (or the last key of a top-level dictionary), then that object's last key or middle
     /// element. Empty when the root is a scalar or an empty container.
-    static func samplePath(_ doc: BinaryPlistDocument) throws(BinaryPlistError) -> String {
+    static func samplePath(_ doc: BinaryPlistDocument) throws(PlistError) -> String {
         var components: [String] = []
         var current = doc.root
         for _ in 0..<2 {

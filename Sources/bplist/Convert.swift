@@ -1,8 +1,8 @@
 // Sources/bplist/Convert.swift - `bplist convert FILE --to binary|xml|json`: any form to any form.
 
 import ArgumentParser
-import BinaryPlist
 import Foundation
+import PropertyList
 
 struct Convert: BPlistSubcommand {
     static let configuration = CommandConfiguration(

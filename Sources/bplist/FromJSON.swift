@@ -1,7 +1,7 @@
 // Sources/bplist/FromJSON.swift - `bplist from-json FILE -o OUT`: canonical JSON to bplist00.
 
 import ArgumentParser
-import BinaryPlist
+import PropertyList
 
 struct FromJSON: BPlistSubcommand {
     static let configuration = CommandConfiguration(

@@ -24,8 +24,8 @@
 // hidden temporary name beside FILE and renamed over it at the end (removed on failure).
 
 import ArgumentParser
-import BinaryPlist
 import Foundation
+import PropertyList
 
 struct Generate: BPlistSubcommand {
     static let configuration = CommandConfiguration(
@@ -208,7 +208,7 @@ struct Generate: BPlistSubcommand {
         _: W.Type, path: String, trailer: BinaryPlistTrailer, elements: Int, seed: UInt64
     ) throws {
         let start = ContinuousClock.now
-        var limits = BinaryPlistLimits.default
+        var limits = PlistLimits.default
         limits.maxObjects = max(limits.maxObjects, trailer.objectCount)
         let document = try BinaryPlistDocument(contentsOf: URL(fileURLWithPath: path), access: .read, limits: limits)
         guard document.trailer == trailer else {
@@ -287,7 +287,7 @@ func appendDigits(_ n: Int, minimum: Int, to bytes: inout [UInt8]) {
 /// A sink that keeps only the count (the size calibration).
 final class CountingSink: PlistByteSink {
     var count = 0
-    func write(_ bytes: Span<UInt8>) throws(BinaryPlistError) { count += bytes.count }
+    func write(_ bytes: Span<UInt8>) throws(PlistError) { count += bytes.count }
 }
 
 /// SplitMix64: small, fast and reproducible from its seed.
@@ -317,7 +317,7 @@ protocol SyntheticWorkload {
     /// Object references inside one element (its containers' reference lists).
     static var referencesPerElement: Int { get }
     init(seed: UInt64)
-    mutating func write(_ i: Int, to writer: inout StreamingPlistWriter) throws(BinaryPlistError)
+    mutating func write(_ i: Int, to writer: inout StreamingPlistWriter) throws(PlistError)
     mutating func value(_ i: Int) -> PlistValue
 }
 
@@ -370,7 +370,7 @@ struct MixedWorkload: SyntheticWorkload {
         return String(decoding: text, as: UTF8.self)
     }
 
-    mutating func write(_ i: Int, to w: inout StreamingPlistWriter) throws(BinaryPlistError) {
+    mutating func write(_ i: Int, to w: inout StreamingPlistWriter) throws(PlistError) {
         let r = draw()
         let keys = Self.keys
         try w.beginDictionary(count: 10)
@@ -439,7 +439,7 @@ struct StringsWorkload: SyntheticWorkload {
         return String(decoding: buffer, as: UTF8.self)
     }
 
-    mutating func write(_ i: Int, to w: inout StreamingPlistWriter) throws(BinaryPlistError) {
+    mutating func write(_ i: Int, to w: inout StreamingPlistWriter) throws(PlistError) {
         try w.string(draw(i))
     }
 
@@ -464,7 +464,7 @@ struct NumbersWorkload: SyntheticWorkload {
         return .int(pair % 10 == 9 ? -v : v)
     }
 
-    mutating func write(_ i: Int, to w: inout StreamingPlistWriter) throws(BinaryPlistError) {
+    mutating func write(_ i: Int, to w: inout StreamingPlistWriter) throws(PlistError) {
         try w.value(draw(i))
     }
 

@@ -1,7 +1,7 @@
 // Sources/bplist/Get.swift - `bplist get FILE KEYPATH`: one value, read lazily.
 
 import ArgumentParser
-import BinaryPlist
+import PropertyList
 
 struct Get: BPlistSubcommand {
     static let configuration = CommandConfiguration(
@@ -58,7 +58,7 @@ struct Get: BPlistSubcommand {
         let found: PlistValue?
         if PlistInput.sniff(input) == .binary {
             let document = try BinaryPlistDocument(input, options: read.documentOptions)
-            found = try document.ref(at: components).map { ref throws(BinaryPlistError) in try document.value(of: ref) }
+            found = try document.ref(at: components).map { ref throws(PlistError) in try document.value(of: ref) }
         } else {
             found = try PlistInput.decode(input, options: read.documentOptions).0.value(at: components)
         }

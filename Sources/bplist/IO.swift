@@ -1,8 +1,8 @@
 // Sources/bplist/IO.swift - Reading inputs, writing outputs, and messages on stderr.
 
 import ArgumentParser
-import BinaryPlist
 import Foundation
+import PropertyList
 import Synchronization
 
 enum IO {
@@ -34,7 +34,7 @@ enum IO {
 
     /// `fileChanged` when an input file shrank while the command read it through its map (the reads
     /// that touched the vanished pages saw zeros instead of crashing the tool on SIGBUS).
-    static func changedInput() -> BinaryPlistError? {
+    static func changedInput() -> PlistError? {
         mappedInputs.withLock { maps in maps.lazy.compactMap { $0.changedError() }.first }
     }
 

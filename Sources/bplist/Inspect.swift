@@ -1,8 +1,8 @@
 // Sources/bplist/Inspect.swift - `bplist inspect FILE`: a readable summary of a property list's layout.
 
 import ArgumentParser
-@_spi(Internals) import BinaryPlist
 import Foundation
+@_spi(Internals) import PropertyList
 
 struct Inspect: BPlistSubcommand {
     static let configuration = CommandConfiguration(
@@ -47,7 +47,7 @@ struct InspectReport {
     var depth = 0
     let root: PlistValue
 
-    init(document: BinaryPlistDocument, inputSize: Int) throws(BinaryPlistError) {
+    init(document: BinaryPlistDocument, inputSize: Int) throws(PlistError) {
         self.document = document
         self.inputSize = inputSize
         root = try document.value()

@@ -1,7 +1,7 @@
 // Sources/bplist/Print.swift - `bplist print FILE`: an indented tree like `plutil -p`.
 
 import ArgumentParser
-import BinaryPlist
+import PropertyList
 
 struct Print: BPlistSubcommand {
     static let configuration = CommandConfiguration(

@@ -2,8 +2,8 @@
 // form, ANSI colours, buffered text output and the one-line forms of scalar values.
 
 import ArgumentParser
-import BinaryPlist
 import Foundation
+import PropertyList
 
 /// A property list read from any of the forms the tool accepts.
 enum PlistInput {

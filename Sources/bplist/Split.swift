@@ -1,8 +1,8 @@
 // Sources/bplist/Split.swift - `bplist split FILE [-o DIR]`: property lists written back to back.
 
 import ArgumentParser
-@_spi(Internals) import BinaryPlist
 import Foundation
+@_spi(Internals) import PropertyList
 
 struct Split: BPlistSubcommand {
     static let configuration = CommandConfiguration(
@@ -45,7 +45,7 @@ struct Split: BPlistSubcommand {
         var input = try IO.read(file)
         if let envelope = CompressionEnvelope.detect(input) {
             do {
-                input = try Zlib.inflate(input, limit: BinaryPlistLimits.default.maxDecompressedBytes)
+                input = try Zlib.inflate(input, limit: PlistLimits.default.maxDecompressedBytes)
             } catch {
                 throw ToolError("\(error.description) (\(envelope.rawValue) envelope)", code: error.code.description)
             }

@@ -1,7 +1,7 @@
 // Sources/bplist/ToJSON.swift - `bplist to-json FILE`: a property list as canonical JSON.
 
 import ArgumentParser
-import BinaryPlist
+import PropertyList
 
 struct ToJSON: BPlistSubcommand {
     static let configuration = CommandConfiguration(

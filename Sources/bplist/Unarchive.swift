@@ -2,9 +2,9 @@
 // readable object graph.
 
 import ArgumentParser
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 
 struct Unarchive: BPlistSubcommand {
     static let configuration = CommandConfiguration(

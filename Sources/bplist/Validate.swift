@@ -1,8 +1,8 @@
 // Sources/bplist/Validate.swift - `bplist validate FILE...`: check files, one line per bad file.
 
 import ArgumentParser
-import BinaryPlist
 import Foundation
+import PropertyList
 
 struct Validate: BPlistSubcommand {
     static let configuration = CommandConfiguration(
@@ -60,7 +60,7 @@ struct Validate: BPlistSubcommand {
             return .failure(Problem(code: error.code, offset: 0, detail: ToolError.oneLine(error.description)))
         }
         var opened: BinaryPlistDocument? = nil
-        do throws(BinaryPlistError) {
+        do throws(PlistError) {
             let document = try BinaryPlistDocument(data, options: options)
             opened = document
             try fullyCheck(document)
@@ -75,7 +75,7 @@ struct Validate: BPlistSubcommand {
     }
 
     /// Decodes every object of the offset table and every string, then materialises the tree.
-    static func fullyCheck(_ document: BinaryPlistDocument) throws(BinaryPlistError) {
+    static func fullyCheck(_ document: BinaryPlistDocument) throws(PlistError) {
         for index in 0..<document.objectCount {
             let ref = ObjectRef(index)
             switch try document.object(ref) {

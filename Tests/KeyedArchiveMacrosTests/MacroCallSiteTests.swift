@@ -5,9 +5,9 @@
 // same class writes the same bytes, and that Foundation's NSKeyedArchiver on Linux reads what we
 // write and writes what we read.
 
-import BinaryPlist
 import Foundation
 import KeyedArchiveMacros
+import PropertyList
 import Testing
 
 @KeyedArchivable("XWZDog")

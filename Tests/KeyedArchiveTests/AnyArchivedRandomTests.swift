@@ -1,9 +1,9 @@
 // Tests/KeyedArchiveTests/AnyArchivedRandomTests.swift - Random object graphs (shared objects,
 // cycles, collections, typed values) archived as AnyArchived, read back and archived again.
 
-import BinaryPlist
 import FoundationEssentials
 import KeyedArchive
+import PropertyList
 import Testing
 
 /// A small deterministic generator (xorshift64*), so a failure can be replayed by its seed.

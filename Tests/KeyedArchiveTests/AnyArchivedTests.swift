@@ -1,8 +1,8 @@
 // Tests/KeyedArchiveTests/AnyArchivedTests.swift - Any archive read as AnyArchived and written back.
 
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 import Testing
 
 /// The keyed archives of the shared corpus, binary and XML.

@@ -16,9 +16,9 @@
 //   archives are paired one to one (an object reached twice in the first is the same object of the
 //   second both times). Cycles are followed once (a pair met again is assumed equal).
 
-import BinaryPlist
 import FoundationEssentials
 import KeyedArchive
+import PropertyList
 
 struct ArchiveGraphEquivalence {
     let a: Side

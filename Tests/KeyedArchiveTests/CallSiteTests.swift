@@ -1,8 +1,8 @@
 // Tests/KeyedArchiveTests/CallSiteTests.swift - The call sites, verbatim, round-tripping.
 
-import BinaryPlist
 import FoundationEssentials
 import KeyedArchive
+import PropertyList
 import Testing
 
 @Suite struct CallSiteTests {

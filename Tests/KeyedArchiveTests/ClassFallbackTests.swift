@@ -1,9 +1,9 @@
 // Tests/KeyedArchiveTests/ClassFallbackTests.swift - Polymorphic collections, the fallback along
 // `$classes` and `$classhints`, the unknown-class hook, with Foundation on Linux as the other side.
 
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 import Testing
 
 final class HierDog: HierAnimal {

@@ -1,8 +1,8 @@
 // Tests/KeyedArchiveTests/ClassHierarchyTests.swift - $classes written from the Swift class chain.
 
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 import Testing
 
 class HierAnimal: KeyedArchivable {

@@ -1,8 +1,8 @@
 // Tests/KeyedArchiveTests/CodableTests.swift - KeyedArchiveEncoder / KeyedArchiveDecoder.
 
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 import Testing
 
 struct Settings: Codable, Equatable {

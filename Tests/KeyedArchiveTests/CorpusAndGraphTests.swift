@@ -2,9 +2,9 @@
 //
 // The corpus is read at test time from `../shared/corpus` next to the package; nothing is copied.
 
-import BinaryPlist
 import FoundationEssentials
 import KeyedArchive
+import PropertyList
 import Testing
 
 enum Corpus {

@@ -1,9 +1,9 @@
 // Tests/KeyedArchiveTests/FoundationValueTests.swift - The typed Foundation and AppKit values:
 // Apple-made samples from the corpus, Foundation on Linux both ways, and a count over the corpus.
 
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 import Testing
 
 @Suite struct FoundationValueTests {

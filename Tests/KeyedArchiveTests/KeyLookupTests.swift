@@ -1,9 +1,9 @@
 // Tests/KeyedArchiveTests/KeyLookupTests.swift - The per-class key memo against archives whose
 // objects share no key strings, store keys in varying orders, or lack keys.
 
-import BinaryPlist
 import FoundationEssentials
 import KeyedArchive
+import PropertyList
 import Testing
 
 @Suite struct KeyLookupTests {

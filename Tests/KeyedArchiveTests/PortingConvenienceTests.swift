@@ -1,8 +1,8 @@
 // Tests/KeyedArchiveTests/PortingConvenienceTests.swift - Raw-value enums, trailing data.
 
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 import Testing
 
 enum PortSuit: String, KeyedArchiveValue {

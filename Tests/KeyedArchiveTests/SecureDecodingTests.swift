@@ -1,8 +1,8 @@
 // Tests/KeyedArchiveTests/SecureDecodingTests.swift - Identity, cycles, the class check, hostile archives.
 
-import BinaryPlist
 import FoundationEssentials
 import KeyedArchive
+import PropertyList
 import Synchronization
 import Testing
 

@@ -1,9 +1,9 @@
 // Tests/KeyedArchiveTests/TextArchiveFormTests.swift - Keyed archives through the format sniffer:
 // XML in UTF-16 reads, OpenStep output is refused (an archive holds UIDs and integers).
 
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 import Testing
 
 @Suite struct TextArchiveFormTests {

@@ -1,8 +1,8 @@
 // Tests/KeyedArchiveTests/XMLArchiveTests.swift - Keyed archives in XML form, written and read both ways.
 
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 import Testing
 
 @Suite struct XMLArchiveTests {

@@ -7,9 +7,9 @@
 //   unarchive FILE [--json]         0 + object graph | 1 + "error: CODE at byte N …"
 //   split FILE [-o DIR]             0 + one line per piece | 1 + "error: CODE at byte N: …"
 
-@_spi(Internals) import BinaryPlist
 import Foundation
 import KeyedArchive
+@_spi(Internals) import PropertyList
 import Testing
 
 /// An NSKeyedArchiver archive assembled by hand: `$objects[0]` is `$null`, one class description
@@ -514,7 +514,7 @@ struct BPlistCommandsTests {
 /// (2^41 nodes written out), quickly and with a typed error, instead of growing without bound.
 @Suite struct OutputBudgetCommandTests {
     static var chain: Data {
-        // The same bytes as Tests/BinaryPlistTests/OutputBudgetTests.swift: object i is [i+1, i+1].
+        // The same bytes as Tests/PropertyListTests/OutputBudgetTests.swift: object i is [i+1, i+1].
         var out = Data("bplist00".utf8)
         var offsets: [Int] = []
         for i in 0..<41 {

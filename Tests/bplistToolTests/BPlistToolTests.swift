@@ -7,8 +7,8 @@
 //   inspect FILE            0 + summary | 1 + "error: …"
 //   usage errors            64 (ArgumentParser)
 
-@_spi(Internals) import BinaryPlist
 import Foundation
+@_spi(Internals) import PropertyList
 import Testing
 
 @Suite("bplist tool", .timeLimit(.minutes(2)))

@@ -4,8 +4,8 @@
 //     0 + "generate WORKLOAD: E elements, N objects, B bytes in S s (R MB/s) -> FILE" on stderr
 //     64 for usage errors
 
-import BinaryPlist
 import Foundation
+import PropertyList
 import Testing
 
 @Suite("bplist generate", .timeLimit(.minutes(2)))

@@ -2,8 +2,8 @@
 // they walk: outputs of many buffers are the library's whole outputs byte for byte, files are still
 // replaced atomically, and a failed write is an error line, not a crash.
 
-import BinaryPlist
 import Foundation
+import PropertyList
 import Testing
 
 @Suite("bplist streamed output", .timeLimit(.minutes(3)))

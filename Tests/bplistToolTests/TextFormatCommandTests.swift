@@ -2,8 +2,8 @@
 // UTF-16 XML, OpenStep text and .strings files, `convert --to openstep`, `--lenient-strings` on lone
 // surrogates, and the error for input that is no property list.
 
-import BinaryPlist
 import Foundation
+import PropertyList
 import Testing
 
 @Suite("bplist text forms") struct TextFormatCommandTests {

@@ -1,7 +1,7 @@
 // Tests/bplistToolTests/ToolRunner.swift - Runs the built `bplist` executable as a subprocess.
 
-import BinaryPlist
 import Foundation
+import PropertyList
 import Testing
 
 /// The result of one run of the tool.

@@ -10,7 +10,7 @@
 //               Codable: the same values through KeyedArchiveEncoder/KeyedArchiveDecoder (its own
 //               archive, in which each person's dog is a copy: Codable has no shared references)
 //   decode      the plist layer of the same archive bytes, as an untyped tree
-//               BinaryPlist (BinaryPlistDocument(data).value()) | PropertyListSerialization
+//               PropertyList (BinaryPlistDocument(data).value()) | PropertyListSerialization
 //
 // Size: 20,000 persons (the peers' file), or 20,000 / BENCH_DIVISOR; in smoke runs BENCH_DIVISOR
 // defaults to 25 (800 persons, as the core workloads are scaled by default).
@@ -19,9 +19,9 @@
 // throughput × the archive size printed at start-up (printed by each benchmark's setup).
 
 import Benchmark
-import BinaryPlist
 import Foundation
 import KeyedArchiveMacros
+import PropertyList
 import SuiteConfiguration
 
 let benchmarks: @Sendable () -> Void = {
@@ -118,7 +118,7 @@ func registerArchive(_ inputs: KeyedInputs, _ setup: @escaping Benchmark.Benchma
 
 /// The plist layer alone: the archive as an untyped tree (dictionaries, arrays, UIDs).
 func registerPlistDecode(_ inputs: KeyedInputs, _ setup: @escaping Benchmark.BenchmarkSetupHook) {
-    Benchmark("keyed/decode/BinaryPlist") { benchmark in
+    Benchmark("keyed/decode/PropertyList") { benchmark in
         let bytes = inputs.value.bytes
         for _ in benchmark.scaledIterations {
             blackHole(try BinaryPlistDocument(bytes).value())

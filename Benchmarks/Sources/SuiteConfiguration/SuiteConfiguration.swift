@@ -3,7 +3,7 @@
 
 import Benchmark
 
-/// The suite's run settings, shared by `BinaryPlistBenchmarks` and `KeyedArchiveBenchmarks`.
+/// The suite's run settings, shared by `PropertyListBenchmarks` and `KeyedArchiveBenchmarks`.
 public enum SuiteConfiguration {
     /// True when `BENCH_SMOKE` is set (and not `0`): a few iterations each, as `scripts/bench-check` runs.
     public static func isSmoke(_ environment: [String: String]) -> Bool {

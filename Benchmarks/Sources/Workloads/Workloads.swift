@@ -16,8 +16,8 @@
 // With BENCH_DATA_DIR set, `<dir>/<name>.bplist` is read instead (e.g. .build-peers/data); the
 // thresholds do not apply to such runs.
 
-public import BinaryPlist
 public import FoundationEssentials
+public import PropertyList
 
 /// One benchmark input: the tree and its encoding.
 public struct Workload: Sendable {
@@ -91,7 +91,7 @@ extension Workload {
     }
 
     /// The middle element of the top-level array, then its last key (or middle element).
-    static func middlePath(_ doc: BinaryPlistDocument) throws(BinaryPlistError) -> String {
+    static func middlePath(_ doc: BinaryPlistDocument) throws(PlistError) -> String {
         guard case .array(let refs) = try doc.object(doc.root), !refs.isEmpty else { return "" }
         let middle = refs.count / 2
         switch try doc.object(refs[middle]) {

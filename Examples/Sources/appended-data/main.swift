@@ -10,9 +10,9 @@
 //
 // Run: swift run appended-data
 
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 
 func check(_ ok: Bool, _ what: String) {
     print(ok ? "  ok: \(what)" : "  FAILED: \(what)")

@@ -26,9 +26,9 @@
 // Run: swift run apple-archive               (the built-in archive)
 //      swift run apple-archive FILE          (also print the object graph of a real archive)
 
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 
 // MARK: - The Apple-side bytes
 

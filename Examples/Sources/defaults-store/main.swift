@@ -7,9 +7,9 @@
 // The archived graph has a shared reference (the current session is also the first of the user's
 // sessions), which must come back as one instance in the second process.
 
-import BinaryPlist
 import Foundation
 import KeyedArchive
+import PropertyList
 
 final class Session: KeyedArchivable {
     static let archiveClassName = "XWZSession"

@@ -6,7 +6,7 @@
 // the call site offers; and a class found this way must still be one the call site accepts, so a
 // fallback never widens what a secure decode allows.
 
-import BinaryPlist
+import PropertyList
 
 extension KeyedUnarchiver {
     /// The Swift type an archived class name stands for: instance map, global map, then the

@@ -5,8 +5,8 @@
 // read (secure decoding): the unarchiver's own map, the global map, the types the call site accepts,
 // then the fallback along $classes/$classhints and the unknown-class hook (ClassFallback.swift).
 
-@_spi(Internals) import BinaryPlist
 import FoundationEssentials
+@_spi(Internals) import PropertyList
 
 extension KeyedUnarchiver {
     /// The `$class` field of an object dictionary (the key object found last time is tried first,

@@ -7,8 +7,8 @@
 // ``KeyedArchiveDecoder/setClassName(_:for:)``): the Codable path is class-checked too.
 // Errors are DecodingErrors with the coding path; the KeyedArchiveError is the underlying error.
 
-import BinaryPlist
 public import FoundationEssentials
+import PropertyList
 
 /// Decodes `Decodable` values from keyed archives written by ``KeyedArchiveEncoder`` or by Apple's
 /// `NSKeyedArchiver` (for the Foundation value classes).

@@ -8,8 +8,8 @@
 //   String, numbers, Bool, Data, Date, URL, UUID, KeyedArchivable classes: as KeyedArchiveValue.
 // Scalars are inline in an object's dictionary and objects (NSNumber) inside collections.
 
-@_spi(Internals) import BinaryPlist
 public import FoundationEssentials
+@_spi(Internals) import PropertyList
 
 /// Names the class a `Codable` type is archived as (default: the Swift type name).
 public protocol KeyedArchiveClassNamed {

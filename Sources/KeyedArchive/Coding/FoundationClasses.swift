@@ -13,8 +13,8 @@
 // On reading, numbers stored as objects, NSMutableString {NS.string} and NSMutableData {NS.data}
 // are accepted too, as are the mutable collection classes.
 
-@_spi(Internals) public import BinaryPlist
 public import FoundationEssentials
+@_spi(Internals) public import PropertyList
 
 enum FoundationClass {
     static let array = ["NSArray", "NSMutableArray"]

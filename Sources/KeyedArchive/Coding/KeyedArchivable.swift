@@ -1,6 +1,6 @@
 // Sources/KeyedArchive/Coding/KeyedArchivable.swift - The NSCoding-like protocols.
 
-@_spi(Internals) public import BinaryPlist
+@_spi(Internals) public import PropertyList
 
 /// A class whose instances are archived as keyed objects, like `NSCoding`.
 ///

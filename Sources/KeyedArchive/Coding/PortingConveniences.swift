@@ -1,7 +1,7 @@
 // Sources/KeyedArchive/Coding/PortingConveniences.swift - Small things code ported from NSCoding
 // expects: enums archived as their raw values, and what the reader left after the archive.
 
-public import BinaryPlist
+public import PropertyList
 
 /// A `RawRepresentable` type whose raw value is archivable is archived as its raw value, with no
 /// code: declaring the conformance is enough.

@@ -8,8 +8,8 @@
 // referenced from several places is one instance, and cycles through instances are kept (an
 // instance is registered before its fields are read, as a two-phase object).
 
-@_spi(Internals) public import BinaryPlist
 public import FoundationEssentials
+@_spi(Internals) public import PropertyList
 
 /// Any value a keyed archive can hold, read without knowing its classes.
 ///

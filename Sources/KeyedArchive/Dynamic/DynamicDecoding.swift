@@ -7,8 +7,8 @@
 // (two-phase, from the pending queue), so sharing and cycles through objects are kept. An object
 // already decoded as a typed class cannot be read again as an `ArchivedInstance` (no cache bypass).
 
-import BinaryPlist
 import FoundationEssentials
+import PropertyList
 
 extension KeyedUnarchiver {
     // MARK: - Public API
@@ -299,7 +299,7 @@ extension KeyedArchiver {
 extension KeyedArchiver.State {
     /// The class slot of an ``ArchivedInstance``'s class: one per class name (all instances share
     /// one Swift type, which `classSlot(for:)` never memoises, so the slot is found by name).
-    mutating func dynamicClassSlot(_ instance: ArchivedInstance) throws(BinaryPlistError) -> Int {
+    mutating func dynamicClassSlot(_ instance: ArchivedInstance) throws(PlistError) -> Int {
         let type = ObjectIdentifier(ArchivedInstance.self)
         let chain =
             instance.classChain.first == instance.className

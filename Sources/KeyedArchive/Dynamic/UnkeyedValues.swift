@@ -5,8 +5,8 @@
 // reads them back in the same order. Keys an object encodes itself never collide with these: a
 // key beginning with `$` is escaped with another `$`.
 
-@_spi(Internals) import BinaryPlist
 import FoundationEssentials
+@_spi(Internals) import PropertyList
 
 extension KeyedArchiver {
     /// Encodes a value without a key, as `NSCoder.encode(_:)` in a keyed archive: the n-th such

@@ -14,8 +14,8 @@
 //             array of distinct dictionaries with NSAttributeInfo: varint pairs (run length in
 //             UTF-16 units, index into NSAttributes).
 
-import BinaryPlist
 public import FoundationEssentials
+import PropertyList
 
 // MARK: - NSColor / UIColor
 

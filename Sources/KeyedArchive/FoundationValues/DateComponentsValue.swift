@@ -6,8 +6,8 @@
 // NS.calendar (NSCalendar or $null), NS.timezone (NSTimeZone or $null). Components with a calendar
 // stay an `ArchivedInstance` in `AnyArchived` (the calendar is an object of its own).
 
-import BinaryPlist
 public import FoundationEssentials
+import PropertyList
 
 extension DateComponents: KeyedArchiveValue, ArchivedValueClass {
     static let valueClassNames = ["NSDateComponents"]

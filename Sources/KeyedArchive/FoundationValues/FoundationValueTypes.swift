@@ -14,8 +14,8 @@
 //   NSRegularExpression  NSPattern, NSOptions
 //   NSNull               no fields
 
-import BinaryPlist
 public import FoundationEssentials
+import PropertyList
 
 // MARK: - NSIndexPath ↔ IndexPath
 

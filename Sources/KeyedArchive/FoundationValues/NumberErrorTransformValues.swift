@@ -19,8 +19,8 @@
 // NSPersonNameComponents.swift) and GNUstep libs-base (NSAffineTransform.m, NSData.m's float
 // serialisation), read, not copied.
 
-import BinaryPlist
 public import FoundationEssentials
+import PropertyList
 
 // MARK: - NSDecimalNumber ↔ Decimal
 

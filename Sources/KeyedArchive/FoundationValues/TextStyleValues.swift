@@ -21,8 +21,8 @@
 // Facts from GNUstep libs-gui (NSParagraphStyle.m, NSFontDescriptor.m) and Apple-made archives,
 // read, not copied.
 
-import BinaryPlist
 import FoundationEssentials
+import PropertyList
 
 // MARK: - NSParagraphStyle
 

@@ -8,8 +8,8 @@
 // Layouts: see each type; facts from Apple-made archives in the shared corpus and the public
 // swift-corelibs-foundation and GNUstep sources (read, not copied).
 
-@_spi(Internals) import BinaryPlist
 import FoundationEssentials
+@_spi(Internals) import PropertyList
 
 /// The fields of a value-class object, decoded.
 struct ValueFields {

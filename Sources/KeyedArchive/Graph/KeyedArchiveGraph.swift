@@ -6,8 +6,8 @@
 // Foundation classes (NSArray, NSDictionary, NSDate, …) into a tree for display, bounded in depth
 // and marking back-references instead of following cycles.
 
-public import BinaryPlist
 public import FoundationEssentials
+public import PropertyList
 
 /// A keyed archive of unknown classes, decoded into nodes for tools (`bplist unarchive`).
 ///

@@ -5,8 +5,8 @@
 // directory, written in full and flushed with fsync, then renamed over the destination. A crash
 // or error at any point before the rename leaves the previous archive as it was; rename is atomic.
 
-import BinaryPlist
 public import FoundationEssentials
+import PropertyList
 
 /// The step that puts finished archive bytes on disk (replaceable in tests, to simulate failures).
 struct ArchiveFileWriter: Sendable {

@@ -4,13 +4,13 @@
 // reads either. Our readers sniff the form: binary (plain, zlib or gzip) goes straight to the lazy
 // document; XML is parsed once and re-encoded as binary, so every later read takes the same lazy path.
 
-public import BinaryPlist
 public import FoundationEssentials
+public import PropertyList
 
 extension BinaryPlistDocument {
     /// Opens a keyed archive given as a binary or a text property list (sniffed by `PlistSniffer`).
-    static func openArchive(_ data: Data, limits: BinaryPlistLimits, options: Options = .init())
-        throws(BinaryPlistError) -> BinaryPlistDocument
+    static func openArchive(_ data: Data, limits: PlistLimits, options: Options = .init())
+        throws(PlistError) -> BinaryPlistDocument
     {
         if case .binary = try PlistSniffer.sniff(data) {
             return try BinaryPlistDocument(data, limits: limits, options: options)

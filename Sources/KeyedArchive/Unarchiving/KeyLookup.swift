@@ -5,8 +5,8 @@
 // (by reference, then by one string comparison for writers that do not share key strings), and the
 // dictionary is scanned only when that fails.
 
-@_spi(Internals) import BinaryPlist
 import FoundationEssentials
+@_spi(Internals) import PropertyList
 
 extension KeyedUnarchiver {
     /// Finds `key` (escaped) in the current frame.
@@ -35,7 +35,7 @@ extension KeyedUnarchiver.Frame {
     /// Finds `key` (escaped) among this object's keys: see `State.lookup(_:in:push:)`.
     mutating func find(
         _ key: String, in r: borrowing KeyedUnarchiver.PlistReader, classSlots: inout [KeyedUnarchiver.ClassSlot]
-    ) throws(BinaryPlistError) -> ObjectRef? {
+    ) throws(PlistError) -> ObjectRef? {
         let n = keys.count
         guard n > 0 else { return nil }
         let request = requests

@@ -13,7 +13,7 @@
 // on the same thread, synchronously, because the unarchiver is not `Sendable`; and a coder kept by a
 // type and called after the top-level decode returns finds `lent` empty and borrows anew.
 
-@_spi(Internals) import BinaryPlist
+@_spi(Internals) import PropertyList
 
 /// The input lent for the current top-level read, if any. Only this file touches `lent`.
 @safe struct LentInput {

@@ -17,8 +17,8 @@
 // a file is "that file, default limits" (except a small decompression cap: a fuzz run must never
 // inflate hundreds of megabytes).
 
-import BinaryPlist
 import Foundation
+import PropertyList
 
 /// Reading options and limits derived from the first two bytes of a fuzz input.
 public struct FuzzConfig: Sendable, Hashable {
@@ -30,7 +30,7 @@ public struct FuzzConfig: Sendable, Hashable {
     public let byte1: UInt8
 
     /// The limits the payload is read with.
-    public var limits: BinaryPlistLimits
+    public var limits: PlistLimits
     /// The options the payload is opened with.
     public var options: BinaryPlistDocument.Options
     /// Two bits for the target's own use (0...3).
@@ -46,7 +46,7 @@ public struct FuzzConfig: Sendable, Hashable {
             allowTrailingData: byte0 & 1 != 0,
             asciiStringsMayBeUTF8: byte0 & 2 != 0,
             acceptCompressed: byte0 & 4 == 0)
-        var limits = BinaryPlistLimits()
+        var limits = PlistLimits()
         limits.maxDepth = [512, 1, 4, 32][Int(byte0 >> 3 & 3)]
         let nodes = [limits.maxNodes, 1, 2, 8, 64, 512, 4096, 65536]
         limits.maxNodes = nodes[Int(byte0 >> 5 & 7)]
@@ -65,7 +65,7 @@ public struct FuzzConfig: Sendable, Hashable {
         if options.allowTrailingData { parts.append("allowTrailingData") }
         if options.asciiStringsMayBeUTF8 { parts.append("asciiStringsMayBeUTF8") }
         if !options.acceptCompressed { parts.append("acceptCompressed=false") }
-        let d = BinaryPlistLimits()
+        let d = PlistLimits()
         if limits.maxDepth != d.maxDepth { parts.append("maxDepth=\(limits.maxDepth)") }
         if limits.maxNodes != d.maxNodes { parts.append("maxNodes=\(limits.maxNodes)") }
         if limits.maxObjects != d.maxObjects { parts.append("maxObjects=\(limits.maxObjects)") }

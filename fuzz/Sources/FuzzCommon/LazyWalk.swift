@@ -4,8 +4,8 @@
 // reference of every container, every string and data payload, and compares each scalar with what
 // the materialiser builds for the same object: the two readers must agree on value or error.
 
-import BinaryPlist
 import Foundation
+import PropertyList
 
 /// Largest number of container references the lazy walk follows per input. Objects may share bytes
 /// (the format has no overlap check), so `objects × references` can be quadratic in the input.
@@ -21,13 +21,13 @@ public func walkLazily(_ doc: BinaryPlistDocument) {
     let n = doc.objectCount
     // Out-of-range references are a typed error, never a trap.
     for bad in [-1, n, Int.max] {
-        expectCode(.referenceOutOfRange, "object(\(bad))") { () throws(BinaryPlistError) in
+        expectCode(.referenceOutOfRange, "object(\(bad))") { () throws(PlistError) in
             _ = try doc.object(ObjectRef(bad))
         }
-        expectCode(.referenceOutOfRange, "string(\(bad))") { () throws(BinaryPlistError) in
+        expectCode(.referenceOutOfRange, "string(\(bad))") { () throws(PlistError) in
             _ = try doc.string(ObjectRef(bad))
         }
-        expectCode(.referenceOutOfRange, "value(of: \(bad))") { () throws(BinaryPlistError) in
+        expectCode(.referenceOutOfRange, "value(of: \(bad))") { () throws(PlistError) in
             _ = try doc.value(of: ObjectRef(bad))
         }
     }
@@ -41,7 +41,7 @@ public func walkLazily(_ doc: BinaryPlistDocument) {
             guard n <= scalarComparisonBudget || i % (n / scalarComparisonBudget + 1) == 0 else { continue }
             // The materialiser reads the same marker: it must fail too.
             expectFailure("value(of: \(i)) after object() failed with \(error.code)") {
-                () throws(BinaryPlistError) in _ = try doc.value(of: ref)
+                () throws(PlistError) in _ = try doc.value(of: ref)
             }
             continue
         }
@@ -81,7 +81,7 @@ private func visit(_ refs: ReferenceList, _ doc: BinaryPlistDocument, _ budget: 
 
 /// The lazy accessors and the materialiser must agree on every scalar object.
 private func compareScalar(_ object: PlistObject, _ ref: ObjectRef, _ doc: BinaryPlistDocument) {
-    let materialised = Result { () throws(BinaryPlistError) in try doc.value(of: ref) }
+    let materialised = Result { () throws(PlistError) in try doc.value(of: ref) }
     if case .failure(let e) = materialised { checkError(e, inputCount: doc.data.count) }
     func expect(_ v: PlistValue) {
         guard case .success(let m) = materialised else {
@@ -109,18 +109,18 @@ private func compareScalar(_ object: PlistObject, _ ref: ObjectRef, _ doc: Binar
         require(range.offset >= 8 && range.offset + range.count <= doc.trailer.offsetTableOffset, "data \(range)")
         let bytes = doc.bytes(range)
         require(bytes.count == range.count, "bytes(\(range)) gave \(bytes.count) bytes")
-        let copy = Result { () throws(BinaryPlistError) in try doc.data(ref) }
+        let copy = Result { () throws(PlistError) in try doc.data(ref) }
         require((try? copy.get()) == bytes, "data(\(ref)) differs from bytes(range)")
         expect(.data(bytes))
     case .asciiString(let range), .utf16String(let range):
         require(range.offset >= 8 && range.offset + range.count <= doc.trailer.offsetTableOffset, "string \(range)")
-        let s = Result { () throws(BinaryPlistError) in try doc.string(ref) }
+        let s = Result { () throws(PlistError) in try doc.string(ref) }
         switch s {
         case .success(let text?):
             expect(.string(text))
-            let same = Result { () throws(BinaryPlistError) in try doc.string(ref, equals: text) }
+            let same = Result { () throws(PlistError) in try doc.string(ref, equals: text) }
             require((try? same.get()) == true, "string(\(ref), equals: its own text) is \(same)")
-            let other = Result { () throws(BinaryPlistError) in try doc.string(ref, equals: text + "\u{0}") }
+            let other = Result { () throws(PlistError) in try doc.string(ref, equals: text + "\u{0}") }
             require((try? other.get()) == false, "string(\(ref), equals: text + NUL) is \(other)")
         case .success(nil):
             require(false, "string(\(ref)) is nil for a string object")
@@ -139,7 +139,7 @@ private func compareScalar(_ object: PlistObject, _ ref: ObjectRef, _ doc: Binar
 
 /// Runs `body`, which must throw `code`.
 public func expectCode(
-    _ code: BinaryPlistError.Code, _ what: @autoclosure () -> String, _ body: () throws(BinaryPlistError) -> Void
+    _ code: PlistError.Code, _ what: @autoclosure () -> String, _ body: () throws(PlistError) -> Void
 ) {
     do {
         try body()
@@ -150,7 +150,7 @@ public func expectCode(
 }
 
 /// Runs `body`, which must throw.
-public func expectFailure(_ what: @autoclosure () -> String, _ body: () throws(BinaryPlistError) -> Void) {
+public func expectFailure(_ what: @autoclosure () -> String, _ body: () throws(PlistError) -> Void) {
     do {
         try body()
         require(false, "\(what()) succeeded")
@@ -178,23 +178,23 @@ public func checkKeyPaths(_ doc: BinaryPlistDocument, root: PlistValue, maxPaths
         }
     }
     for (path, expected) in paths.prefix(maxPaths) {
-        let found = Result { () throws(BinaryPlistError) in try doc.ref(at: path) }
+        let found = Result { () throws(PlistError) in try doc.ref(at: path) }
         guard case .success(let r?) = found else {
             require(false, "ref(at: \(path)) is \(found) but the materialised tree has the path")
             return
         }
-        let v = Result { () throws(BinaryPlistError) in try doc.value(of: r) }
+        let v = Result { () throws(PlistError) in try doc.value(of: r) }
         require((try? v.get()) == expected, "value at \(path) differs from the materialised tree")
         let joined = path.joined(separator: ".")
         if !path.contains(where: { $0.contains(".") }), !(joined.isEmpty && !path.isEmpty) {
-            let viaString = Result { () throws(BinaryPlistError) in try doc.ref(at: joined) }
+            let viaString = Result { () throws(PlistError) in try doc.ref(at: joined) }
             require((try? viaString.get()) == r, "ref(at: \"\(joined)\") differs from ref(at: \(path))")
         }
     }
     // A key the root does not have finds nothing.
     let absent = "\u{1}absent\u{1}"
     if root[absent] == nil {
-        let missing = Result { () throws(BinaryPlistError) in try doc.ref(at: [absent, "0"]) }
+        let missing = Result { () throws(PlistError) in try doc.ref(at: [absent, "0"]) }
         require((try? missing.get()) == .some(nil), "ref(at: absent key) is \(missing)")
     }
 }

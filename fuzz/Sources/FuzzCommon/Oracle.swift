@@ -3,8 +3,8 @@
 // A broken invariant is a finding: `require` stops the process with a message, libFuzzer sees the
 // trap as a deadly signal and writes the input as a reproducer.
 
-@_spi(Internals) import BinaryPlist
 import Foundation
+@_spi(Internals) import PropertyList
 
 /// Stops the fuzz process when an invariant does not hold.
 @inline(__always)
@@ -20,9 +20,9 @@ public func require(
 /// What opening an input gave: enough to compare two paths that must agree.
 public enum OpenOutcome: Equatable, CustomStringConvertible {
     case opened(objectCount: Int, length: Int, trailing: Int)
-    case failed(BinaryPlistError.Code, offset: Int?)
+    case failed(PlistError.Code, offset: Int?)
 
-    public init(_ result: Result<BinaryPlistDocument, BinaryPlistError>) {
+    public init(_ result: Result<BinaryPlistDocument, PlistError>) {
         switch result {
         case .success(let d):
             self = .opened(objectCount: d.objectCount, length: d.data.count, trailing: d.trailingByteCount)
@@ -41,9 +41,9 @@ public enum OpenOutcome: Equatable, CustomStringConvertible {
 
 /// Opens `data`, checking the error contract on failure and the trailer equations on success.
 public func open(
-    _ data: Data, limits: BinaryPlistLimits, options: BinaryPlistDocument.Options
-) -> Result<BinaryPlistDocument, BinaryPlistError> {
-    let result = Result { () throws(BinaryPlistError) in
+    _ data: Data, limits: PlistLimits, options: BinaryPlistDocument.Options
+) -> Result<BinaryPlistDocument, PlistError> {
+    let result = Result { () throws(PlistError) in
         try BinaryPlistDocument(data, limits: limits, options: options)
     }
     switch result {
@@ -76,7 +76,7 @@ public func checkInvariants(_ doc: BinaryPlistDocument, inputCount: Int) {
 }
 
 /// Errors must point inside the input they describe.
-public func checkError(_ e: BinaryPlistError, inputCount: Int) {
+public func checkError(_ e: PlistError, inputCount: Int) {
     if let offset = e.offset {
         require(offset >= 0 && offset <= inputCount, "error offset \(offset) outside 0...\(inputCount): \(e)")
     }

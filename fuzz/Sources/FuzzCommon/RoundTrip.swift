@@ -1,7 +1,7 @@
 // fuzz/Sources/FuzzCommon/RoundTrip.swift - "If it decodes, it re-encodes and decodes equal."
 
-import BinaryPlist
 import Foundation
+import PropertyList
 
 /// Re-encodes a decoded value and checks the result decodes to an equal value.
 ///
@@ -39,8 +39,8 @@ public func checkRoundTrip(
     }
     if !deduplicate {
         // Without deduplication the tree is written as a tree: it may need more objects and nodes.
-        limits.maxObjects = BinaryPlistLimits().maxObjects
-        limits.maxNodes = BinaryPlistLimits().maxNodes
+        limits.maxObjects = PlistLimits().maxObjects
+        limits.maxNodes = PlistLimits().maxNodes
     }
     let reopened: BinaryPlistDocument
     do {

@@ -2,21 +2,21 @@
 // FuzzJSON, FuzzOpenStep): parse -> write -> parse gives the same value, and writing is a fixed
 // point (writing the value read back gives the same bytes).
 
-import BinaryPlist
 import Foundation
+import PropertyList
 
 /// One text format: its reader and writer.
 public struct TextFormat: Sendable {
     public let name: String
-    public let read: @Sendable (Data, BinaryPlistLimits) throws(BinaryPlistError) -> PlistValue
-    public let write: @Sendable (PlistValue) throws(BinaryPlistError) -> Data
+    public let read: @Sendable (Data, PlistLimits) throws(PlistError) -> PlistValue
+    public let write: @Sendable (PlistValue) throws(PlistError) -> Data
     /// What the value read back must equal (the written form may lose what the format cannot say,
     /// such as fractions of a second in an XML date).
     public let normalize: @Sendable (PlistValue) -> PlistValue
 
     public init(
-        name: String, read: @escaping @Sendable (Data, BinaryPlistLimits) throws(BinaryPlistError) -> PlistValue,
-        write: @escaping @Sendable (PlistValue) throws(BinaryPlistError) -> Data,
+        name: String, read: @escaping @Sendable (Data, PlistLimits) throws(PlistError) -> PlistValue,
+        write: @escaping @Sendable (PlistValue) throws(PlistError) -> Data,
         normalize: @escaping @Sendable (PlistValue) -> PlistValue = { $0 }
     ) {
         self.name = name
@@ -29,7 +29,7 @@ public struct TextFormat: Sendable {
 /// Runs the oracle on one payload. Readers may only fail with `syntax` or `limitExceeded`, writers
 /// only with `unencodable`; error offsets lie inside the text (UTF-16/32 input is transcoded to
 /// UTF-8 first, which at most doubles it).
-public func checkTextRoundTrip(_ format: TextFormat, _ payload: Data, limits: BinaryPlistLimits) {
+public func checkTextRoundTrip(_ format: TextFormat, _ payload: Data, limits: PlistLimits) {
     let value: PlistValue
     do {
         value = try format.read(payload, limits)

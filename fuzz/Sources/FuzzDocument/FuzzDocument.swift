@@ -2,8 +2,8 @@
 // every object lazily (markers, references, strings, data, key paths) under limits taken from the
 // input's first two bytes (see FuzzInput.swift).
 
-import BinaryPlist
 import FuzzCommon
+import PropertyList
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

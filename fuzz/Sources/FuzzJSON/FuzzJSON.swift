@@ -2,14 +2,14 @@
 // Oracle: whatever reads writes back, reads back equal, and writing it again gives the same text.
 // Errors are `syntax`/`limitExceeded` with offsets inside the text.
 
-import BinaryPlist
 import Foundation
 import FuzzCommon
+import PropertyList
 
 let json = TextFormat(
     name: "canonical JSON",
-    read: { (d, _) throws(BinaryPlistError) in try PlistValue(canonicalJSONBytes: d) },
-    write: { (v) throws(BinaryPlistError) in Data(try v.canonicalJSON().utf8) })
+    read: { (d, _) throws(PlistError) in try PlistValue(canonicalJSONBytes: d) },
+    write: { (v) throws(PlistError) in Data(try v.canonicalJSON().utf8) })
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -7,10 +7,10 @@
 // Oracles: errors are typed (KeyedArchiveError, or DecodingError for Codable); whatever decodes
 // re-archives and decodes equal.
 
-import BinaryPlist
 import Foundation
 import FuzzCommon
 import KeyedArchive
+import PropertyList
 
 /// A plain archivable class (cycles through it are errors).
 final class Person: KeyedArchivable {

@@ -3,12 +3,12 @@
 // back equal, and writing it again gives the same bytes. Errors are `syntax`/`limitExceeded` with
 // offsets inside the text.
 
-import BinaryPlist
 import FuzzCommon
+import PropertyList
 
 let openStep = TextFormat(
-    name: "OpenStep", read: { (d, l) throws(BinaryPlistError) in try OpenStepPlist.decode(d, limits: l) },
-    write: { (v) throws(BinaryPlistError) in try OpenStepPlist.encode(v) })
+    name: "OpenStep", read: { (d, l) throws(PlistError) in try OpenStepPlist.decode(d, limits: l) },
+    write: { (v) throws(PlistError) in try OpenStepPlist.encode(v) })
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

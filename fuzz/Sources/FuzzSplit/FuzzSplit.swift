@@ -1,9 +1,9 @@
 // fuzz/Sources/FuzzSplit/FuzzSplit.swift - libFuzzer entry point: appended data and back-to-back
 // property lists (`allowTrailingData`, `BinaryPlistDocument.documents(in:)`).
 
-import BinaryPlist
 import Foundation
 import FuzzCommon
+import PropertyList
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -20,7 +20,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     checkStrictAgainstLenient(strict, lenient, payload.count)
 
     // Split into pieces: contiguous, covering the input, each a strict document on its own.
-    switch Result(catching: { () throws(BinaryPlistError) in
+    switch Result(catching: { () throws(PlistError) in
         try BinaryPlistDocument.documents(in: payload, limits: limits)
     }) {
     case .success(let pieces):
@@ -70,8 +70,8 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
 
 /// Strict and lenient opening of the same bytes must tell the same story.
 func checkStrictAgainstLenient(
-    _ strict: Result<BinaryPlistDocument, BinaryPlistError>,
-    _ lenient: Result<BinaryPlistDocument, BinaryPlistError>, _ count: Int
+    _ strict: Result<BinaryPlistDocument, PlistError>,
+    _ lenient: Result<BinaryPlistDocument, PlistError>, _ count: Int
 ) {
     switch (strict, lenient) {
     case (.success(let s), .success(let l)):

@@ -2,8 +2,8 @@
 // Oracle: if it decodes, re-encoding with BinaryPlistWriter succeeds, is deterministic, and decodes
 // to an equal value. The target's choice bits pick the writer mode (deduplicating or not).
 
-import BinaryPlist
 import FuzzCommon
+import PropertyList
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -3,12 +3,12 @@
 // seconds), and writing it again gives the same bytes. Errors are `syntax`/`limitExceeded` with
 // offsets inside the text.
 
-import BinaryPlist
 import FuzzCommon
+import PropertyList
 
 let xml = TextFormat(
-    name: "XML", read: { (d, l) throws(BinaryPlistError) in try XMLPlist.decode(d, limits: l) },
-    write: { (v) throws(BinaryPlistError) in try XMLPlist.encode(v) }, normalize: wholeSecondDates)
+    name: "XML", read: { (d, l) throws(PlistError) in try XMLPlist.decode(d, limits: l) },
+    write: { (v) throws(PlistError) in try XMLPlist.encode(v) }, normalize: wholeSecondDates)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -5,9 +5,9 @@
 // 2. The payload deflated by us: inflating gives it back exactly, one byte under the cap is
 //    `limitExceeded`, and the compressed and plain paths agree.
 
-@_spi(Internals) import BinaryPlist
 import Foundation
 import FuzzCommon
+@_spi(Internals) import PropertyList
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -19,7 +19,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
 
     // 1. Untrusted compressed input.
     let cap = limits.maxDecompressedBytes
-    let inflated = Result { () throws(BinaryPlistError) in try Zlib.inflate(payload, limit: cap) }
+    let inflated = Result { () throws(PlistError) in try Zlib.inflate(payload, limit: cap) }
     switch inflated {
     case .success(let plain):
         require(plain.count <= cap, "inflate produced \(plain.count) bytes over the cap \(cap)")
@@ -50,15 +50,15 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         fatalError("fuzz oracle failed: deflate(level \(level)) threw \(error)")
     }
     require(CompressionEnvelope.detect(packed) == .zlib, "deflate output is not detected as zlib")
-    let back = Result { () throws(BinaryPlistError) in try Zlib.inflate(packed, limit: payload.count) }
+    let back = Result { () throws(PlistError) in try Zlib.inflate(packed, limit: payload.count) }
     require((try? back.get()) == payload, "inflate(deflate(x), limit: x.count) is not x: \(back)")
     if !payload.isEmpty {
-        expectCode(.limitExceeded, "inflate under the exact size") { () throws(BinaryPlistError) in
+        expectCode(.limitExceeded, "inflate under the exact size") { () throws(PlistError) in
             _ = try Zlib.inflate(packed, limit: payload.count - 1)
         }
     }
     // Bytes after the stream are named, not ignored.
-    expectCode(.trailingData, "inflate with a byte after the stream") { () throws(BinaryPlistError) in
+    expectCode(.trailingData, "inflate with a byte after the stream") { () throws(PlistError) in
         _ = try Zlib.inflate(packed + [0], limit: payload.count)
     }
     limits.maxDecompressedBytes = payload.count

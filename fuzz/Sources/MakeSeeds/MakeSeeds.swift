@@ -7,9 +7,9 @@
 // never produces (cycles, bad trailers, counts past the end, appended data, envelopes). Nothing is
 // copied from any external corpus.
 
-@_spi(Internals) import BinaryPlist
 import Foundation
 import FuzzCommon
+@_spi(Internals) import PropertyList
 
 @main
 struct MakeSeeds {

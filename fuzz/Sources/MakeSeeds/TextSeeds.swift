@@ -2,8 +2,8 @@
 // FuzzOpenStep): our own writers' XML, canonical JSON and OpenStep text, the text encodings the
 // sniffer knows, and hand-written shapes (comments, escapes, a .strings file, a DOCTYPE subset).
 
-import BinaryPlist
 import Foundation
+import PropertyList
 
 extension Seeds {
     /// `Seeds.mixed` without what XML cannot hold (null).

@@ -1,0 +1,101 @@
+// Sources/PropertyList/Shared/DedupTable.swift - The open-addressing table of ids by 64-bit hash.
+//
+// One table serves the writer (deduplicating objects of every kind) and the reader (interning
+// dictionary keys); equality is the caller's predicate.
+
+/// An open-addressing hash table of object ids, keyed by 64-bit hashes; equality is decided by the
+/// caller's predicate, so one table serves every kind.
+///
+/// A slot is 8 bytes: the id + 1 (0 = empty) in the low half, the hash's high 32 bits in the high
+/// half. Those bits choose the slot (so the table can be resized from the slots alone) and skip
+/// almost every comparison with an object of another value. Small slots keep the table, which is
+/// probed at random, compact: its cache and TLB misses are much of the cost of adding an object.
+struct DedupTable: Sendable {
+    var slots: [UInt64] = Array(repeating: 0, count: 64)
+    var count = 0
+
+    /// A 64-bit finaliser (from the public-domain SplitMix64/Murmur3 family of mixers). A bijection.
+    @inline(__always)
+    static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &* 0xBF58_476D_1CE5_E9B9
+        z = (z ^ (z >> 31)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 29)
+    }
+
+    /// Keeps the ids `renumber` maps to a new id (under the same hash), drops the others; the size
+    /// stays (the streaming writer's bounded table starting over with the entries it still wants).
+    mutating func rebuild(_ renumber: (Int) -> Int32?) {
+        var kept: [UInt64] = []
+        for s in slots where s != 0 {
+            if let id = renumber(Int(truncatingIfNeeded: s & 0xFFFF_FFFF) &- 1) {
+                kept.append(s & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: id &+ 1)))
+            }
+        }
+        for i in slots.indices { slots[i] = 0 }
+        count = 0
+        let mask = slots.count &- 1
+        for s in kept {
+            var i = Int(truncatingIfNeeded: s >> 32) & mask
+            while slots[i] != 0 { i = (i &+ 1) & mask }
+            slots[i] = s
+        }
+        count = kept.count
+    }
+
+    /// Sizes the table for `n` more entries at most half full, so they are added without rehashing.
+    mutating func reserve(_ n: Int) {
+        let needed = (count &+ max(0, n)) &* 2
+        guard needed > slots.count, needed < Int(Int32.max) else { return }
+        resize(to: 1 << (Int.bitWidth &- (needed &- 1).leadingZeroBitCount))
+    }
+
+    /// The id under `hash` that satisfies `matches`, or the empty slot where such an id belongs (pass
+    /// it to `fill`) as a negative number, `-1 - slot`.
+    @inline(__always)
+    func probe(_ hash: UInt64, where matches: (Int) -> Bool) -> Int {
+        let mask = slots.count &- 1
+        let check = hash & 0xFFFF_FFFF_0000_0000
+        var i = Int(truncatingIfNeeded: hash >> 32) & mask
+        while true {
+            let s = slots[i]
+            if s == 0 { return -1 &- i }
+            if s & 0xFFFF_FFFF_0000_0000 == check {
+                let id = Int(truncatingIfNeeded: s & 0xFFFF_FFFF) &- 1
+                if matches(id) { return id }
+            }
+            i = (i &+ 1) & mask
+        }
+    }
+
+    /// Fills the empty slot `probe` returned (as `-1 - slot`) with `id`.
+    @inline(__always)
+    mutating func fill(_ probed: Int, _ hash: UInt64, _ id: Int32) {
+        slots[-1 &- probed] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(bitPattern: id &+ 1))
+        count &+= 1
+        if count &* 2 > slots.count { resize(to: slots.count &* 2) }
+    }
+
+    /// The id under `hash` that satisfies `matches`, or `nil` (the decoder's key interning).
+    @inline(__always)
+    func find(_ hash: UInt64, where matches: (Int) -> Bool) -> Int32? {
+        let p = probe(hash, where: matches)
+        return p >= 0 ? Int32(truncatingIfNeeded: p) : nil
+    }
+
+    /// Adds `id` under `hash`, which `find` did not hold.
+    @inline(__always)
+    mutating func insert(_ hash: UInt64, _ id: Int32) {
+        fill(probe(hash, where: { _ in false }), hash, id)
+    }
+
+    private mutating func resize(to capacity: Int) {
+        let old = slots
+        slots = Array(repeating: 0, count: capacity)
+        let mask = capacity &- 1
+        for s in old where s != 0 {
+            var i = Int(truncatingIfNeeded: s >> 32) & mask
+            while slots[i] != 0 { i = (i &+ 1) & mask }
+            slots[i] = s
+        }
+    }
+}

@@ -1,0 +1,101 @@
+// Sources/PropertyList/Writing/PlistByteSink.swift - Where a StreamingPlistWriter's bytes go.
+//
+// The writer buffers its output (1 MiB by default) and hands the sink large chunks, in order; a sink
+// only has to append them. Two come with the package: a file (or any file descriptor) and `Data`.
+
+public import FoundationEssentials
+
+/// A destination for the bytes of a ``StreamingPlistWriter``.
+///
+/// The writer calls ``write(_:)`` with consecutive chunks of the file, in order, each at most about
+/// the writer's buffer size (``StreamingPlistWriter/Options/bufferSize``) except a large string or
+/// data payload, which is handed over as one chunk without being copied. A sink is a class so that
+/// its owner keeps a handle to it (to read ``PlistDataSink/data`` or to close a file) while the
+/// writer uses it.
+///
+/// ```swift
+/// final class CountingSink: PlistByteSink {
+///     var bytes = 0
+///     func write(_ chunk: Span<UInt8>) throws(PlistError) { bytes += chunk.count }
+/// }
+/// ```
+public protocol PlistByteSink: AnyObject {
+    /// Appends `bytes` to the output.
+    ///
+    /// - Throws: A ``PlistError`` (by convention with code ``PlistError/Code/io``); the
+    ///   writer then stops and reports it from every later call.
+    func write(_ bytes: Span<UInt8>) throws(PlistError)
+}
+
+/// A sink that collects the output in memory, as `Data`.
+public final class PlistDataSink: PlistByteSink {
+    /// Everything written so far.
+    public private(set) var data = Data()
+
+    /// An empty sink.
+    public init() {}
+
+    public func write(_ bytes: Span<UInt8>) throws(PlistError) {
+        FileDescriptorIO.append(bytes, to: &data)
+    }
+}
+
+/// A sink that writes to a file, or to any open file descriptor (a pipe, standard output).
+///
+/// Writes go straight to the descriptor: the writer already gathers them into large chunks. A file
+/// opened by ``init(path:)`` is closed by ``close()`` or, failing that, when the sink is released.
+public final class PlistFileSink: PlistByteSink {
+    private var descriptor: Int32
+    private let ownsDescriptor: Bool
+    /// The path given to ``init(path:)``; nil for a descriptor.
+    public let path: String?
+
+    /// Creates `path` (or truncates it) and writes to it.
+    ///
+    /// - Throws: ``PlistError/Code/io`` when the file cannot be created.
+    public init(path: String) throws(PlistError) {
+        descriptor = try FileDescriptorIO.create(path)
+        ownsDescriptor = true
+        self.path = path
+    }
+
+    /// Writes to an open descriptor, such as `1` (standard output).
+    ///
+    /// - Parameters:
+    ///   - fileDescriptor: A descriptor open for writing.
+    ///   - closesWhenDone: Close it in ``close()`` (and when the sink is released); default `false`.
+    public init(fileDescriptor: Int32, closesWhenDone: Bool = false) {
+        descriptor = fileDescriptor
+        ownsDescriptor = closesWhenDone
+        path = nil
+    }
+
+    public func write(_ bytes: Span<UInt8>) throws(PlistError) {
+        guard descriptor >= 0 else { throw PlistError(.io, "write to \(name), which is closed") }
+        do {
+            try FileDescriptorIO.writeAll(descriptor, bytes)
+        } catch {
+            throw PlistError(.io, "\(name): \(error.detail)")
+        }
+    }
+
+    /// Closes the file (when the sink owns it); later writes fail. Closing twice does nothing.
+    ///
+    /// - Throws: ``PlistError/Code/io`` when `close` reports an error (data may not have
+    ///   reached the disk).
+    public func close() throws(PlistError) {
+        guard descriptor >= 0 else { return }
+        let fd = descriptor
+        descriptor = -1
+        guard ownsDescriptor else { return }
+        if let reason = FileDescriptorIO.closeFile(fd) {
+            throw PlistError(.io, "closing \(name) failed: \(reason)")
+        }
+    }
+
+    private var name: String { path.map { "'\($0)'" } ?? "file descriptor \(descriptor)" }
+
+    deinit {
+        if ownsDescriptor && descriptor >= 0 { FileDescriptorIO.closeFile(descriptor) }
+    }
+}

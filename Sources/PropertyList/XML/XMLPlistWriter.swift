@@ -1,0 +1,292 @@
+// Sources/PropertyList/XML/XMLPlistWriter.swift - Writes XML property lists in CoreFoundation's layout.
+//
+// Using format information from CoreFoundation's CFPropertyList.c (`_CFAppendXML0`,
+// `_XMLPlistAppendDataUsingBase64`): the header and DOCTYPE, one tab per level, empty containers as
+// `<array/>`/`<dict/>`, base64 lines of 76 - 8 × indent characters each indented like the
+// `<data>` tag (at most eight tabs), dates as `%04d-%02d-%02dT%02d:%02d:%02dZ`, UIDs as `CF$UID`
+// dictionaries, and only `&`, `<`, `>` escaped in text.
+
+package import FoundationEssentials
+
+/// Writes a ``PlistValue`` as an XML property list, laid out as CoreFoundation lays it out.
+///
+/// ```xml
+/// <?xml version="1.0" encoding="UTF-8"?>
+/// <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+/// <plist version="1.0">
+/// <dict>
+/// 	<key>name</key>
+/// 	<string>Ada &amp; Charles</string>
+/// 	<key>photo</key>
+/// 	<data>
+/// 	iVBORw0KGgo=
+/// 	</data>
+/// </dict>
+/// </plist>
+/// ```
+///
+/// The XML form cannot say everything the binary form can, so some values are mapped or refused:
+/// - **Sets** are written as `<array>` (XML has no set element; CoreFoundation has no XML sets either).
+///   Reading the result gives an ``PlistValue/array(_:)``.
+/// - **UIDs** are written as `<dict><key>CF$UID</key><integer>n</integer></dict>`, which every reader
+///   (ours included) turns back into a UID. Conversely, an ordinary dictionary with that single entry
+///   reads back as a UID.
+/// - **Dates** have whole seconds: a fraction is dropped, rounding down to the earlier second, as
+///   CoreFoundation does. Years from -9999 to 99999 are written (`%04d` for the year); other dates,
+///   and non-finite ones, are `unencodable`.
+/// - **Reals** are written with the fewest digits that read back to the same `Double` (`0.1`, `1`,
+///   `1.5e-07`, `1e+16`), `0.0`/`-0.0` for zeros, and `nan`, `inf`, `-inf`.
+/// - **Integers** are exact over the whole `Int128` range.
+/// - **Null** has no XML form and is `unencodable`; so is a dictionary key that is not a string.
+///
+/// Dictionary entries are written in their order; set ``sortKeys`` to order them as
+/// CoreFoundation does (by UTF-16 code units), which reproduces Apple's output byte for byte.
+/// Strings are written as they are, with only `&`, `<` and `>` escaped, exactly like
+/// CoreFoundation. A string or key holding a character XML 1.0 cannot hold (a control character
+/// other than tab, LF and CR, U+FFFE, U+FFFF) is `unencodable`, with its key path: CoreFoundation
+/// writes such characters raw, which no XML parser reads, and no escape exists for them.
+package struct XMLPlistWriter: Sendable {
+    /// Write dictionary entries sorted by key (UTF-16 code-unit order), as CoreFoundation does.
+    /// Off by default: entries keep their order.
+    package var sortKeys: Bool
+
+    package init(sortKeys: Bool = false) {
+        self.sortKeys = sortKeys
+    }
+
+    /// Writes the XML property list of a value.
+    ///
+    /// - Throws: ``PlistError`` with code `unencodable` for `.null`, a non-string dictionary
+    ///   key, a date that is not finite or outside years -9999…99999, or a string holding a character
+    ///   XML 1.0 cannot hold (naming its key path).
+    /// - Complexity: O(size of the value); nesting uses an explicit stack, not the call stack.
+    package func write(_ value: PlistValue) throws(PlistError) -> Data {
+        var out = TextSink.collecting()
+        try write(value, into: &out)
+        return Data(out.takeBytes())
+    }
+
+    /// Writes the XML property list of a value into `out` as it walks the value.
+    ///
+    /// An `unencodable` value is found where the walk meets it: what came before it has been
+    /// written. ``XMLPlist/write(_:sortKeys:budget:into:)`` checks first, so that nothing is.
+    package func write(_ value: PlistValue, into out: inout TextSink) throws(PlistError) {
+        out.write(XMLPlistWriter.header)
+        var work: [XMLWriteStep] = [.value(value, 0)]
+        do {
+            try writeSteps(&work, into: &out)
+        } catch {
+            throw XMLCharacters.named(error, in: value)
+        }
+        out.write("</plist>\n")
+    }
+
+    /// Whether writing `value` would throw: a predicate on one node, for
+    /// ``PlistValue/containsDistinctNode(where:)`` (every node the writer would refuse is one of these).
+    static func refuses(_ value: PlistValue) -> Bool {
+        switch value {
+        case .null: return true
+        case .date(let d): return (try? dateText(d)) == nil
+        case .string(let s): return XMLCharacters.firstInvalidScalar(s.string) != nil
+        case .dictionary(let d):
+            return d.entries.contains { entry in
+                guard case .string(let key) = entry.key else { return true }
+                return XMLCharacters.firstInvalidScalar(key.string) != nil
+            }
+        case .bool, .integer, .real, .data, .uid, .array, .set: return false
+        }
+    }
+
+    /// Runs the explicit stack of steps.
+    private func writeSteps(_ work: inout [XMLWriteStep], into out: inout TextSink) throws(PlistError) {
+        while !out.isStopped, let step = work.popLast() {
+            switch step {
+            case .close(let element, let indent):
+                out.tabs(indent)
+                out.write(element == .dict ? "</dict>\n" : "</array>\n")
+            case .key(let key, let indent):
+                try XMLCharacters.check(key)
+                out.tabs(indent)
+                out.write("<key>")
+                out.xmlEscaped(key)
+                out.write("</key>\n")
+            case .value(let v, let indent):
+                out.tabs(indent)
+                try write(v, indent: indent, into: &out, work: &work)
+            }
+        }
+    }
+
+    static let header =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        + "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+        + "<plist version=\"1.0\">\n"
+
+    /// Writes one value after its indentation; containers push their children and end tag.
+    private func write(_ v: PlistValue, indent: Int, into out: inout TextSink, work: inout [XMLWriteStep])
+        throws(PlistError)
+    {
+        switch v {
+        case .null:
+            throw PlistError(.unencodable, "XML property lists have no null (at nesting level \(indent))")
+        case .bool(let b):
+            out.write(b ? "<true/>\n" : "<false/>\n")
+        case .integer(let i):
+            out.write("<integer>")
+            out.write(String(i))
+            out.write("</integer>\n")
+        case .real(let d):
+            out.write("<real>")
+            out.write(XMLPlistWriter.realText(d))
+            out.write("</real>\n")
+        case .date(let d):
+            out.write("<date>")
+            out.write(try XMLPlistWriter.dateText(d))
+            out.write("</date>\n")
+        case .data(let d):
+            out.write("<data>\n")
+            out.xmlBase64(d, indent: indent)
+            out.tabs(indent)
+            out.write("</data>\n")
+        case .string(let text):
+            let s = text.string
+            try XMLCharacters.check(s)
+            out.write("<string>")
+            out.xmlEscaped(s)
+            out.write("</string>\n")
+        case .uid(let u):
+            out.write("<dict>\n")
+            out.tabs(indent + 1)
+            out.write("<key>CF$UID</key>\n")
+            out.tabs(indent + 1)
+            out.write("<integer>")
+            out.write(String(u))
+            out.write("</integer>\n")
+            out.tabs(indent)
+            out.write("</dict>\n")
+        case .array(let elements), .set(let elements):
+            guard !elements.isEmpty else {
+                out.write("<array/>\n")
+                return
+            }
+            out.write("<array>\n")
+            work.append(.close(.array, indent))
+            for e in elements.reversed() { work.append(.value(e, indent + 1)) }
+        case .dictionary(let d):
+            guard !d.isEmpty else {
+                out.write("<dict/>\n")
+                return
+            }
+            out.write("<dict>\n")
+            work.append(.close(.dict, indent))
+            var entries: [(key: String, value: PlistValue)] = []
+            entries.reserveCapacity(d.count)
+            for (k, x) in d.entries {
+                guard case .string(let key) = k else {
+                    throw PlistError(
+                        .unencodable, "XML dictionary keys must be strings, found a \(k.kind) key")
+                }
+                entries.append((key.string, x))
+            }
+            if sortKeys {
+                entries.sort { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }
+            }
+            for e in entries.reversed() {
+                work.append(.value(e.value, indent + 1))
+                work.append(.key(e.key, indent + 1))
+            }
+        }
+    }
+
+    /// The shortest text that reads back as the same double; `nan`, `inf`, `-inf`; `1` for 1.0.
+    static func realText(_ d: Double) -> String {
+        if d.isNaN { return "nan" }
+        if d.isInfinite { return d < 0 ? "-inf" : "inf" }
+        if d == 0 { return d.sign == .minus ? "-0.0" : "0.0" }
+        // Swift's description is the shortest round-trip form; drop a trailing ".0" as %g does.
+        let s = d.description
+        return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, rounded down to the whole second.
+    static func dateText(_ date: Date) throws(PlistError) -> String {
+        let t = date.timeIntervalSinceReferenceDate
+        // 4e12 s is about 126,000 years: far outside the written range, far inside Int64.
+        guard t.isFinite, t.magnitude < 4e12 else {
+            throw PlistError(.unencodable, "date \(t) s after 2001 cannot be written in XML")
+        }
+        let whole = Int64(t.rounded(.down))
+        var days = whole / 86_400
+        var secondOfDay = whole % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = PlistCalendar.civil(daysSince2001: days)
+        guard (-9999...99999).contains(year) else {
+            throw PlistError(.unencodable, "date in year \(year) cannot be written in XML (years -9999…99999)")
+        }
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        }
+        // %04d: the width counts the sign.
+        let yearText = year < 0 ? "-" + pad(-year, 3) : pad(year, 4)
+        return yearText + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "Z"
+    }
+}
+
+/// Pending work of the writer's explicit stack.
+enum XMLWriteStep {
+    case value(PlistValue, Int)
+    case key(String, Int)
+    case close(XMLPlistElement, Int)
+}
+
+/// The few writes of XML text beyond plain bytes.
+extension TextSink {
+    mutating func tabs(_ count: Int) {
+        write(repeating: 0x09, count: count)
+    }
+
+    /// Text with `&`, `<`, `>` escaped (CoreFoundation's `_appendEscapedString`).
+    mutating func xmlEscaped(_ s: String) {
+        let utf8 = s.utf8
+        guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else {
+            write(s)
+            return
+        }
+        for b in utf8 {
+            switch b {
+            case 0x26: write("&amp;")
+            case 0x3C: write("&lt;")
+            case 0x3E: write("&gt;")
+            default: write(b)
+            }
+        }
+    }
+
+    /// Base64 lines of `76 - 8 × min(indent, 8)` characters, each after `min(indent, 8)` tabs and
+    /// ending in a newline; nothing at all for empty data.
+    mutating func xmlBase64(_ data: Data, indent: Int) {
+        let tabCount = min(max(indent, 0), 8)
+        let lineLength = 76 - 8 * tabCount  // a multiple of 4: lines break between groups
+        var line: [UInt8] = []
+        line.reserveCapacity(lineLength)
+        func flush(_ out: inout TextSink, _ line: inout [UInt8]) {
+            out.tabs(tabCount)
+            out.write(line)
+            out.write(0x0A)
+            line.removeAll(keepingCapacity: true)
+        }
+        TextSink.base64Groups(of: data) { a, b, c, d in
+            line.append(a)
+            line.append(b)
+            line.append(c)
+            line.append(d)
+            if line.count >= lineLength { flush(&self, &line) }
+        }
+        if !line.isEmpty { flush(&self, &line) }
+    }
+}

@@ -1,0 +1,118 @@
+// Sources/PropertyList/XML/XMLTextContent.swift - The text content of XML elements: character data,
+// the five predefined entities, numeric character references, CDATA sections and comments.
+
+internal import FoundationEssentials
+
+extension XMLPlistReader {
+    // MARK: Text
+
+    /// Reads the content of `element` up to and including its end tag. Entities, CDATA sections and
+    /// comments are decoded; any other markup is an error.
+    mutating func readText(_ tag: XMLStartTag, _ element: XMLPlistElement) throws(PlistError) -> XMLText {
+        let start = i
+        var buffer: [UInt8] = []
+        var copied = false
+        var mark = i
+        while true {
+            // Fast scan to the next markup byte.
+            while i < n {
+                let b = bytes[i]
+                if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { break }
+                i += 1
+            }
+            guard i < n else {
+                throw fail(i, "input ends inside <\(element.rawValue)> (opened at \(lineColumn(tag.offset)))")
+            }
+            if bytes[i] == UInt8(ascii: "&") {
+                if !copied {
+                    copied = true
+                    buffer.reserveCapacity(i - start + 16)
+                }
+                buffer.append(contentsOf: bytes[mark..<i])
+                try readReference(into: &buffer)
+                mark = i
+            } else if byte(i + 1) == UInt8(ascii: "/") {
+                let end = i
+                try readCloseTag(element, openedAt: tag.offset)
+                if !copied { return XMLText(bytes: bytes[start..<end], isInput: true, start: start) }
+                buffer.append(contentsOf: bytes[mark..<end])
+                return XMLText(bytes: buffer[...], isInput: false, start: start)
+            } else if byte(i + 1) == UInt8(ascii: "!") && has("<![CDATA[", at: i) {
+                copied = true
+                buffer.append(contentsOf: bytes[mark..<i])
+                let open = i
+                i += 9
+                let contentStart = i
+                while i < n && !(bytes[i] == UInt8(ascii: "]") && has("]]>", at: i)) { i += 1 }
+                guard i < n else { throw fail(i, "unterminated CDATA section (opened at \(lineColumn(open)))") }
+                buffer.append(contentsOf: bytes[contentStart..<i])
+                i += 3
+                mark = i
+            } else if has("<!--", at: i) {
+                copied = true
+                buffer.append(contentsOf: bytes[mark..<i])
+                try skipComment()
+                mark = i
+            } else {
+                throw fail(i, "markup \(describe(i)) inside <\(element.rawValue)>; only text is allowed")
+            }
+        }
+    }
+
+    /// Decodes `&…;` at `i`, appending its UTF-8.
+    mutating func readReference(into buffer: inout [UInt8]) throws(PlistError) {
+        let start = i
+        i += 1
+        if byte(i) == UInt8(ascii: "#") {
+            i += 1
+            let hex = byte(i) == UInt8(ascii: "x")
+            if hex { i += 1 }
+            var value: UInt32 = 0
+            var digits = 0
+            while i < n && bytes[i] != UInt8(ascii: ";") {
+                let b = bytes[i]
+                let d: UInt32
+                switch b {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: d = UInt32(b - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: d = UInt32(b - UInt8(ascii: "A") + 10)
+                default: throw fail(i, "unexpected \(describe(i)) in a character reference")
+                }
+                value = value * (hex ? 16 : 10) + d
+                digits += 1
+                guard value <= 0x10FFFF else { throw fail(start, "character reference beyond U+10FFFF") }
+                i += 1
+            }
+            guard i < n else { throw fail(start, "unterminated character reference") }
+            guard digits > 0 else { throw fail(start, "character reference without digits") }
+            guard let scalar = Unicode.Scalar(value) else {
+                throw fail(start, "character reference to a surrogate code point")
+            }
+            i += 1
+            UTF8.encode(scalar) { buffer.append($0) }
+            return
+        }
+        let nameStart = i
+        while i < n && i - nameStart < 8 && bytes[i] != UInt8(ascii: ";") && XMLScan.isNameByte(bytes[i]) { i += 1 }
+        guard byte(i) == UInt8(ascii: ";") else { throw fail(start, "malformed entity reference") }
+        let entity = name(nameStart..<i)
+        i += 1
+        switch entity {
+        case "lt": buffer.append(UInt8(ascii: "<"))
+        case "gt": buffer.append(UInt8(ascii: ">"))
+        case "amp": buffer.append(UInt8(ascii: "&"))
+        case "quot": buffer.append(UInt8(ascii: "\""))
+        case "apos": buffer.append(UInt8(ascii: "'"))
+        default: throw fail(start, "unknown entity &\(entity);")
+        }
+    }
+
+    /// Text as a string; invalid UTF-8 is an error at the first bad byte.
+    func string(_ text: XMLText) throws(PlistError) -> String {
+        // ASCII (most keys and strings) needs no validation beyond this scan.
+        if text.bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: text.bytes, as: UTF8.self) }
+        if let s = String(validating: text.bytes, as: UTF8.self) { return s }
+        let bad = XMLScan.firstInvalidUTF8(text.bytes) ?? text.bytes.startIndex
+        throw fail(text.isInput ? bad : text.start, "invalid UTF-8")
+    }
+}
