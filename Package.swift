@@ -13,6 +13,10 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "KeyedArchive",
+    // The newest availability among the standard-library and Foundation APIs the libraries use
+    // (`UTF8Span`, `Array.span`, `Data.span`: 26; `Mutex`, `Atomic`, `Int128`: 15). The list and
+    // where each version comes from are in ARCHITECTURE.md, "Platforms".
+    platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),

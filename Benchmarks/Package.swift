@@ -19,7 +19,8 @@ let corePath = Context.environment["BENCH_CORE_PATH"].flatMap { $0.isEmpty ? nil
 
 let package = Package(
     name: "KeyedArchiveBenchmarks",
-    platforms: [.macOS(.v15)],
+    // As the package they build on.
+    platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
     dependencies: [
         // Named, so the product reference does not depend on the directory the repo is cloned into.
         .package(name: "KeyedArchive", path: corePath),

@@ -23,7 +23,8 @@ let scenarios = [
 
 let package = Package(
     name: "KeyedArchiveExamples",
-    platforms: [.macOS(.v15)],
+    // As the package they build on.
+    platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
     dependencies: [
         // Named, so the product references do not depend on the directory the repo is cloned into.
         .package(name: "KeyedArchive", path: "..")

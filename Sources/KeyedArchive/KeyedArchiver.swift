@@ -19,8 +19,13 @@
 // same position last time, which for string literals is a bit comparison), and frames reuse their
 // buffers.
 
-public import FoundationEssentials
 @_spi(Internals) public import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Writes keyed archives that Apple's `NSKeyedUnarchiver` reads.
 ///

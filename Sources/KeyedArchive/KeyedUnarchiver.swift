@@ -11,8 +11,13 @@
 // - nesting depth and the number of decoded values are bounded (``Limits``), so neither deep
 //   nesting nor shared sub-trees (DAG amplification) can exhaust the stack or the time.
 
-public import FoundationEssentials
 public import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Reads keyed archives written by ``KeyedArchiver`` or Apple's `NSKeyedArchiver`.
 ///

@@ -12,6 +12,10 @@
     import Musl
 #elseif canImport(Darwin)
     import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#elseif canImport(WASILibc)
+    import WASILibc
 #endif
 
 enum AtomicRename {

@@ -19,9 +19,10 @@ enum IO {
             throw ToolError("cannot read '\(path)': it is a directory")
         }
         do {
-            // Files of 1 MiB or more are memory-mapped: a lookup or a validation reads only the pages
-            // it needs. The maps are kept until the command ends, which checks them (`changedInput`).
-            let file = try FileBytes(contentsOf: url)
+            // The tool opts in to mapping: files of 1 MiB or more are memory-mapped, so a lookup or
+            // a validation reads only the pages it needs (the library's default reads). The maps are
+            // kept until the command ends, which checks them (`changedInput`).
+            let file = try FileBytes(contentsOf: url, access: .mappedIfLarge)
             if let mapping = file.mapping { mappedInputs.withLock { $0.append(mapping) } }
             return file.data
         } catch {

@@ -15,6 +15,10 @@ import Synchronization
     import Musl
 #elseif canImport(Darwin)
     import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#elseif canImport(WASILibc)
+    import WASILibc
 #endif
 
 /// Whether the standard streams are terminals.

@@ -1,7 +1,7 @@
 // Tests/KeyedArchiveTests/AnyArchivedRandomTests.swift - Random object graphs (shared objects,
 // cycles, collections, typed values) archived as AnyArchived, read back and archived again.
 
-import FoundationEssentials
+import Foundation
 import KeyedArchive
 import PropertyList
 import Testing

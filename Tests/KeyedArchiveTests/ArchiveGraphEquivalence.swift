@@ -16,7 +16,7 @@
 //   archives are paired one to one (an object reached twice in the first is the same object of the
 //   second both times). Cycles are followed once (a pair met again is assumed equal).
 
-import FoundationEssentials
+import Foundation
 import KeyedArchive
 import PropertyList
 

@@ -1,6 +1,6 @@
 // Tests/KeyedArchiveTests/CallSiteTests.swift - The call sites, verbatim, round-tripping.
 
-import FoundationEssentials
+import Foundation
 import KeyedArchive
 import PropertyList
 import Testing

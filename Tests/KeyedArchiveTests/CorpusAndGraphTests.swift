@@ -2,7 +2,7 @@
 //
 // The corpus is read at test time from `../shared/corpus` next to the package; nothing is copied.
 
-import FoundationEssentials
+import Foundation
 import KeyedArchive
 import PropertyList
 import Testing

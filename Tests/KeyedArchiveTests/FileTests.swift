@@ -1,6 +1,6 @@
 // Tests/KeyedArchiveTests/FileTests.swift - Atomic archive files.
 
-import FoundationEssentials
+import Foundation
 import Testing
 
 @testable import KeyedArchive

@@ -1,6 +1,6 @@
 // Tests/KeyedArchiveTests/Fixtures.swift - The example classes and a few more.
 
-import FoundationEssentials
+import Foundation
 import KeyedArchive
 
 final class Dog: KeyedArchivable {

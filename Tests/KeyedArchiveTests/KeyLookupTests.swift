@@ -1,7 +1,7 @@
 // Tests/KeyedArchiveTests/KeyLookupTests.swift - The per-class key memo against archives whose
 // objects share no key strings, store keys in varying orders, or lack keys.
 
-import FoundationEssentials
+import Foundation
 import KeyedArchive
 import PropertyList
 import Testing

@@ -1,6 +1,6 @@
 // Tests/KeyedArchiveTests/SecureDecodingTests.swift - Identity, cycles, the class check, hostile archives.
 
-import FoundationEssentials
+import Foundation
 import KeyedArchive
 import PropertyList
 import Synchronization

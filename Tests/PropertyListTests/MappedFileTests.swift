@@ -7,6 +7,27 @@ import Foundation
 import PropertyList
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The process's current SIGBUS action, as a comparable value (the handler's address and flags).
+enum SignalDisposition {
+    static func sigbus() -> [Int] {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+            var current = sigaction()
+            guard sigaction(SIGBUS, nil, &current) == 0 else { return [-1] }
+            return withUnsafeBytes(of: &current) { $0.prefix(MemoryLayout<Int>.size * 2).map(Int.init) }
+        #else
+            return []
+        #endif
+    }
+}
+
 // Serialized: one test maps more files than the guard has slots, which would make the maps of the
 // others fall back to reading.
 @Suite(.serialized) struct MappedFileTests {
@@ -37,18 +58,50 @@ import Testing
         try mapped.checkFileUnchanged()
     }
 
-    @Test func automaticMapsOnlyLargeFiles() throws {
+    @Test func mappedIfLargeMapsOnlyLargeFiles() throws {
         let small = try Self.temporaryFile(try BinaryPlistWriter().write(["a": 1]))
         let large = try Self.temporaryFile(try BinaryPlistWriter().write(Self.sample(strings: 40_000)))
         defer {
             try? FileManager.default.removeItem(at: small)
             try? FileManager.default.removeItem(at: large)
         }
-        #expect(try !BinaryPlistDocument(contentsOf: small).isMemoryMapped)
-        let doc = try BinaryPlistDocument(contentsOf: large)
+        #expect(try !BinaryPlistDocument(contentsOf: small, access: .mappedIfLarge).isMemoryMapped)
+        let doc = try BinaryPlistDocument(contentsOf: large, access: .mappedIfLarge)
         #expect(doc.data.count >= BinaryPlistDocument.FileAccess.mappingThreshold)
         #expect(doc.isMemoryMapped)
         #expect(try doc.lookup("39999") != nil)
+    }
+
+    @Test func theDefaultReadsEvenALargeFile() throws {
+        let tree = Self.sample(strings: 40_000)
+        let large = try Self.temporaryFile(try BinaryPlistWriter().write(tree))
+        defer { try? FileManager.default.removeItem(at: large) }
+        let doc = try BinaryPlistDocument(contentsOf: large)
+        #expect(doc.data.count >= BinaryPlistDocument.FileAccess.mappingThreshold)
+        #expect(!doc.isMemoryMapped)
+        #expect(try doc.value() == tree)
+    }
+
+    /// In a process of its own (the guard, once installed, stays for the life of the process): the
+    /// default access installs no SIGBUS handler, even for a large file and through the archive
+    /// reader, and the first map does.
+    @Test func openingAFileInstallsNoSignalHandlerUnlessAsked() async {
+        await #expect(processExitsWith: .success) {
+            let url = FileManager.default.temporaryDirectory
+                .appendingPathComponent("no-guard-\(UUID().uuidString).bplist")
+            let tree = PlistValue.array((0..<40_000).map { .string("string number \($0) of the sample, padded") })
+            try BinaryPlistWriter().write(tree).write(to: url)
+            defer { try? FileManager.default.removeItem(at: url) }
+            let before = SignalDisposition.sigbus()
+            let doc = try BinaryPlistDocument(contentsOf: url)
+            _ = try doc.value()
+            guard !FileMapping.guardIsInstalled, SignalDisposition.sigbus() == before else { exit(1) }
+            guard FileMapping.isAvailable else { exit(0) }
+            let mapped = try BinaryPlistDocument(contentsOf: url, access: .mapped)
+            guard mapped.isMemoryMapped, FileMapping.guardIsInstalled, SignalDisposition.sigbus() != before else {
+                exit(2)
+            }
+        }
     }
 
     @Test func aFileTruncatedWhileMappedIsATypedErrorNotACrash() throws {

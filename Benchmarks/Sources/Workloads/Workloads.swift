@@ -16,7 +16,7 @@
 // With BENCH_DATA_DIR set, `<dir>/<name>.bplist` is read instead (e.g. .build-peers/data); the
 // thresholds do not apply to such runs.
 
-public import FoundationEssentials
+public import Foundation
 public import PropertyList
 
 /// One benchmark input: the tree and its encoding.

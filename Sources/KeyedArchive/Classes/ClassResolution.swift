@@ -5,8 +5,13 @@
 // read (secure decoding): the unarchiver's own map, the global map, the types the call site accepts,
 // then the fallback along $classes/$classhints and the unknown-class hook (ClassFallback.swift).
 
-import FoundationEssentials
 @_spi(Internals) import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension KeyedUnarchiver {
     /// The `$class` field of an object dictionary (the key object found last time is tried first,

@@ -7,8 +7,13 @@
 // ``KeyedArchiveDecoder/setClassName(_:for:)``): the Codable path is class-checked too.
 // Errors are DecodingErrors with the coding path; the KeyedArchiveError is the underlying error.
 
-public import FoundationEssentials
 import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Decodes `Decodable` values from keyed archives written by ``KeyedArchiveEncoder`` or by Apple's
 /// `NSKeyedArchiver` (for the Foundation value classes).

@@ -8,8 +8,13 @@
 //   String, numbers, Bool, Data, Date, URL, UUID, KeyedArchivable classes: as KeyedArchiveValue.
 // Scalars are inline in an object's dictionary and objects (NSNumber) inside collections.
 
-public import FoundationEssentials
 @_spi(Internals) import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Names the class a `Codable` type is archived as (default: the Swift type name).
 public protocol KeyedArchiveClassNamed {

@@ -13,8 +13,13 @@
 // On reading, numbers stored as objects, NSMutableString {NS.string} and NSMutableData {NS.data}
 // are accepted too, as are the mutable collection classes.
 
-public import FoundationEssentials
 @_spi(Internals) public import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 enum FoundationClass {
     static let array = ["NSArray", "NSMutableArray"]

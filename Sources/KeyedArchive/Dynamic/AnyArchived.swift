@@ -8,8 +8,13 @@
 // referenced from several places is one instance, and cycles through instances are kept (an
 // instance is registered before its fields are read, as a two-phase object).
 
-public import FoundationEssentials
 @_spi(Internals) public import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Any value a keyed archive can hold, read without knowing its classes.
 ///

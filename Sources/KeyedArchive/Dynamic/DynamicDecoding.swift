@@ -7,8 +7,13 @@
 // (two-phase, from the pending queue), so sharing and cycles through objects are kept. An object
 // already decoded as a typed class cannot be read again as an `ArchivedInstance` (no cache bypass).
 
-import FoundationEssentials
 import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension KeyedUnarchiver {
     // MARK: - Public API

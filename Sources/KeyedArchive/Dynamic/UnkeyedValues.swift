@@ -5,8 +5,13 @@
 // reads them back in the same order. Keys an object encodes itself never collide with these: a
 // key beginning with `$` is escaped with another `$`.
 
-import FoundationEssentials
 @_spi(Internals) import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension KeyedArchiver {
     /// Encodes a value without a key, as `NSCoder.encode(_:)` in a keyed archive: the n-th such

@@ -14,8 +14,13 @@
 //             array of distinct dictionaries with NSAttributeInfo: varint pairs (run length in
 //             UTF-16 units, index into NSAttributes).
 
-public import FoundationEssentials
 import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 // MARK: - NSColor / UIColor
 

@@ -6,8 +6,13 @@
 // NS.calendar (NSCalendar or $null), NS.timezone (NSTimeZone or $null). Components with a calendar
 // stay an `ArchivedInstance` in `AnyArchived` (the calendar is an object of its own).
 
-public import FoundationEssentials
 import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 extension DateComponents: KeyedArchiveValue, ArchivedValueClass {
     static let valueClassNames = ["NSDateComponents"]

@@ -14,8 +14,13 @@
 //   NSRegularExpression  NSPattern, NSOptions
 //   NSNull               no fields
 
-public import FoundationEssentials
 import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 // MARK: - NSIndexPath ↔ IndexPath
 

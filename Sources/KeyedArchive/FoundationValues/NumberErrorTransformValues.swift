@@ -19,8 +19,13 @@
 // NSPersonNameComponents.swift) and GNUstep libs-base (NSAffineTransform.m, NSData.m's float
 // serialisation), read, not copied.
 
-public import FoundationEssentials
 import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 // MARK: - NSDecimalNumber ↔ Decimal
 

@@ -21,8 +21,13 @@
 // Facts from GNUstep libs-gui (NSParagraphStyle.m, NSFontDescriptor.m) and Apple-made archives,
 // read, not copied.
 
-import FoundationEssentials
 import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // MARK: - NSParagraphStyle
 

@@ -8,8 +8,13 @@
 // Layouts: see each type; facts from Apple-made archives in the shared corpus and the public
 // swift-corelibs-foundation and GNUstep sources (read, not copied).
 
-import FoundationEssentials
 @_spi(Internals) import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The fields of a value-class object, decoded.
 struct ValueFields {

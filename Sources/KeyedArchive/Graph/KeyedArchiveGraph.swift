@@ -6,8 +6,13 @@
 // Foundation classes (NSArray, NSDictionary, NSDate, …) into a tree for display, bounded in depth
 // and marking back-references instead of following cycles.
 
-public import FoundationEssentials
 public import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A keyed archive of unknown classes, decoded into nodes for tools (`bplist unarchive`).
 ///

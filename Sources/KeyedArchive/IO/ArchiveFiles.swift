@@ -5,8 +5,13 @@
 // directory, written in full and flushed with fsync, then renamed over the destination. A crash
 // or error at any point before the rename leaves the previous archive as it was; rename is atomic.
 
-public import FoundationEssentials
-import PropertyList
+public import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// The step that puts finished archive bytes on disk (replaceable in tests, to simulate failures).
 struct ArchiveFileWriter: Sendable {
@@ -38,18 +43,25 @@ extension KeyedArchiver {
 extension KeyedUnarchiver {
     /// Reads the archive at `url` and unarchives its root object as `type`.
     ///
-    /// A file of 1 MiB or more is memory-mapped, not copied (see
-    /// `BinaryPlistDocument(contentsOf:access:limits:options:)`): if it shrinks
-    /// while it is read, the call throws ``KeyedArchiveError/Code/io``, never crashes.
+    /// The file is read into memory unless `access` asks for a map (see
+    /// `BinaryPlistDocument.FileAccess`, which says what mapping installs in the process). A mapped
+    /// file that shrinks while it is read makes the call throw ``KeyedArchiveError/Code/io``, never
+    /// crash.
     ///
+    /// - Parameters:
+    ///   - type: The type of the root object.
+    ///   - url: A file URL.
+    ///   - access: Read (the default) or map the file.
+    ///   - limits: Bounds for hostile input.
     /// - Throws: ``KeyedArchiveError/Code/io`` when the file cannot be read or changed while it was
     ///   read, otherwise as ``unarchivedObject(ofClass:from:limits:)``.
     public static func unarchivedObject<T: KeyedArchiveValue>(
-        ofClass type: T.Type, fromFile url: URL, limits: Limits = Limits()
+        ofClass type: T.Type, fromFile url: URL, access: BinaryPlistDocument.FileAccess = .read,
+        limits: Limits = Limits()
     ) throws -> T {
         let file: FileBytes
         do {
-            file = try FileBytes(contentsOf: url)
+            file = try FileBytes(contentsOf: url, access: access)
         } catch {
             throw KeyedArchiveError(.io, "reading \(url.lastPathComponent) failed: \(error)")
         }

@@ -4,8 +4,13 @@
 // reads either. Our readers sniff the form: binary (plain, zlib or gzip) goes straight to the lazy
 // document; XML is parsed once and re-encoded as binary, so every later read takes the same lazy path.
 
-public import FoundationEssentials
 public import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 extension BinaryPlistDocument {
     /// Opens a keyed archive given as a binary or a text property list (sniffed by `PlistSniffer`).

@@ -5,8 +5,13 @@
 // (by reference, then by one string comparison for writers that do not share key strings), and the
 // dictionary is scanned only when that fails.
 
-import FoundationEssentials
 @_spi(Internals) import PropertyList
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension KeyedUnarchiver {
     /// Finds `key` (escaped) in the current frame.

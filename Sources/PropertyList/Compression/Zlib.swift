@@ -8,7 +8,11 @@
 // duration of one `deflate`/`inflate` call, with avail_in/avail_out set to those buffers' sizes.
 
 internal import CZlib
-public import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -16,6 +20,10 @@ public import FoundationEssentials
     import Musl
 #elseif canImport(Darwin)
     import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#elseif canImport(WASILibc)
+    import WASILibc
 #endif
 
 /// The envelope around a property list.

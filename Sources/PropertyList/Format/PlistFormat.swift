@@ -1,7 +1,11 @@
 // Sources/PropertyList/Format/PlistFormat.swift - The forms of a property list, and reading any of
 // them by sniffing (PlistSniffer) which it is.
 
-public import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// The encodings of a property list this package reads and writes.
 public enum PlistFormat: String, Sendable, Hashable, CaseIterable {

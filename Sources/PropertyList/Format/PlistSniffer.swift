@@ -8,7 +8,11 @@
 // first `<` (anything else is "Unexpected character"); when XML fails, the old-style (OpenStep)
 // parser is tried on the same text.
 
-package import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// The encodings of text property lists.
 package enum PlistTextEncoding: String, Sendable, Hashable {

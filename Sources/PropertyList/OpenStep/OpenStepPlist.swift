@@ -1,7 +1,11 @@
 // Sources/PropertyList/OpenStep/OpenStepPlist.swift - The public face of the OpenStep (old-style,
 // NeXTSTEP) text property lists: reading them (and `.strings` files) and writing them where lossless.
 
-public import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Reading and writing old-style OpenStep (NeXTSTEP) text property lists and `.strings` files.
 ///

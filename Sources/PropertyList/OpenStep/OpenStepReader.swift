@@ -4,7 +4,11 @@
 // Using format information from CoreFoundation's CFOldStylePList.c (what it accepts). Recursion is
 // bounded by `PlistLimits.maxDepth`.
 
-internal import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    internal import FoundationEssentials
+#else
+    internal import Foundation
+#endif
 
 struct OpenStepReader {
     let bytes: [UInt8]

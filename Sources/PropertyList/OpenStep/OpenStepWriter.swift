@@ -1,7 +1,11 @@
 // Sources/PropertyList/OpenStep/OpenStepWriter.swift - Writes strings, data, arrays and dictionaries
 // with string keys as OpenStep text; anything else is an error (the format would lose its type).
 
-internal import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    internal import FoundationEssentials
+#else
+    internal import Foundation
+#endif
 
 enum OpenStepWriter {
     /// Writes `value` at `indent` into `out`; `path` names it in errors. Stops early when `out` does.

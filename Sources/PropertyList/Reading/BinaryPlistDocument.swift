@@ -1,6 +1,10 @@
 // Sources/PropertyList/Reading/BinaryPlistDocument.swift - A validated, zero-copy view of a bplist00 file.
 
-public import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A validated, read-only view of a binary property list.
 ///

@@ -5,7 +5,11 @@
 // proven the range; each unchecked use states its proof next to the call. No pointer escapes:
 // a `ByteReader` lives only inside the `withUnsafeBytes` closure that created it.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A borrowed, read-only view of the input bytes with big-endian loads.
 @safe struct ByteReader {

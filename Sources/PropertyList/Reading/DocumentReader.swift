@@ -7,7 +7,11 @@
 // `Reader` instead. The reader is non-copyable and only ever lent (`borrowing`) to a closure, so it
 // cannot be stored or outlive the borrow it wraps.
 
-package import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 extension BinaryPlistDocument {
     /// A borrowed view of a document's bytes: reads through it share one borrow of the input.

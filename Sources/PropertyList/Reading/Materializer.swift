@@ -11,7 +11,11 @@
 // - an object still on the stack when it is reached again is a cycle;
 // - every produced value and every element slot is counted against `limits.maxNodes`.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension BinaryPlistDocument {
     /// Materialises the whole property list as an owned tree.

@@ -4,7 +4,11 @@
 // a duplicate key in a dictionary is found with one comparison of ids; a short ASCII key whose bytes
 // were seen as a key before takes that key's value and id without building a String.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Materializer {
     /// Appends the keys of dictionary `f` from `pos` on to `out` (with placeholder values), checking

@@ -3,7 +3,11 @@
 // The offset table and reference lists were proven inside the input when the document was opened
 // and when each container was scanned; the reads here rely on those proofs, stated beside each one.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the hot loop needs to know about a document's layout (small enough to copy freely).
 struct ObjectLayout {

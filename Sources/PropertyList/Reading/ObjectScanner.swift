@@ -13,7 +13,11 @@
 // A count nibble of 1111 means the count follows as a complete int object.
 // Markers only defined for "bplist1?" (0x0C-0x0E, 0x7n, 0xBn) and the unused ones are rejected.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One object's marker decoded, with its payload located but not read.
 struct RawObject {

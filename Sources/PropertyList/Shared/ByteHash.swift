@@ -4,7 +4,11 @@
 // by their bytes); and the address of an array's storage, to recognise a shared sub-tree. Each reads
 // only the buffer it is lent.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Fast, non-cryptographic hashing of byte strings for the writer's deduplication table.
 enum ByteHash {

@@ -26,7 +26,11 @@
 // stack. This file holds the public API, the text of numbers and dates, and the writer; the parser
 // is in CanonicalJSONParser.swift.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension PlistValue {
     /// The canonical JSON text of this value, ending with a newline.

@@ -2,7 +2,11 @@
 // describes the form) into a PlistValue, with an explicit stack; errors are `syntax` with the byte
 // offset, line and column.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A strict JSON parser producing `PlistValue`s, with an explicit stack.
 struct CanonicalJSONParser {

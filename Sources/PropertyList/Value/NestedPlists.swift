@@ -6,7 +6,11 @@
 // once), bounded in depth (of containers and of nesting), and a nested plist that does not decode
 // stays data, with the problem reported under the key path of the outer value.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A `data` value that looks like a binary property list but does not decode, found by
 /// ``PlistValue/expandingNestedPlists(maxNesting:limits:budget:)``; the value stays `data`.

@@ -12,7 +12,11 @@
 // value over the budget writes nothing, and one within it is written whole; nothing is cut off
 // mid-stream.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How much a writer of an expanded form (canonical JSON, XML, OpenStep text, the `bplist` tool's
 /// renderings) may write.

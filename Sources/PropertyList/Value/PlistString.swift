@@ -1,6 +1,10 @@
 // Sources/PropertyList/Value/PlistString.swift - The text of a string value, owned or read in place.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The text of a ``PlistValue/string(_:)-enum.case``: a Swift `String`, or bytes of the input a tree was
 /// decoded from, made into a `String` only when asked.

@@ -1,6 +1,10 @@
 // Sources/PropertyList/Value/PlistValue.swift - The owned property-list value tree.
 
-public import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// An owned property-list value: what a whole `bplist00` file (or any sub-tree of it) means.
 ///

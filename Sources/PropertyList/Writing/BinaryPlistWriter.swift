@@ -1,6 +1,10 @@
 // Sources/PropertyList/Writing/BinaryPlistWriter.swift - Writes PlistValue trees and builder tables as bplist00.
 
-public import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Writes property lists in the binary format.
 ///

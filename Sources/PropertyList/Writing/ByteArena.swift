@@ -4,7 +4,11 @@
 // and hashed in one pass, compared in place for deduplication, and cut off again when a repeat is
 // found. Every access is checked against the arena's count, with the proof beside it.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -12,6 +16,10 @@ import FoundationEssentials
     import Musl
 #elseif canImport(Darwin)
     import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#elseif canImport(WASILibc)
+    import WASILibc
 #endif
 
 /// The writer's copy of string and data payloads: one growing byte buffer.

@@ -6,7 +6,11 @@
 // writer's own tables (input cannot influence whether they agree), so a failure would be a bug in this
 // package, and it stops before memory is touched.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -14,6 +18,10 @@ import FoundationEssentials
     import Musl
 #elseif canImport(Darwin)
     import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#elseif canImport(WASILibc)
+    import WASILibc
 #endif
 
 /// Stores the low `width` (1...8) bytes of `v` big-endian at p: the one big-endian store of the

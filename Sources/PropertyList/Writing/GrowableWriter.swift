@@ -3,7 +3,11 @@
 // For output whose size is known only at the end (the writer's flat fast path, the inflater). Every
 // store checks `count + n <= capacity` with a precondition before memory is touched.
 
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -11,6 +15,10 @@ import FoundationEssentials
     import Musl
 #elseif canImport(Darwin)
     import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#elseif canImport(WASILibc)
+    import WASILibc
 #endif
 
 /// A byte buffer that grows (with `realloc`) as it is appended to, for output whose size is only known

@@ -27,7 +27,11 @@
 // entries and slots are small, tables are sized once when the size is known, and nothing is copied
 // that need not be.
 
-public import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A builder reference: an object added to an ``ObjectTableBuilder``.
 @_spi(Internals) public struct BuilderRef: Hashable, Sendable {

@@ -7,7 +7,8 @@
 // anonymous temporary file when the bound is reached and reading it back if it is touched again. A
 // write of up to `memory / 8` objects never creates the file; a larger one keeps `memory` bytes of
 // pages plus 5 bytes of bookkeeping per 1,024 objects written. At the end the pages are read in index
-// order.
+// order. Where the C library is not POSIX (Windows, WASI) there is no spill file: every page stays
+// resident, whatever `memory` says.
 
 struct OffsetSpool: ~Copyable {
     static let pageShift = 10
@@ -33,7 +34,11 @@ struct OffsetSpool: ~Copyable {
     /// A spool that keeps at most `memory` bytes of pages (at least 2 pages) resident, spilling the
     /// rest to a temporary file in `directory`.
     init(memory: Int, directory: String) {
-        maxFrames = max(2, min(memory / (8 &* Self.pageSize), Int(Int32.max)))
+        #if (canImport(Glibc) || canImport(Musl) || canImport(Darwin)) && !KEYEDARCHIVE_NO_POSIX_IO
+            maxFrames = max(2, min(memory / (8 &* Self.pageSize), Int(Int32.max)))
+        #else
+            maxFrames = Int(Int32.max)
+        #endif
         self.directory = directory
     }
 
@@ -73,36 +78,42 @@ struct OffsetSpool: ~Copyable {
             pageOfFrame.append(Int32(truncatingIfNeeded: page))
             lastUse.append(0)
         } else {
-            var victim = 0
-            for f in 1..<lastUse.count where lastUse[f] < lastUse[victim] { victim = f }
-            let old = Int(pageOfFrame[victim])
-            let f = try spillFile()
-            try FileDescriptorIO.writeWords(
-                f.descriptor, frames, start: victim << Self.pageShift, count: Self.pageSize,
-                at: old << (Self.pageShift &+ 3))
-            spilled[old] = true
-            frameOfPage[old] = -1
-            frame = victim
-            pageOfFrame[frame] = Int32(truncatingIfNeeded: page)
-            if spilled[page] {
-                try FileDescriptorIO.readWords(
-                    f.descriptor, into: &frames, start: frame << Self.pageShift, count: Self.pageSize,
-                    at: page << (Self.pageShift &+ 3))
-            } else {
-                let start = frame << Self.pageShift
-                for i in start..<start &+ Self.pageSize { frames[i] = 0 }
-            }
+            #if (canImport(Glibc) || canImport(Musl) || canImport(Darwin)) && !KEYEDARCHIVE_NO_POSIX_IO
+                var victim = 0
+                for f in 1..<lastUse.count where lastUse[f] < lastUse[victim] { victim = f }
+                let old = Int(pageOfFrame[victim])
+                let f = try spillFile()
+                try FileDescriptorIO.writeWords(
+                    f.descriptor, frames, start: victim << Self.pageShift, count: Self.pageSize,
+                    at: old << (Self.pageShift &+ 3))
+                spilled[old] = true
+                frameOfPage[old] = -1
+                frame = victim
+                pageOfFrame[frame] = Int32(truncatingIfNeeded: page)
+                if spilled[page] {
+                    try FileDescriptorIO.readWords(
+                        f.descriptor, into: &frames, start: frame << Self.pageShift, count: Self.pageSize,
+                        at: page << (Self.pageShift &+ 3))
+                } else {
+                    let start = frame << Self.pageShift
+                    for i in start..<start &+ Self.pageSize { frames[i] = 0 }
+                }
+            #else
+                throw PlistError(.limitExceeded, "the offset table outgrew \(maxFrames) resident pages")
+            #endif
         }
         frameOfPage[page] = Int32(truncatingIfNeeded: frame)
         return frame
     }
 
-    private mutating func spillFile() throws(PlistError) -> TemporaryFile {
-        if let file { return file }
-        let f = TemporaryFile(descriptor: try FileDescriptorIO.anonymousFile(in: directory))
-        file = f
-        return f
-    }
+    #if (canImport(Glibc) || canImport(Musl) || canImport(Darwin)) && !KEYEDARCHIVE_NO_POSIX_IO
+        private mutating func spillFile() throws(PlistError) -> TemporaryFile {
+            if let file { return file }
+            let f = TemporaryFile(descriptor: try FileDescriptorIO.anonymousFile(in: directory))
+            file = f
+            return f
+        }
+    #endif
 
     /// The number of pages the reserved indices span.
     var pageCount: Int { count >> Self.pageShift &+ (count & (Self.pageSize &- 1) == 0 ? 0 : 1) }
@@ -120,8 +131,7 @@ struct OffsetSpool: ~Copyable {
             let start = frame << Self.pageShift
             for i in 0..<n { buffer[i] = frames[start &+ i] }
         } else if page < spilled.count, spilled[page], let file {
-            try FileDescriptorIO.readWords(
-                file.descriptor, into: &buffer, start: 0, count: Self.pageSize, at: page << (Self.pageShift &+ 3))
+            try file.readWords(into: &buffer, count: Self.pageSize, at: page << (Self.pageShift &+ 3))
         } else {
             for i in 0..<n { buffer[i] = 0 }
         }
@@ -129,11 +139,25 @@ struct OffsetSpool: ~Copyable {
     }
 }
 
-/// The spill file of an `OffsetSpool`: unlinked at creation, closed with the last reference.
-final class TemporaryFile {
-    let descriptor: Int32
+#if (canImport(Glibc) || canImport(Musl) || canImport(Darwin)) && !KEYEDARCHIVE_NO_POSIX_IO
+    /// The spill file of an `OffsetSpool`: unlinked at creation, closed with the last reference.
+    final class TemporaryFile {
+        let descriptor: Int32
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+        init(descriptor: Int32) { self.descriptor = descriptor }
 
-    deinit { FileDescriptorIO.closeFile(descriptor) }
-}
+        deinit { FileDescriptorIO.closeFile(descriptor) }
+
+        /// Reads `count` words at byte `offset` into the front of `buffer`.
+        func readWords(into buffer: inout [UInt64], count: Int, at offset: Int) throws(PlistError) {
+            try FileDescriptorIO.readWords(descriptor, into: &buffer, start: 0, count: count, at: offset)
+        }
+    }
+#else
+    /// No spill file where the C library is not POSIX: pages never leave memory.
+    final class TemporaryFile {
+        func readWords(into buffer: inout [UInt64], count: Int, at offset: Int) throws(PlistError) {
+            throw PlistError(.io, "no temporary offset file on this platform")
+        }
+    }
+#endif

@@ -58,7 +58,11 @@
 // `unencodable` or `invalidKey` before anything is written, so the writer can go on. A failing sink
 // (`io`) stops it: every later call reports that error.
 
-public import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Writes a binary property list to a file or another sink as its values arrive, in constant memory.
 ///
@@ -169,14 +173,14 @@ public struct StreamingPlistWriter: ~Copyable {
     private var out: GrowableWriter
     /// Bytes handed to the sink so far: the file offset of `out`'s first byte.
     private var flushed = 0
-    private var spool: OffsetSpool
+    var spool: OffsetSpool
     private var memo: ScalarMemo
     private let deduplicate: Bool
     private var top = Frame(kind: .root, index: -1, base: 0, count: 1, written: 0)
     private var open: [Frame] = []
     private let refWidth: Int
     /// Objects the reference width addresses.
-    private let maxObjects: Int
+    let maxObjects: Int
     private let widths: BinaryPlistWriter.Widths
     private let bufferSize: Int
     /// The sink's error, once it failed: the writer stops.
@@ -255,7 +259,7 @@ public struct StreamingPlistWriter: ~Copyable {
         top = parent
     }
 
-    private mutating func begin(_ kind: Kind, _ count: Int) throws(PlistError) {
+    mutating func begin(_ kind: Kind, _ count: Int) throws(PlistError) {
         let plistKind: PlistKind = kind == .array ? .array : kind == .set ? .set : .dictionary
         let index = try slot(plistKind)
         guard count >= 0 else {
@@ -474,159 +478,6 @@ public struct StreamingPlistWriter: ~Copyable {
         try advance()
     }
 
-    // MARK: Sub-trees
-
-    /// Writes a whole value: a scalar, or a container and everything in it.
-    ///
-    /// The value is checked before anything is written (dictionary keys, and that its objects fit the
-    /// reference width), so an error leaves the writer as it was. A sub-tree that appears several
-    /// times in `value` (copies of one array) is written once per appearance; counting it is linear
-    /// in the distinct sub-trees, so a huge expansion is refused at once.
-    public mutating func value(_ value: PlistValue) throws(PlistError) {
-        switch value {
-        case .null: try null()
-        case .bool(let x): try bool(x)
-        case .integer(let x): try integer(x)
-        case .real(let x): try real(x)
-        case .date(let x): try date(x)
-        case .data(let x): try data(x)
-        case .string(let x): try string(x)
-        case .uid(let x): try uid(x)
-        case .array, .set, .dictionary:
-            _ = try slot(value.kind)
-            _ = try Self.descendants(of: value, limit: maxObjects &- spool.count)
-            try writeTree(value)
-        }
-    }
-
-    /// One container being written by `writeTree`.
-    private struct Walk {
-        var list: [PlistValue]
-        var entries: [PlistDictionary.Element]
-        var isDictionary: Bool
-        var next = 0
-        var total: Int
-
-        init(_ v: PlistValue) {
-            switch v {
-            case .array(let xs), .set(let xs):
-                (list, entries, isDictionary, total) = (xs, [], false, xs.count)
-            case .dictionary(let d):
-                (list, entries, isDictionary, total) = ([], d.entries, true, d.count &* 2)
-            default:
-                (list, entries, isDictionary, total) = ([], [], false, 0)
-            }
-        }
-
-        /// The next child: a dictionary's keys and values alternately.
-        mutating func nextChild() -> PlistValue? {
-            guard next < total else { return nil }
-            defer { next &+= 1 }
-            if isDictionary {
-                let e = entries[next >> 1]
-                return next & 1 == 0 ? e.key : e.value
-            }
-            return list[next]
-        }
-    }
-
-    /// Writes a container checked by `descendants(of:limit:)`, iteratively.
-    private mutating func writeTree(_ root: PlistValue) throws(PlistError) {
-        try beginContainer(root)
-        var stack = [Walk(root)]
-        while var walk = stack.popLast() {
-            guard let child = walk.nextChild() else {
-                try end()
-                continue
-            }
-            stack.append(walk)
-            switch child {
-            case .array, .set, .dictionary:
-                try beginContainer(child)
-                stack.append(Walk(child))
-            default:
-                try value(child)
-            }
-        }
-    }
-
-    private mutating func beginContainer(_ v: PlistValue) throws(PlistError) {
-        switch v {
-        case .array(let xs): try begin(.array, xs.count)
-        case .set(let xs): try begin(.set, xs.count)
-        case .dictionary(let d): try begin(.dictionary, d.count)
-        default: try value(v)
-        }
-    }
-
-    /// Containers with at least this many descendants have their count remembered by storage, so a
-    /// shared sub-tree is counted once (as `ObjectTableBuilder.add` remembers shared sub-trees).
-    private static let rememberedSubtree = 64
-
-    /// The objects `value`'s children add (every descendant, each appearance counted), checking that
-    /// each dictionary key may be a key.
-    ///
-    /// - Throws: `invalidKey`; `unencodable` once the count passes `limit`.
-    static func descendants(of value: PlistValue, limit: Int) throws(PlistError) -> Int {
-        struct Counting {
-            var walk: Walk
-            var identity: UInt64
-            var sum = 0
-        }
-        func identity(_ v: PlistValue) -> UInt64 {
-            switch v {
-            case .array(let xs): return UInt64(StorageIdentity.of(xs)) | 1
-            case .set(let xs): return UInt64(StorageIdentity.of(xs)) | 2
-            case .dictionary(let d): return UInt64(StorageIdentity.of(d.entries)) | 3
-            default: return 0
-            }
-        }
-        var counted: [UInt64: Int] = [:]
-        var stack = [Counting(walk: Walk(value), identity: identity(value))]
-        func tooMany() -> PlistError {
-            PlistError(
-                .unencodable,
-                "the value holds more objects than the \(limit) the reference width leaves room for "
-                    + "(give StreamingPlistWriter.Options.expectedObjectCount)")
-        }
-        while var top = stack.popLast() {
-            let isKey = top.walk.isDictionary && top.walk.next & 1 == 0
-            guard let child = top.walk.nextChild() else {
-                // Done: add this container's count to its parent's.
-                if top.sum >= rememberedSubtree { counted[top.identity] = top.sum }
-                guard var parent = stack.popLast() else { return top.sum }
-                let (sum, overflow) = parent.sum.addingReportingOverflow(top.sum)
-                guard !overflow, sum <= limit else { throw tooMany() }
-                parent.sum = sum
-                stack.append(parent)
-                continue
-            }
-            if isKey, !canBeKey(child.kind) {
-                throw PlistError(
-                    .invalidKey,
-                    "a dictionary key must be a string, number, date or data, not a \(child.kind)")
-            }
-            top.sum &+= 1
-            guard top.sum <= limit else { throw tooMany() }
-            switch child {
-            case .array, .set, .dictionary:
-                let id = identity(child)
-                if !counted.isEmpty, let known = counted[id] {
-                    let (sum, overflow) = top.sum.addingReportingOverflow(known)
-                    guard !overflow, sum <= limit else { throw tooMany() }
-                    top.sum = sum
-                    stack.append(top)
-                } else {
-                    stack.append(top)
-                    stack.append(Counting(walk: Walk(child), identity: id))
-                }
-            default:
-                stack.append(top)
-            }
-        }
-        return 0
-    }
-
     // MARK: Finishing
 
     /// Writes the offset table and the trailer, hands the last bytes to the sink and returns the
@@ -692,7 +543,7 @@ public struct StreamingPlistWriter: ~Copyable {
 
     /// The index of the next value, if a value of `kind` may come next; nothing changes.
     @inline(__always)
-    private func slot(_ kind: PlistKind) throws(PlistError) -> Int {
+    func slot(_ kind: PlistKind) throws(PlistError) -> Int {
         if let failure { throw failure }
         let f = top
         guard f.written < f.total else {
@@ -820,146 +671,5 @@ public struct StreamingPlistWriter: ~Copyable {
             .unencodable, object: top.index >= 0 ? top.index : nil,
             "a container of \(what) needs more objects than the \(refWidth)-byte references address "
                 + "(\(maxObjects)); give StreamingPlistWriter.Options.expectedObjectCount")
-    }
-}
-
-/// The streaming writer's table of scalars written so far, by their encoding: a bounded part of
-/// what `ObjectTableBuilder` remembers.
-///
-/// An entry costs 16 bytes, its encoding in `bytes`, and 16 to 32 bytes of hash slots. When the next
-/// one would pass `budget` the table starts a new generation: it keeps the entries that were found
-/// again during the last one (in up to half the room the slots leave), so values that keep repeating (keys, common
-/// strings) stay, and forgets the rest.
-struct ScalarMemo {
-    struct Entry {
-        /// The file offset of the object.
-        var offset: Int
-        var start: UInt32
-        /// The encoding's length; the top bit is set once the entry was found again.
-        var lengthAndHit: UInt32
-
-        var length: Int { Int(lengthAndHit & 0x7FFF_FFFF) }
-    }
-
-    /// How often lookups of one kind of scalar found a repeat lately, and how many more values of
-    /// that kind to skip.
-    struct KindStats {
-        var looked = 0
-        var found = 0
-        var skip = 0
-    }
-
-    /// Lookups per kind over which the repeats are counted, and the fewest repeats in them (1 in 64)
-    /// for the kind to stay looked up; otherwise its next `coldRun` values are not.
-    static let window = 1 << 16
-    static let minimumFound = window / 64
-    static let coldRun = 1 << 20
-
-    private var table = DedupTable()
-    private var entries: [Entry] = []
-    private var bytes = ByteArena()
-    private var stats = [KindStats](repeating: KindStats(), count: 7)
-    let budget: Int
-    /// Generations so far (1 until the table first fills).
-    private(set) var generations = 1
-
-    /// The statistics slot of a scalar kind: strings, integers, reals, dates, data, UIDs, the rest.
-    @inline(__always)
-    static func kindIndex(_ kind: PlistKind) -> Int {
-        switch kind {
-        case .string: return 0
-        case .integer: return 1
-        case .real: return 2
-        case .date: return 3
-        case .data: return 4
-        case .uid: return 5
-        default: return 6
-        }
-    }
-
-    /// False while values of kind `k` are skipped (counting one more skipped).
-    @inline(__always)
-    mutating func considers(_ k: Int) -> Bool {
-        guard stats[k].skip == 0 else {
-            stats[k].skip &-= 1
-            return false
-        }
-        return true
-    }
-
-    /// Counts a lookup of kind `k`; at the end of a window, a kind that rarely repeats goes cold.
-    @inline(__always)
-    private mutating func count(_ k: Int, found: Bool) {
-        stats[k].looked &+= 1
-        if found { stats[k].found &+= 1 }
-        if stats[k].looked == Self.window {
-            if stats[k].found < Self.minimumFound { stats[k].skip = Self.coldRun }
-            stats[k].looked = 0
-            stats[k].found = 0
-        }
-    }
-
-    init(budget: Int) {
-        self.budget = max(0, budget)
-    }
-
-    /// Bytes the table would take with one more entry of `n` bytes.
-    private func memory(adding n: Int) -> Int {
-        let slots = table.slots.count
-        let grows = (table.count &+ 1) &* 2 > slots
-        return bytes.count &+ n &+ (entries.count &+ 1) &* 16 &+ slots &* (grows ? 16 : 8)
-    }
-
-    /// The offset of an object written before with exactly `encoding`; otherwise remembers it as the
-    /// object at `offset` (when it fits) and returns nil.
-    @inline(__always)
-    mutating func lookupOrRemember(_ hash: UInt64, _ encoding: Span<UInt8>, at offset: Int, kind k: Int) -> Int? {
-        var p = table.probe(
-            hash,
-            where: { id in
-                let e = entries[id]
-                return bytes.equal(Int(e.start), e.length, encoding)
-            })
-        count(k, found: p >= 0)
-        if p >= 0 {
-            entries[p].lengthAndHit |= 0x8000_0000
-            return entries[p].offset
-        }
-        if memory(adding: encoding.count) > budget {
-            startOver()
-            guard memory(adding: encoding.count) <= budget else { return nil }
-            p = table.probe(hash, where: { _ in false })
-        }
-        let start = bytes.count
-        bytes.append(encoding)
-        table.fill(p, hash, Int32(truncatingIfNeeded: entries.count))
-        entries.append(
-            Entry(
-                offset: offset, start: UInt32(truncatingIfNeeded: start),
-                lengthAndHit: UInt32(truncatingIfNeeded: encoding.count)))
-        return nil
-    }
-
-    /// A new generation: the entries found again in this one (in order, while they take at most half
-    /// of what the slots leave of the budget) move to the front, unmarked; the others are dropped.
-    private mutating func startOver() {
-        generations &+= 1
-        var renumbered = [Int32](repeating: -1, count: entries.count)
-        var kept = 0
-        var end = 0
-        let slotBytes = table.slots.count &* 8
-        for i in entries.indices where entries[i].lengthAndHit & 0x8000_0000 != 0 {
-            let e = entries[i]
-            let n = e.length
-            guard end &+ n &+ (kept &+ 1) &* 16 <= (budget &- slotBytes) / 2 else { break }
-            bytes.moveDown(from: Int(e.start), to: end, count: n)
-            entries[kept] = Entry(offset: e.offset, start: UInt32(truncatingIfNeeded: end), lengthAndHit: UInt32(n))
-            renumbered[i] = Int32(truncatingIfNeeded: kept)
-            kept &+= 1
-            end &+= n
-        }
-        entries.removeLast(entries.count &- kept)
-        bytes.truncate(end)
-        table.rebuild { id in renumbered[id] >= 0 ? renumbered[id] : nil }
     }
 }

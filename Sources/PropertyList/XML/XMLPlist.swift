@@ -1,7 +1,11 @@
 // Sources/PropertyList/XML/XMLPlist.swift - The public face of XML property lists: what is read, the
 // errors, and the entry points to the reader (XMLPlistReader) and the writer (XMLPlistWriter).
 
-public import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Reading and writing XML property lists.
 ///

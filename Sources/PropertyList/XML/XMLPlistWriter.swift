@@ -6,7 +6,11 @@
 // `<data>` tag (at most eight tabs), dates as `%04d-%02d-%02dT%02d:%02d:%02dZ`, UIDs as `CF$UID`
 // dictionaries, and only `&`, `<`, `>` escaped in text.
 
-package import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// Writes a ``PlistValue`` as an XML property list, laid out as CoreFoundation lays it out.
 ///

@@ -1,7 +1,11 @@
 // Sources/PropertyList/XML/XMLTextContent.swift - The text content of XML elements: character data,
 // the five predefined entities, numeric character references, CDATA sections and comments.
 
-internal import FoundationEssentials
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    internal import FoundationEssentials
+#else
+    internal import Foundation
+#endif
 
 extension XMLPlistReader {
     // MARK: Text
