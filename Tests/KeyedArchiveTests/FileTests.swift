@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 
-@testable import KeyedArchive
+import KeyedArchive
 
 @Suite struct FileTests {
     func temporaryDirectory() throws -> URL {

@@ -8,7 +8,7 @@
 import Foundation
 import Testing
 
-@testable @_spi(Internals) import PropertyList
+@_spi(Internals) import PropertyList
 
 @Suite struct ZlibPieceTests {
     /// Deterministic bytes that compress a little (runs and noise), so that output pieces fill too.

@@ -14,11 +14,13 @@ public import PropertyList
 #endif
 
 /// The step that puts finished archive bytes on disk (replaceable in tests, to simulate failures).
-struct ArchiveFileWriter: Sendable {
-    var write: @Sendable (Data, URL) throws -> Void
+package struct ArchiveFileWriter: Sendable {
+    package var write: @Sendable (Data, URL) throws -> Void
+
+    package init(write: @escaping @Sendable (Data, URL) throws -> Void) { self.write = write }
 
     /// Temporary file in the same directory, fsync, rename (swift-foundation's `.atomic`).
-    static let atomic = ArchiveFileWriter { data, url in try data.write(to: url, options: [.atomic]) }
+    package static let atomic = ArchiveFileWriter { data, url in try data.write(to: url, options: [.atomic]) }
 }
 
 extension KeyedArchiver {
@@ -30,7 +32,7 @@ extension KeyedArchiver {
         try archiveRootObject(root, toFile: url, writer: .atomic)
     }
 
-    static func archiveRootObject(_ root: some KeyedArchiveValue, toFile url: URL, writer: ArchiveFileWriter) throws {
+    package static func archiveRootObject(_ root: some KeyedArchiveValue, toFile url: URL, writer: ArchiveFileWriter) throws {
         let data = try archivedData(withRootObject: root)
         do {
             try writer.write(data, url)

@@ -65,7 +65,7 @@ internal import CZlib
 
     /// `deflate(_:level:)` lending zlib at most `piece` bytes per call (tests use small pieces to
     /// exercise the path that inputs and outputs over 4 GiB take).
-    static func deflate(_ data: Data, level: Int, piece: Int) throws(PlistError) -> Data {
+    package static func deflate(_ data: Data, level: Int, piece: Int) throws(PlistError) -> Data {
         guard (-1...9).contains(level) else {
             throw PlistError(.unencodable, "zlib level \(level) is not -1...9")
         }
@@ -129,7 +129,7 @@ internal import CZlib
     }
 
     /// `inflate(_:limit:)` lending zlib at most `piece` bytes per call (see `deflate(_:level:piece:)`).
-    static func inflate(_ data: Data, limit: Int, piece: Int) throws(PlistError) -> Data {
+    package static func inflate(_ data: Data, limit: Int, piece: Int) throws(PlistError) -> Data {
         let piece = min(max(piece, 1), maxPiece)
         var stream = unsafe z_stream()
         // windowBits 15 + 32: detect zlib or gzip from the header.
