@@ -65,7 +65,9 @@ final class ConcurrencyGadget: KeyedArchivable {
             let back = try KeyedUnarchiver(forReadingFrom: data).decode([Person].self, forKey: "root")
             guard back.count == originals.count else { return false }
             for (a, b) in zip(originals, back) {
-                guard a.name == b.name, a.age == b.age, a.tags == b.tags, a.dog?.name == b.dog?.name else { return false }
+                guard a.name == b.name, a.age == b.age, a.tags == b.tags, a.dog?.name == b.dog?.name else {
+                    return false
+                }
             }
             // Shared dogs stay shared: person 0 and person 30 (n / 10 = 30 dogs) have the same one.
             guard let d0 = back[0].dog, let d30 = back[30].dog, d0 === d30 else { return false }
@@ -90,7 +92,8 @@ final class ConcurrencyGadget: KeyedArchivable {
         async let changer: Void = {
             var widget = false
             while !stop.load(ordering: .acquiring) {
-                KeyedUnarchiver.setClass(widget ? ConcurrencyWidget.self : ConcurrencyGadget.self, forClassName: toggled)
+                KeyedUnarchiver.setClass(
+                    widget ? ConcurrencyWidget.self : ConcurrencyGadget.self, forClassName: toggled)
                 KeyedArchiver.setClassName(widget ? nil : "KAConcurrencyRenamed", for: ConcurrencyGadget.self)
                 widget.toggle()
                 flips.add(1, ordering: .relaxed)

@@ -1,9 +1,8 @@
 // Tests/KeyedArchiveTests/FileTests.swift - Atomic archive files.
 
 import Foundation
-import Testing
-
 import KeyedArchive
+import Testing
 
 @Suite struct FileTests {
     func temporaryDirectory() throws -> URL {

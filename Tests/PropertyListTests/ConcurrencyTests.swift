@@ -60,7 +60,9 @@ import Testing
             try doc.lookup("version") == 3
         else { return false }
         // The raw, lazy view too: count the dictionaries under "people".
-        guard let people = try doc.ref(at: "people"), case .array(let refs) = try doc.object(people) else { return false }
+        guard let people = try doc.ref(at: "people"), case .array(let refs) = try doc.object(people) else {
+            return false
+        }
         var dictionaries = 0
         for ref in refs {
             if case .dictionary = try doc.object(ref) { dictionaries += 1 }
@@ -158,7 +160,9 @@ import Testing
         for (t, data) in results.enumerated() {
             let count = 2_000 + t * 500
             let expected = PlistValue.array(
-                (0..<count).map { i in ["task": .integer(PlistInteger(t)), "name": .string("item \(i) of the writer on task \(t)")] })
+                (0..<count).map { i in
+                    ["task": .integer(PlistInteger(t)), "name": .string("item \(i) of the writer on task \(t)")]
+                })
             #expect(try BinaryPlistDocument(data).value() == expected)
         }
     }

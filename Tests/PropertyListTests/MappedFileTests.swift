@@ -15,15 +15,36 @@ import Testing
     import Darwin
 #endif
 
-/// The process's current SIGBUS action, as a comparable value (the handler's address and flags).
+/// The process's SIGBUS disposition, read and reset through `sigaction` (independently of the
+/// library's own record of its guard).
 enum SignalDisposition {
-    static func sigbus() -> [Int] {
+    /// Sets SIGBUS to the default action; false where there are no POSIX signals.
+    static func resetSigbus() -> Bool {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+            var action = sigaction()
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            return sigaction(SIGBUS, &action, nil) == 0
+        #else
+            return false
+        #endif
+    }
+
+    /// Whether SIGBUS has the default action: no handler function and no `SA_SIGINFO`.
+    static func sigbusIsDefault() -> Bool {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
             var current = sigaction()
-            guard sigaction(SIGBUS, nil, &current) == 0 else { return [-1] }
-            return withUnsafeBytes(of: &current) { $0.prefix(MemoryLayout<Int>.size * 2).map(Int.init) }
+            guard sigaction(SIGBUS, nil, &current) == 0 else { return false }
+            #if canImport(Glibc)
+                let handler = current.__sigaction_handler.sa_handler
+            #elseif canImport(Musl)
+                let handler = current.__sa_handler.sa_handler
+            #else
+                let handler = current.__sigaction_u.__sa_handler
+            #endif
+            return handler == nil && current.sa_flags & SA_SIGINFO == 0
         #else
-            return []
+            return true
         #endif
     }
 }
@@ -92,13 +113,13 @@ enum SignalDisposition {
             let tree = PlistValue.array((0..<40_000).map { .string("string number \($0) of the sample, padded") })
             try BinaryPlistWriter().write(tree).write(to: url)
             defer { try? FileManager.default.removeItem(at: url) }
-            let before = SignalDisposition.sigbus()
+            guard SignalDisposition.resetSigbus() else { exit(0) }  // no POSIX signals: nothing to install
             let doc = try BinaryPlistDocument(contentsOf: url)
             _ = try doc.value()
-            guard !FileMapping.guardIsInstalled, SignalDisposition.sigbus() == before else { exit(1) }
+            guard !FileMapping.guardIsInstalled, SignalDisposition.sigbusIsDefault() else { exit(1) }
             guard FileMapping.isAvailable else { exit(0) }
             let mapped = try BinaryPlistDocument(contentsOf: url, access: .mapped)
-            guard mapped.isMemoryMapped, FileMapping.guardIsInstalled, SignalDisposition.sigbus() != before else {
+            guard mapped.isMemoryMapped, FileMapping.guardIsInstalled, !SignalDisposition.sigbusIsDefault() else {
                 exit(2)
             }
         }

@@ -6,9 +6,8 @@
 // once) is crossed many times in a few kilobytes.
 
 import Foundation
-import Testing
-
 @_spi(Internals) import PropertyList
+import Testing
 
 @Suite struct ZlibPieceTests {
     /// Deterministic bytes that compress a little (runs and noise), so that output pieces fill too.

@@ -32,7 +32,9 @@ extension KeyedArchiver {
         try archiveRootObject(root, toFile: url, writer: .atomic)
     }
 
-    package static func archiveRootObject(_ root: some KeyedArchiveValue, toFile url: URL, writer: ArchiveFileWriter) throws {
+    package static func archiveRootObject(_ root: some KeyedArchiveValue, toFile url: URL, writer: ArchiveFileWriter)
+        throws
+    {
         let data = try archivedData(withRootObject: root)
         do {
             try writer.write(data, url)
