@@ -12,8 +12,9 @@ struct Unarchive: BPlistSubcommand {
         abstract: "Print an NSKeyedArchiver archive as a readable object graph.",
         discussion: """
             Every archived object is shown with its class name and its fields; no class needs to be \
-            known. Foundation classes are interpreted: NSArray, NSOrderedSet, NSSet and NSDictionary \
-            (and their mutable forms) as plain arrays, sets and dictionaries; NSString, NSData, \
+            known. Foundation classes are interpreted: NSArray, NSSet, NSOrderedSet and NSDictionary \
+            (and their mutable forms) as arrays, sets ('<set> [ … ]'), ordered sets \
+            ('<ordered set> [ … ]') and dictionaries; NSString, NSData, \
             NSDate, NSUUID, NSURL and NSNull as plain values. An object or collection reached from \
             more than one place is printed in full once, marked '#UID' (its index in $objects), and \
             then as '<ref #UID ClassName>', so shared objects and cycles are safe. Nesting deeper than \
@@ -32,6 +33,11 @@ struct Unarchive: BPlistSubcommand {
                 ]
               }
 
+            Paths: every value shown is named by the labels that lead to it, joined by '.': the \
+            $top key, then a field name, an index ('0 =>') or a dictionary key (without its quotes). \
+            Above, root.pets.0.name is "Rex". Values an object encoded without a key are its fields \
+            $0, $1, …. These are the paths the library's KeyedArchiveGraph edits by.
+
             --json form (canonical JSON, sorted keys): an object of the $top keys,
               {"root": VALUE, …}, where VALUE is
                 an object            {"$class": "XWZDog", "$id": UID, "name": VALUE, …}
@@ -41,6 +47,7 @@ struct Unarchive: BPlistSubcommand {
                 a shared collection  {"$id": UID, "$class": "NSArray", "$value": […]}
                                      (the first time; later ones are "$ref")
                 array, set           […], {"$set": […]}
+                ordered set          {"$orderedSet": […]}
                 dictionary           {"key": VALUE, …}, or {"$dict": [[KEY, VALUE], …]}
                                      when a key is not a string
                 string, number, bool JSON values (reals {"$real": "0.5"}); nil is null
@@ -165,6 +172,8 @@ indirect enum ArchiveNode {
     /// `shared` is (UID, class) when the collection is an archived object reached more than once.
     case array([ArchiveNode], shared: (Int, String)?)
     case set([ArchiveNode], shared: (Int, String)?)
+    /// An NSOrderedSet or NSMutableOrderedSet (`NS.objects`, or Apple's `NS.object.0`, `NS.object.1`, …).
+    case orderedSet([ArchiveNode], shared: (Int, String)?)
     case dictionary([(ArchiveNode, ArchiveNode)], shared: (Int, String)?)
     case object(uid: Int, className: String, shared: Bool, fields: [(String, ArchiveNode)])
     /// An object already printed (or being printed: a cycle).
@@ -333,13 +342,17 @@ struct ArchiveView {
             let entries = zip(keys, values).map { (build($0, depth: depth + 1), build($1, depth: depth + 1)) }
             return .dictionary(entries, shared: marker)
         }
-        if chain.contains("NSArray") || chain.contains("NSOrderedSet"), let items = list("NS.objects") {
+        if chain.contains("NSOrderedSet"), let items = KeyedArchiveGraph.orderedSetMembers(o) {
+            return .orderedSet(items.map { build($0, depth: depth + 1) }, shared: marker)
+        }
+        if chain.contains("NSArray"), let items = list("NS.objects") {
             return .array(items.map { build($0, depth: depth + 1) }, shared: marker)
         }
         if chain.contains("NSSet"), let items = list("NS.objects") {
             return .set(items.map { build($0, depth: depth + 1) }, shared: marker)
         }
-        let fields = o.fields.map { ($0.key, build($0.value, depth: depth + 1)) }
+        var fields = o.fields.map { ($0.key, build($0.value, depth: depth + 1)) }
+        for (n, value) in o.unkeyed.enumerated() { fields.append(("$\(n)", build(value, depth: depth + 1))) }
         return .object(uid: o.uid, className: o.className, shared: shared, fields: fields)
     }
 
@@ -401,6 +414,7 @@ struct ArchiveView {
         case .className(let s): return tagged([("$classname", .string(s))])
         case .array(let items, let shared): return wrap(.array(items.map(json)), shared)
         case .set(let items, let shared): return wrap(.set(items.map(json)), shared)
+        case .orderedSet(let items, let shared): return wrap(tagged([("$orderedSet", .array(items.map(json)))]), shared)
         case .dictionary(let entries, let shared):
             return wrap(.dictionary(PlistDictionary(entries.map { (json($0.0), json($0.1)) })), shared)
         case .object(let uid, let className, _, let fields):
@@ -461,6 +475,8 @@ struct ArchiveRenderer {
             )
         case .array(let items, let shared): block(id(shared), "[", "]", indexed(items))
         case .set(let items, let shared): block(id(shared) + p.paint("<set>", .marker) + " ", "[", "]", indexed(items))
+        case .orderedSet(let items, let shared):
+            block(id(shared) + p.paint("<ordered set>", .marker) + " ", "[", "]", indexed(items))
         case .dictionary(let entries, let shared):
             let children = entries.map { entry -> (String, ArchiveNode) in
                 let key: String
