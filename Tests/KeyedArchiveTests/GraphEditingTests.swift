@@ -98,7 +98,9 @@ extension PlistValue {
                     $0[4] = $0[4].with("NS.objects", [.uid(21), .uid(6)])
                     $0.append("A")
                 }))
-        (out, _) = try edited([.insert(["root", "items", "0"], .string("z")), .append(["root", "items"], .integer(3))])
+        (out, _) = try edited([
+            .insert(["root", "items", "0"], .string("z")), .append(["root", "items"], .integer(3)),
+        ])
         #expect(
             out.sameInOrder(
                 SettingsFixture.changed {
@@ -122,7 +124,9 @@ extension PlistValue {
     }
 
     @Test func replacedCollectionsAndStringsKeepTheirMutableClass() throws {
-        let (out, data) = try edited([.set(["root", "items"], .array([.string("x")])), .set(["root", "title"], .string("New"))])
+        let (out, data) = try edited([
+            .set(["root", "items"], .array([.string("x")])), .set(["root", "title"], .string("New")),
+        ])
         // The NSMutableArray object keeps its UID and class; its new member is a new string.
         let expected = SettingsFixture.changed {
             $0[4] = ["$class": .uid(8), "NS.objects": [.uid(21)]]
@@ -177,7 +181,9 @@ extension PlistValue {
         #expect(
             out.sameInOrder(
                 SettingsFixture.changed {
-                    $0[12] = ["NS.object.0": .uid(5), "NS.object.1": .uid(21), "NS.object.2": .uid(13), "$class": .uid(19)]
+                    $0[12] = [
+                        "NS.object.0": .uid(5), "NS.object.1": .uid(21), "NS.object.2": .uid(13), "$class": .uid(19),
+                    ]
                     $0.append("d")
                 }))
         (out, _) = try edited([.remove(["root", "recents", "0"])])
@@ -224,7 +230,9 @@ extension PlistValue {
         // A new object with its own class chain, in a new field.
         let child = ArchivedInstance(
             className: "XWZChild", classChain: ["XWZChild", "XWZBase", "NSObject"], fields: ["n": .integer(1)])
-        (out, data) = try edited([.set(["root", "child"], .object(child)), .setClass(["root", "items"], ["NSArray", "NSObject"])])
+        (out, data) = try edited([
+            .set(["root", "child"], .object(child)), .setClass(["root", "items"], ["NSArray", "NSObject"]),
+        ])
         let graph = try KeyedArchiveGraph(data)
         guard case .object(let settings)? = graph.node(1), case .uid(let c)? = settings["child"],
             case .object(let made)? = graph.node(Int(c)), case .uid(let i)? = settings["items"],
@@ -239,7 +247,9 @@ extension PlistValue {
         #expect(items.classChain == ["NSArray", "NSObject"])
         #expect(settings.fields.last?.key == "child")
         // The NSMutableArray class description is referenced by nothing now: gone.
-        #expect(!graph.nodes.contains(.classDescription(name: "NSMutableArray", chain: ["NSMutableArray", "NSArray", "NSObject"])))
+        #expect(
+            !graph.nodes.contains(
+                .classDescription(name: "NSMutableArray", chain: ["NSMutableArray", "NSArray", "NSObject"])))
     }
 
     @Test func oneInstanceInSeveralEditsIsOneObject() throws {
@@ -347,5 +357,46 @@ extension PlistValue {
         let title = try #require(settings.fields["title"] as? NSMutableString)
         title.append("!")
         #expect(title as String == "Title!")
+    }
+
+    @Test func oneCallForToolsKeepsTheForm() throws {
+        for xml in [false, true] {
+            let data = try SettingsFixture.data(xml: xml)
+            #expect(KeyedArchiveGraph.isKeyedArchive(data))
+            let value = try AnyArchived(plistValue: ["font": "Monaco", "size": 12])
+            let out = try KeyedArchiveGraph.applying(
+                [.set(KeyedArchiveGraph.components("root.theme"), .string("dark")), .set(["root", "prefs3"], value)],
+                to: data)
+            #expect(XMLPlist.looksLikeXML(out) == xml)
+            let graph = try KeyedArchiveGraph(out)
+            #expect(try graph.value(at: "root.theme") == .string("dark"))
+            #expect(try graph.value(at: "root.prefs3.size") == .integer(12))
+            #expect(
+                try graph.value(at: "root.prefs3")
+                    == .dictionary([.string("font"): .string("Monaco"), .string("size"): .integer(12)]))
+        }
+        #expect(!KeyedArchiveGraph.isKeyedArchive(try BinaryPlistWriter().write(["a": 1])))
+        #expect(!KeyedArchiveGraph.isKeyedArchive(Data("not a plist".utf8)))
+        #expect(throws: KeyedArchiveError.self) { try AnyArchived(plistValue: .uid(3)) }
+        #expect(KeyedArchiveGraph.components("root.a.0") == ["root", "a", "0"])
+        #expect(KeyedArchiveGraph.components("") == [])
+    }
+
+    @Test func filesAreWrittenAtomicallyInTheirForm() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("graph-file-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("settings.archive")
+        try SettingsFixture.data(xml: true).write(to: url)
+        var graph = try KeyedArchiveGraph(contentsOf: url)
+        try graph.set(.string("dark"), at: "root.theme")
+        try graph.write(to: url)
+        let written = try Data(contentsOf: url)
+        #expect(XMLPlist.looksLikeXML(written))
+        #expect(try ArchiveCorpus.plist(written).sameInOrder(SettingsFixture.changed { $0[3] = "dark" }))
+        let missing = try #require(throws: KeyedArchiveError.self) {
+            try KeyedArchiveGraph(contentsOf: dir.appendingPathComponent("none"))
+        }
+        #expect(missing.code == .io)
     }
 }

@@ -94,7 +94,9 @@ struct HolderGraph {
         var holderUIDs = [Int](repeating: 0, count: holders)
         var expected: [Int: [String: String]] = [:]
         for id in stride(from: holders - 1, through: 0, by: -1) {
-            var d: [(PlistValue, PlistValue)] = [("$class", cls("XWZHolder", ["XWZHolder", "NSObject"])), ("id", .int(id))]
+            var d: [(PlistValue, PlistValue)] = [
+                ("$class", cls("XWZHolder", ["XWZHolder", "NSObject"])), ("id", .int(id)),
+            ]
             for f in 0..<Int.random(in: 0...5, using: &rng) {
                 let key = "f\(f)"
                 let value: PlistValue
@@ -106,7 +108,10 @@ struct HolderGraph {
                 case 3:
                     value = Int.random(in: 0...1, using: &rng) == 0 ? .uid(0) : string("s\(f)")
                 case 4:
-                    objects.append(["$class": cls("NSMutableString", ["NSMutableString", "NSString", "NSObject"]), "NS.string": "ms"])
+                    objects.append([
+                        "$class": cls("NSMutableString", ["NSMutableString", "NSString", "NSObject"]),
+                        "NS.string": "ms",
+                    ])
                     value = .uid(UInt64(objects.count - 1))
                     expected[id, default: [:]][key] = "NSMutableString"
                 default:
@@ -180,7 +185,9 @@ struct FoundationView: Equatable {
                     // The classes are the ones the generator wrote, read by Foundation itself.
                     for h in view.holders {
                         for (key, name) in graph.expectedClass[h.id] ?? [:] {
-                            #expect(h.fields[key].map { String(describing: type(of: $0)) } == name, "seed \(seed) \(h.id).\(key)")
+                            #expect(
+                                h.fields[key].map { String(describing: type(of: $0)) } == name,
+                                "seed \(seed) \(h.id).\(key)")
                         }
                     }
                     #expect((root.fields["note"] as? String) == (out == rewritten ? "edited" : nil), "seed \(seed)")

@@ -56,7 +56,8 @@ struct RandomArchive {
             objects[classUID[i]] = .dictionary(PlistDictionary(d))
         }
         func ref() -> PlistValue {
-            Int.random(in: 0..<10, using: &rng) == 0 ? .uid(0) : .uid(UInt64(thingUID[Int.random(in: 0..<count, using: &rng)]))
+            Int.random(in: 0..<10, using: &rng) == 0
+                ? .uid(0) : .uid(UInt64(thingUID[Int.random(in: 0..<count, using: &rng)]))
         }
         func refs(_ n: ClosedRange<Int>) -> [PlistValue] { (0..<Int.random(in: n, using: &rng)).map { _ in ref() } }
         func withClass(_ entries: [(PlistValue, PlistValue)], _ cls: Int) -> PlistValue {
@@ -82,7 +83,9 @@ struct RandomArchive {
                     }
                     fields.append((.string(PlistString(stored)), value))
                 }
-                for n in 0..<Int.random(in: 0...2, using: &rng) { fields.append((.string(PlistString("$\(n)")), ref())) }
+                for n in 0..<Int.random(in: 0...2, using: &rng) {
+                    fields.append((.string(PlistString("$\(n)")), ref()))
+                }
                 objects[uid] = withClass(fields, Int.random(in: 0...1, using: &rng))
             case 1, 2:
                 let cls = 2 + (kind == 1 ? 0 : 2) + Int.random(in: 0...1, using: &rng)
@@ -94,7 +97,9 @@ struct RandomArchive {
                     objects[uid] = withClass([("NS.objects", .array(members))], cls)
                 } else {
                     // Apple's layout, keys in any order.
-                    var e = members.enumerated().map { (PlistValue.string(PlistString("NS.object.\($0.offset)")), $0.element) }
+                    var e = members.enumerated().map {
+                        (PlistValue.string(PlistString("NS.object.\($0.offset)")), $0.element)
+                    }
                     e.shuffle(using: &rng)
                     objects[uid] = withClass(e, cls)
                 }
@@ -102,7 +107,10 @@ struct RandomArchive {
                 let keys = keyUIDs[t]
                 for (j, k) in keys.enumerated() { objects[k] = .string(PlistString("k\(j)")) }
                 objects[uid] = withClass(
-                    [("NS.keys", .array(keys.map { .uid(UInt64($0)) })), ("NS.objects", .array(keys.map { _ in ref() }))],
+                    [
+                        ("NS.keys", .array(keys.map { .uid(UInt64($0)) })),
+                        ("NS.objects", .array(keys.map { _ in ref() })),
+                    ],
                     8 + Int.random(in: 0...1, using: &rng))
             case 5:
                 objects[uid] = withClass([("NS.string", "mutable")], 10)
@@ -159,19 +167,23 @@ struct RandomArchive {
                 if case .array(let keys)? = d["NS.keys"] {
                     for (j, k) in keys.enumerated() {
                         guard case .uid(let ku) = k, let text = objects[Int(ku)].stringValue else { continue }
-                        options.append(Slot(owner: uid, steps: ["NS.objects", .int(j)], path: slot.path + [text], member: true))
+                        options.append(
+                            Slot(owner: uid, steps: ["NS.objects", .int(j)], path: slot.path + [text], member: true))
                     }
                 }
             case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet":
                 if case .array(let members)? = d["NS.objects"] {
                     for i in members.indices {
-                        options.append(Slot(owner: uid, steps: ["NS.objects", .int(i)], path: slot.path + ["\(i)"], member: true))
+                        options.append(
+                            Slot(owner: uid, steps: ["NS.objects", .int(i)], path: slot.path + ["\(i)"], member: true))
                     }
                 } else {
                     var i = 0
                     while d["NS.object.\(i)"] != nil {
                         options.append(
-                            Slot(owner: uid, steps: [.string(PlistString("NS.object.\(i)"))], path: slot.path + ["\(i)"], member: true))
+                            Slot(
+                                owner: uid, steps: [.string(PlistString("NS.object.\(i)"))], path: slot.path + ["\(i)"],
+                                member: true))
                         i += 1
                     }
                 }
@@ -182,9 +194,12 @@ struct RandomArchive {
                     if case .array(let xs) = entry.value, !xs.isEmpty, Bool.random(using: &rng) {
                         let i = Int.random(in: 0..<xs.count, using: &rng)
                         options.append(
-                            Slot(owner: uid, steps: [entry.key, .int(i)], path: slot.path + [component, "\(i)"], member: true))
+                            Slot(
+                                owner: uid, steps: [entry.key, .int(i)], path: slot.path + [component, "\(i)"],
+                                member: true))
                     } else {
-                        options.append(Slot(owner: uid, steps: [entry.key], path: slot.path + [component], member: false))
+                        options.append(
+                            Slot(owner: uid, steps: [entry.key], path: slot.path + [component], member: false))
                     }
                 }
             }
@@ -289,7 +304,9 @@ struct RandomArchive {
             // key, renumbers or touches two lists: kept to plain members and fields here (the editing
             // tests cover those by hand).
             guard slot.path.count > 1, let owner = slot.owner, slot.steps.count <= 2 else { return }
-            if case .string(let k)? = slot.steps.first, k.string.hasPrefix("NS.object.") || k.string == "NS.keys" { return }
+            if case .string(let k)? = slot.steps.first, k.string.hasPrefix("NS.object.") || k.string == "NS.keys" {
+                return
+            }
             if case .string(let k)? = slot.steps.first, k.string.hasPrefix("$"), !k.string.hasPrefix("$$") { return }
             if case .dictionary(let d) = random.objects[owner], d["NS.keys"] != nil { return }
             do {

@@ -10,7 +10,9 @@ import Testing
 /// Every keyed archive in the shared corpus: each file of its readable folders whose property list
 /// has `$archiver` "NSKeyedArchiver" (found by reading the files, not from a list).
 enum ArchiveCorpus {
-    static let folders = ["valid/keyed", "valid/keyed-xml", "valid/bplist", "ambiguous", "valid-unreadable-by-plistlib"]
+    static let folders = [
+        "valid/keyed", "valid/keyed-xml", "valid/bplist", "ambiguous", "valid-unreadable-by-plistlib",
+    ]
 
     static let all: [String] = {
         var out: [String] = []
@@ -148,10 +150,13 @@ enum ArchiveCorpus {
             ArchiveFixture.classDescription("NSMutableArray", ["NSMutableArray", "NSArray", "NSObject"]),
             ["NS.keys": [.uid(4)], "NS.objects": [.uid(1)], "$class": .uid(5)],
             "back",
-            ArchiveFixture.classDescription("NSMutableDictionary", ["NSMutableDictionary", "NSDictionary", "NSObject"]),
+            ArchiveFixture.classDescription(
+                "NSMutableDictionary", ["NSMutableDictionary", "NSDictionary", "NSObject"]),
         ])
         let data = try BinaryPlistWriter().write(archive)
-        #expect(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchivedObject(ofClass: AnyArchived.self, from: data) }
+        #expect(throws: KeyedArchiveError.self) {
+            try KeyedUnarchiver.unarchivedObject(ofClass: AnyArchived.self, from: data)
+        }
         var graph = try KeyedArchiveGraph(data)
         let out = try graph.encoded()
         #expect(try ArchiveCorpus.plist(out).sameInOrder(archive))
@@ -183,7 +188,8 @@ enum ArchiveFixture {
     static func classDescription(_ name: String, _ chain: [String]) -> PlistValue {
         .dictionary(
             PlistDictionary([
-                ("$classname", .string(PlistString(name))), ("$classes", .array(chain.map { .string(PlistString($0)) })),
+                ("$classname", .string(PlistString(name))),
+                ("$classes", .array(chain.map { .string(PlistString($0)) })),
             ]))
     }
 }

@@ -188,7 +188,9 @@ extension KeyedArchiveGraph {
         switch container {
         case .top:
             let raw = try store(value, replacing: storage.top[component], reference: false, context: &context)
-            modify(Location(owner: .top)) { v in v = KeyedArchiveGraph.setting(v, key: .string(PlistString(component)), to: raw) }
+            modify(Location(owner: .top)) { v in
+                v = KeyedArchiveGraph.setting(v, key: .string(PlistString(component)), to: raw)
+            }
         case .fields(let uid):
             let d = dictionary(uid)
             var key = ArchiveVocabulary.escape(component)
@@ -202,12 +204,15 @@ extension KeyedArchiveGraph {
                 key = component
             }
             let raw = try store(value, replacing: d[key], reference: false, context: &context)
-            modify(Location(owner: .object(uid))) { v in v = KeyedArchiveGraph.setting(v, key: .string(PlistString(key)), to: raw) }
+            modify(Location(owner: .object(uid))) { v in
+                v = KeyedArchiveGraph.setting(v, key: .string(PlistString(key)), to: raw)
+            }
         case .list(let location, let references, _):
             let i = try KeyedArchiveGraph.index(component, path: slice)
             let list = members(location)
             guard i < list.count else {
-                throw KeyedArchiveError(.missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
+                throw KeyedArchiveError(
+                    .missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
             }
             let raw = try store(value, replacing: list[i], reference: references, context: &context)
             modify(location.appending(.index(i))) { $0 = raw }
@@ -215,7 +220,8 @@ extension KeyedArchiveGraph {
             let i = try KeyedArchiveGraph.index(component, path: slice)
             let list = numberedMembers(uid, prefix: "NS.object.")
             guard i < list.count else {
-                throw KeyedArchiveError(.missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
+                throw KeyedArchiveError(
+                    .missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
             }
             let raw = try store(value, replacing: list[i], reference: true, context: &context)
             modify(.key(.object(uid), "NS.object.\(i)")) { $0 = raw }
@@ -252,7 +258,9 @@ extension KeyedArchiveGraph {
         case .top:
             guard storage.top[component] == nil else { throw exists("$top key") }
             let raw = try store(value, replacing: nil, reference: false, context: &context)
-            modify(Location(owner: .top)) { v in v = KeyedArchiveGraph.setting(v, key: .string(PlistString(component)), to: raw) }
+            modify(Location(owner: .top)) { v in
+                v = KeyedArchiveGraph.setting(v, key: .string(PlistString(component)), to: raw)
+            }
         case .fields(let uid):
             let d = dictionary(uid)
             let key = ArchiveVocabulary.escape(component)
@@ -269,7 +277,9 @@ extension KeyedArchiveGraph {
             }
             guard d[key] == nil else { throw exists("field") }
             let raw = try store(value, replacing: nil, reference: false, context: &context)
-            modify(Location(owner: .object(uid))) { v in v = KeyedArchiveGraph.setting(v, key: .string(PlistString(key)), to: raw) }
+            modify(Location(owner: .object(uid))) { v in
+                v = KeyedArchiveGraph.setting(v, key: .string(PlistString(key)), to: raw)
+            }
         case .list(let location, let references, _):
             let i = try KeyedArchiveGraph.index(component, path: slice)
             let count = members(location).count
@@ -292,10 +302,13 @@ extension KeyedArchiveGraph {
             let i = try KeyedArchiveGraph.index(component, path: slice)
             var list = numberedMembers(uid, prefix: "NS.object.")
             guard i <= list.count else {
-                throw KeyedArchiveError(.missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
+                throw KeyedArchiveError(
+                    .missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
             }
             list.insert(try store(value, replacing: nil, reference: true, context: &context), at: i)
-            modify(Location(owner: .object(uid))) { v in v = KeyedArchiveGraph.renumbering(v, prefix: "NS.object.", list) }
+            modify(Location(owner: .object(uid))) { v in
+                v = KeyedArchiveGraph.renumbering(v, prefix: "NS.object.", list)
+            }
         case .entries(_, let keys, let values):
             guard try member(component, of: container, path: slice) == nil else { throw exists("key") }
             let key = try store(.string(component), replacing: nil, reference: true, context: &context)
@@ -342,7 +355,9 @@ extension KeyedArchiveGraph {
             let i = try KeyedArchiveGraph.index(component, path: slice)
             guard i < list.count else { return }
             list.remove(at: i)
-            modify(Location(owner: .object(uid))) { v in v = KeyedArchiveGraph.renumbering(v, prefix: "NS.object.", list) }
+            modify(Location(owner: .object(uid))) { v in
+                v = KeyedArchiveGraph.renumbering(v, prefix: "NS.object.", list)
+            }
         case .entries(_, let keys, let values):
             guard case .index(let j)? = location.steps.last else { return }
             modify(keys) { v in v = KeyedArchiveGraph.removing(v, at: j) }
@@ -358,7 +373,8 @@ extension KeyedArchiveGraph {
         guard case .uid(let u)? = stored(at: location), u > 0, u < UInt64(nodes.count),
             case .object = nodes[Int(u)]
         else {
-            throw KeyedArchiveError(.typeMismatch, keyPath: path, "\(path.joined(separator: ".")) is not an archived object")
+            throw KeyedArchiveError(
+                .typeMismatch, keyPath: path, "\(path.joined(separator: ".")) is not an archived object")
         }
         guard let name = chain.first, !name.isEmpty else {
             throw KeyedArchiveError(.unencodable, keyPath: path, "a class chain starts with the class name")
@@ -496,7 +512,9 @@ extension KeyedArchiveGraph {
         case .null: return .null
         case .bool(let b): return .bool(b)
         case .integer(let i):
-            guard let n = Int(exactly: i) else { throw KeyedArchiveError(.typeMismatch, "integer \(i) does not fit Int") }
+            guard let n = Int(exactly: i) else {
+                throw KeyedArchiveError(.typeMismatch, "integer \(i) does not fit Int")
+            }
             return .integer(n)
         case .real(let d): return .real(d)
         case .date(let d): return .date(d)

@@ -37,7 +37,8 @@ extension KeyedArchiveGraph {
 
     /// The class name of an object stored in `objects`, `nil` for anything else.
     static func className(_ value: PlistValue, in objects: [PlistValue]) -> String? {
-        guard case .dictionary(let d) = value, case .uid(let c)? = d[ArchiveVocabulary.classKey], c < UInt64(objects.count),
+        guard case .dictionary(let d) = value, case .uid(let c)? = d[ArchiveVocabulary.classKey],
+            c < UInt64(objects.count),
             case .dictionary(let cd) = objects[Int(c)]
         else { return nil }
         return cd[ArchiveVocabulary.classNameKey]?.stringValue

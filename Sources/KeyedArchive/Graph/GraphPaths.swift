@@ -70,7 +70,8 @@ extension KeyedArchiveGraph {
     static func numberedIndex(_ key: String, prefix: String) -> Int? {
         guard key.hasPrefix(prefix) else { return nil }
         let digits = key.utf8.dropFirst(prefix.utf8.count)
-        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        guard !digits.isEmpty, digits.count <= 18,
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return nil }
         return Int(String(decoding: digits, as: UTF8.self))
     }
@@ -99,7 +100,9 @@ extension KeyedArchiveGraph {
     static func renumbered(_ d: PlistDictionary, prefix: String, _ members: [PlistValue]) -> PlistDictionary {
         var pairs: [(PlistValue, PlistValue)] = []
         var placed = false
-        let fresh = members.enumerated().map { (PlistValue.string(PlistString(prefix + String($0.offset))), $0.element) }
+        let fresh = members.enumerated().map {
+            (PlistValue.string(PlistString(prefix + String($0.offset))), $0.element)
+        }
         for entry in d.entries {
             if let k = entry.key.stringValue, numberedIndex(k, prefix: prefix) != nil {
                 if !placed {
@@ -170,14 +173,17 @@ extension KeyedArchiveGraph {
     func container(ofObject uid: Int) -> Container {
         guard case .object(let o) = nodes[uid] else { return .fields(uid: uid) }
         let chain = Set(o.classChain + [o.className])
-        if chain.contains("NSDictionary"), let k = listLocation(uid, "NS.keys"), let v = listLocation(uid, "NS.objects"),
+        if chain.contains("NSDictionary"), let k = listLocation(uid, "NS.keys"),
+            let v = listLocation(uid, "NS.objects"),
             members(k).count == members(v).count
         {
             return .entries(uid: uid, keys: k, values: v)
         }
         if chain.contains("NSOrderedSet") {
             if let l = listLocation(uid, "NS.objects") { return .list(l, references: true, object: uid) }
-            if case .dictionary(let d) = storage.objects[uid], KeyedArchiveGraph.numbered(d, prefix: "NS.object.") != nil {
+            if case .dictionary(let d) = storage.objects[uid],
+                KeyedArchiveGraph.numbered(d, prefix: "NS.object.") != nil
+            {
                 return .numbered(uid: uid)
             }
         }
@@ -195,7 +201,8 @@ extension KeyedArchiveGraph {
                 "\(path.joined(separator: ".")) is \(what), which has no members")
         }
         guard let v = stored(at: location) else {
-            throw KeyedArchiveError(.missingKey, keyPath: Array(path), "nothing is stored at \(path.joined(separator: "."))")
+            throw KeyedArchiveError(
+                .missingKey, keyPath: Array(path), "nothing is stored at \(path.joined(separator: "."))")
         }
         switch v {
         case .uid(let u):
@@ -266,7 +273,9 @@ extension KeyedArchiveGraph {
             guard case .dictionary(let d) = storage.objects[uid] else { return nil }
             let stored = ArchiveVocabulary.escape(component)
             if d[stored] != nil { return .key(.object(uid), stored) }
-            if KeyedArchiveGraph.unkeyedIndex(component) != nil, d[component] != nil { return .key(.object(uid), component) }
+            if KeyedArchiveGraph.unkeyedIndex(component) != nil, d[component] != nil {
+                return .key(.object(uid), component)
+            }
             return nil
         case .list(let location, _, _):
             let i = try KeyedArchiveGraph.index(component, path: path)
@@ -333,7 +342,11 @@ extension KeyedArchiveGraph {
         switch container {
         case .top: "$top has no key \"\(component)\""
         case .fields(let uid):
-            if case .object(let o) = nodes[uid] { "the \(o.className) object has no field \"\(component)\"" } else { "no field \"\(component)\"" }
+            if case .object(let o) = nodes[uid] {
+                "the \(o.className) object has no field \"\(component)\""
+            } else {
+                "no field \"\(component)\""
+            }
         case .entries: "the dictionary has no key \"\(component)\""
         case .plainDictionary: "the dictionary has no key \"\(component)\""
         case .list, .numbered: "no member \(component)"

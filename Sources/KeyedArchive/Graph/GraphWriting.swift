@@ -45,6 +45,23 @@ extension KeyedArchiveGraph {
         }
     }
 
+    /// Reads the archive in a file (see ``init(_:limits:allowedClasses:requiredTopKey:)``).
+    ///
+    /// - Throws: ``KeyedArchiveError/Code/io`` when the file cannot be read, else what reading the
+    ///   archive throws.
+    public init(
+        contentsOf url: URL, limits: KeyedUnarchiver.Limits = KeyedUnarchiver.Limits(),
+        allowedClasses: Set<String>? = nil, requiredTopKey: String? = "root"
+    ) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw KeyedArchiveError(.io, "reading \(url.lastPathComponent) failed: \(error)")
+        }
+        try self.init(data, limits: limits, allowedClasses: allowedClasses, requiredTopKey: requiredTopKey)
+    }
+
     /// Writes the archive (``encoded()``) to a file atomically: the file is either as it was or the
     /// complete new archive, never a partial write.
     ///

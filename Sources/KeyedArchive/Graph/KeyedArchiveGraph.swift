@@ -205,7 +205,8 @@ public struct KeyedArchiveGraph: Sendable {
         guard case .dictionary(let dict) = raw[uid] else { return .value(raw[uid]) }
         guard let cls = dict[ArchiveVocabulary.classKey] else {
             if let name = dict[ArchiveVocabulary.classNameKey]?.stringValue {
-                return .classDescription(name: name, chain: KeyedArchiveGraph.strings(dict[ArchiveVocabulary.classesKey]))
+                return .classDescription(
+                    name: name, chain: KeyedArchiveGraph.strings(dict[ArchiveVocabulary.classesKey]))
             }
             throw KeyedArchiveError(.corrupted, uid: uid, "object \(uid) is a dictionary without $class")
         }
@@ -218,7 +219,8 @@ public struct KeyedArchiveGraph: Sendable {
                 .corrupted, uid: uid, "$class of object \(uid) points at UID \(cu), which is not a class description")
         }
         if let allowedClasses, !allowedClasses.contains(name) {
-            throw KeyedArchiveError(.classNotAllowed, className: name, uid: uid, "class \(name) is not in the allow-list")
+            throw KeyedArchiveError(
+                .classNotAllowed, className: name, uid: uid, "class \(name) is not in the allow-list")
         }
         var fields: [Field] = []
         var unkeyed: [(Int, PlistValue)] = []
@@ -255,7 +257,8 @@ public struct KeyedArchiveGraph: Sendable {
         var uids: [Int] = []
         KeyedArchiveGraph.collectUIDs(v, into: &uids, limit: count)
         if let bad = uids.first(where: { $0 >= count }) {
-            throw KeyedArchiveError(.badUID, keyPath: key, uid: bad, "UID \(bad) is outside $objects (\(count) entries)")
+            throw KeyedArchiveError(
+                .badUID, keyPath: key, uid: bad, "UID \(bad) is outside $objects (\(count) entries)")
         }
     }
 
