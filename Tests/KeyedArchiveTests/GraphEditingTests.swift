@@ -399,4 +399,22 @@ extension PlistValue {
         }
         #expect(missing.code == .io)
     }
+
+    @Test func valuesWithoutAKeyNumberedWithAGapAreNotRenumbered() throws {
+        let archive = ArchiveFixture.archive([
+            "$null", ["$class": .uid(2), "$0": 1, "$2": 3, "name": "n"],
+            ArchiveFixture.classDescription("XWZGap", ["XWZGap", "NSObject"]),
+        ])
+        var graph = try KeyedArchiveGraph(try BinaryPlistWriter().write(archive))
+        let e = try #require(throws: KeyedArchiveError.self) { try graph.insert(.integer(2), at: "root.$1") }
+        #expect(e.code == .corrupted)
+        try graph.remove(at: "root.$2")
+        try graph.set(.integer(9), at: "root.$0")
+        let out = try ArchiveCorpus.plist(try graph.encoded())
+        guard case .array(let objects)? = out["$objects"] else {
+            Issue.record("no $objects")
+            return
+        }
+        #expect(objects[1].sameInOrder(["$class": .uid(2), "$0": 9, "name": "n"]))
+    }
 }

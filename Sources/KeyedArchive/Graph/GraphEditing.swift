@@ -265,7 +265,11 @@ extension KeyedArchiveGraph {
             let d = dictionary(uid)
             let key = ArchiveVocabulary.escape(component)
             if d[key] == nil, let n = KeyedArchiveGraph.unkeyedIndex(component) {
-                var list = numberedMembers(uid, prefix: "$")
+                guard var list = KeyedArchiveGraph.numbered(d, prefix: "$") else {
+                    throw KeyedArchiveError(
+                        .corrupted, keyPath: path, uid: uid,
+                        "the object's values without a key are not numbered $0, $1, … without a gap")
+                }
                 guard n <= list.count else {
                     throw KeyedArchiveError(
                         .missingKey, keyPath: path, uid: uid,
@@ -339,9 +343,10 @@ extension KeyedArchiveGraph {
             modify(parent) { v in v = KeyedArchiveGraph.setting(v, key: key, to: nil) }
         case .fields(let uid):
             guard case .key(let key)? = location.steps.last, let stored = key.stringValue else { return }
-            if KeyedArchiveGraph.unkeyedIndex(stored) != nil, let n = KeyedArchiveGraph.unkeyedIndex(component) {
-                var list = numberedMembers(uid, prefix: "$")
-                guard n < list.count else { return }
+            if KeyedArchiveGraph.unkeyedIndex(stored) != nil, let n = KeyedArchiveGraph.unkeyedIndex(component),
+                var list = KeyedArchiveGraph.numbered(dictionary(uid), prefix: "$"), n < list.count
+            {
+                // The values after it move down one, as `decodeObject()` reads them in order.
                 list.remove(at: n)
                 modify(Location(owner: .object(uid))) { v in v = KeyedArchiveGraph.renumbering(v, prefix: "$", list) }
             } else {
