@@ -417,4 +417,29 @@ extension PlistValue {
         }
         #expect(objects[1].sameInOrder(["$class": .uid(2), "$0": 9, "name": "n"]))
     }
+
+    @Test func linkingSharesOneObject() throws {
+        var graph = try KeyedArchiveGraph(try SettingsFixture.data())
+        try graph.link(["root", "alsoItems"], to: ["root", "items"])
+        try graph.apply([
+            .link(["root", "empty2"], to: ["root", "empty1"]), .link(["root", "volume2"], to: ["root", "volume"]),
+        ])
+        let data = try graph.encoded()
+        let out = try ArchiveCorpus.plist(data)
+        guard case .array(let objects)? = out["$objects"] else {
+            Issue.record("no $objects")
+            return
+        }
+        // The second empty set is unreachable now: gone, and the UIDs after it move down one.
+        #expect(objects[1]["alsoItems"] == .uid(4))
+        #expect(objects[1]["empty2"] == objects[1]["empty1"])
+        #expect(objects[1]["volume2"] == 0.5)
+        #expect(objects.count == SettingsFixture.objects.count - 1)
+        let settings = try FoundationHolder.decode(data, className: "XWZSettings")
+        #expect(settings.fields["empty1"] === settings.fields["empty2"])
+        let e = try #require(throws: KeyedArchiveError.self) {
+            try graph.link(["root", "x"], to: ["root", "nothing"])
+        }
+        #expect(e.code == .missingKey)
+    }
 }

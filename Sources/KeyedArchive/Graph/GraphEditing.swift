@@ -26,6 +26,10 @@ extension KeyedArchiveGraph {
         case insert(_ path: [String], _ value: AnyArchived)
         /// Adds a value at the end of the array, set or ordered set at `path`.
         case append(_ path: [String], _ value: AnyArchived)
+        /// Makes the value at `path` (replaced, or added as ``set(_:_:)`` adds) the object at `target`:
+        /// one object, referenced from both places, as a program shares an object. A `target` that
+        /// holds a plain value stored inline gets a copy of it.
+        case link(_ path: [String], to: [String])
         /// Removes the field, entry, member or `$top` key at `path`.
         case remove(_ path: [String])
         /// Gives the object at `path` another class: `classChain` is the class and its superclasses
@@ -102,6 +106,12 @@ extension KeyedArchiveGraph {
         try append(value, to: KeyedArchiveGraph.components(path), sharedObjects: sharedObjects)
     }
 
+    /// Makes the value at a path the object at another path (one object, referenced from both); see
+    /// ``Edit/link(_:to:)``.
+    public mutating func link(_ path: [String], to target: [String], sharedObjects: SharedObjects = .edit) throws {
+        try apply([.link(path, to: target)], sharedObjects: sharedObjects)
+    }
+
     /// Removes the value at a path; see ``Edit/remove(_:)``.
     public mutating func remove(at path: [String], sharedObjects: SharedObjects = .edit) throws {
         try apply([.remove(path)], sharedObjects: sharedObjects)
@@ -152,18 +162,23 @@ extension KeyedArchiveGraph {
         switch edit {
         case .set(let path, let value):
             let container = try containerOfLast(path, rejectShared: rejectShared)
-            try set(path[path.count - 1], of: container, to: value, path: path, context: &context)
+            try set(path[path.count - 1], of: container, to: .value(value), path: path, context: &context)
+        case .link(let path, let target):
+            let stored = try stored(at: location(of: target)) ?? .uid(0)
+            let container = try containerOfLast(path, rejectShared: rejectShared)
+            try set(path[path.count - 1], of: container, to: .stored(stored), path: path, context: &context)
         case .insert(let path, let value):
             let container = try containerOfLast(path, rejectShared: rejectShared)
-            try insert(value, as: path[path.count - 1], of: container, path: path, context: &context)
+            try insert(.value(value), as: path[path.count - 1], of: container, path: path, context: &context)
         case .append(let path, let value):
             let container = try containerOfLast(path + ["0"], rejectShared: rejectShared)
             switch container {
             case .list(let location, _, _):
-                try insert(value, as: String(members(location).count), of: container, path: path, context: &context)
+                try insert(
+                    .value(value), as: String(members(location).count), of: container, path: path, context: &context)
             case .numbered(let uid):
                 let count = numberedMembers(uid, prefix: "NS.object.").count
-                try insert(value, as: String(count), of: container, path: path, context: &context)
+                try insert(.value(value), as: String(count), of: container, path: path, context: &context)
             default:
                 throw KeyedArchiveError(
                     .typeMismatch, keyPath: path,
@@ -181,13 +196,13 @@ extension KeyedArchiveGraph {
 
     /// Replaces (or adds) one member.
     mutating func set(
-        _ component: String, of container: Container, to value: AnyArchived, path: [String],
+        _ component: String, of container: Container, to value: NewValue, path: [String],
         context: inout ImportContext
     ) throws {
         let slice = path[...]
         switch container {
         case .top:
-            let raw = try store(value, replacing: storage.top[component], reference: false, context: &context)
+            let raw = try put(value, replacing: storage.top[component], reference: false, context: &context)
             modify(Location(owner: .top)) { v in
                 v = KeyedArchiveGraph.setting(v, key: .string(PlistString(component)), to: raw)
             }
@@ -203,7 +218,7 @@ extension KeyedArchiveGraph {
                 }
                 key = component
             }
-            let raw = try store(value, replacing: d[key], reference: false, context: &context)
+            let raw = try put(value, replacing: d[key], reference: false, context: &context)
             modify(Location(owner: .object(uid))) { v in
                 v = KeyedArchiveGraph.setting(v, key: .string(PlistString(key)), to: raw)
             }
@@ -214,7 +229,7 @@ extension KeyedArchiveGraph {
                 throw KeyedArchiveError(
                     .missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
             }
-            let raw = try store(value, replacing: list[i], reference: references, context: &context)
+            let raw = try put(value, replacing: list[i], reference: references, context: &context)
             modify(location.appending(.index(i))) { $0 = raw }
         case .numbered(let uid):
             let i = try KeyedArchiveGraph.index(component, path: slice)
@@ -223,14 +238,14 @@ extension KeyedArchiveGraph {
                 throw KeyedArchiveError(
                     .missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
             }
-            let raw = try store(value, replacing: list[i], reference: true, context: &context)
+            let raw = try put(value, replacing: list[i], reference: true, context: &context)
             modify(.key(.object(uid), "NS.object.\(i)")) { $0 = raw }
         case .entries:
             guard let location = try member(component, of: container, path: slice) else {
                 try insert(value, as: component, of: container, path: path, context: &context)
                 return
             }
-            let raw = try store(value, replacing: stored(at: location), reference: true, context: &context)
+            let raw = try put(value, replacing: stored(at: location), reference: true, context: &context)
             modify(location) { $0 = raw }
         case .plainDictionary:
             guard let location = try member(component, of: container, path: slice) else {
@@ -239,14 +254,14 @@ extension KeyedArchiveGraph {
             }
             let old = stored(at: location)
             let references = if case .uid? = old { true } else { false }
-            let raw = try store(value, replacing: old, reference: references, context: &context)
+            let raw = try put(value, replacing: old, reference: references, context: &context)
             modify(location) { $0 = raw }
         }
     }
 
     /// Adds one member.
     mutating func insert(
-        _ value: AnyArchived, as component: String, of container: Container, path: [String],
+        _ value: NewValue, as component: String, of container: Container, path: [String],
         context: inout ImportContext
     ) throws {
         let slice = path[...]
@@ -257,7 +272,7 @@ extension KeyedArchiveGraph {
         switch container {
         case .top:
             guard storage.top[component] == nil else { throw exists("$top key") }
-            let raw = try store(value, replacing: nil, reference: false, context: &context)
+            let raw = try put(value, replacing: nil, reference: false, context: &context)
             modify(Location(owner: .top)) { v in
                 v = KeyedArchiveGraph.setting(v, key: .string(PlistString(component)), to: raw)
             }
@@ -275,12 +290,12 @@ extension KeyedArchiveGraph {
                         .missingKey, keyPath: path, uid: uid,
                         "index \(n) is out of range (\(list.count) values without a key)")
                 }
-                list.insert(try store(value, replacing: nil, reference: false, context: &context), at: n)
+                list.insert(try put(value, replacing: nil, reference: false, context: &context), at: n)
                 modify(Location(owner: .object(uid))) { v in v = KeyedArchiveGraph.renumbering(v, prefix: "$", list) }
                 return
             }
             guard d[key] == nil else { throw exists("field") }
-            let raw = try store(value, replacing: nil, reference: false, context: &context)
+            let raw = try put(value, replacing: nil, reference: false, context: &context)
             modify(Location(owner: .object(uid))) { v in
                 v = KeyedArchiveGraph.setting(v, key: .string(PlistString(key)), to: raw)
             }
@@ -290,7 +305,7 @@ extension KeyedArchiveGraph {
             guard i <= count else {
                 throw KeyedArchiveError(.missingKey, keyPath: path, "index \(i) is out of range (\(count) members)")
             }
-            let raw = try store(value, replacing: nil, reference: references, context: &context)
+            let raw = try put(value, replacing: nil, reference: references, context: &context)
             modify(location) { v in
                 switch v {
                 case .array(var a):
@@ -309,14 +324,14 @@ extension KeyedArchiveGraph {
                 throw KeyedArchiveError(
                     .missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
             }
-            list.insert(try store(value, replacing: nil, reference: true, context: &context), at: i)
+            list.insert(try put(value, replacing: nil, reference: true, context: &context), at: i)
             modify(Location(owner: .object(uid))) { v in
                 v = KeyedArchiveGraph.renumbering(v, prefix: "NS.object.", list)
             }
         case .entries(_, let keys, let values):
             guard try member(component, of: container, path: slice) == nil else { throw exists("key") }
             let key = try store(.string(component), replacing: nil, reference: true, context: &context)
-            let raw = try store(value, replacing: nil, reference: true, context: &context)
+            let raw = try put(value, replacing: nil, reference: true, context: &context)
             modify(keys) { v in v = KeyedArchiveGraph.appending(v, key) }
             modify(values) { v in v = KeyedArchiveGraph.appending(v, raw) }
         case .plainDictionary(let location):
@@ -325,7 +340,7 @@ extension KeyedArchiveGraph {
             if case .dictionary(let d)? = stored(at: location) {
                 references = d.values.contains { if case .uid = $0 { true } else { false } }
             }
-            let raw = try store(value, replacing: nil, reference: references, context: &context)
+            let raw = try put(value, replacing: nil, reference: references, context: &context)
             modify(location) { v in v = KeyedArchiveGraph.setting(v, key: .string(PlistString(component)), to: raw) }
         }
     }
@@ -400,6 +415,27 @@ extension KeyedArchiveGraph {
     }
 
     // MARK: - Changing stored values
+
+    /// What an edit stores: a new value, or a value already stored (a reference to an object).
+    enum NewValue {
+        case value(AnyArchived)
+        case stored(PlistValue)
+    }
+
+    /// Stores a new value (see `store`), or puts a stored one in a slot (an inline value where a
+    /// reference is wanted becomes an entry of its own).
+    mutating func put(_ new: NewValue, replacing old: PlistValue?, reference: Bool, context: inout ImportContext)
+        throws -> PlistValue
+    {
+        switch new {
+        case .value(let value):
+            return try store(value, replacing: old, reference: reference, context: &context)
+        case .stored(let raw):
+            if case .uid = raw { return raw }
+            if reference || old?.uidValue != nil { return .uid(UInt64(storage.append(raw))) }
+            return raw
+        }
+    }
 
     /// The dictionary stored for object `uid` (empty when it is not one).
     func dictionary(_ uid: Int) -> PlistDictionary {
