@@ -48,6 +48,12 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
         public static let unencodable = Code("unencodable")
         /// Reading or writing a file failed.
         public static let io = Code("io")
+        /// An edit of a ``KeyedArchiveGraph`` names a path through an object referenced from more
+        /// than one place, and was asked to refuse that (``KeyedArchiveGraph/SharedObjects/reject``).
+        public static let sharedObject = Code("sharedObject")
+        /// An insertion into a ``KeyedArchiveGraph`` names a key, field or `$top` entry that exists
+        /// already (``KeyedArchiveGraph/Edit/set(_:_:)`` replaces one).
+        public static let alreadyExists = Code("alreadyExists")
     }
 
     /// What went wrong.

@@ -92,6 +92,9 @@ public final class KeyedArchiver {
         var valueDepth = 0
         var result: Data?
         var failed = false
+        /// Write every Foundation-class object (NSArray, NSDictionary, NSDate, …) as its own object,
+        /// never sharing one with an equal value (values put into a `KeyedArchiveGraph`).
+        var distinctObjects = false
 
         /// The builder reference of `UID(uid)`, cached by UID (no hashing on the hot path).
         @inline(__always)
@@ -525,7 +528,16 @@ extension KeyedArchiver.State {
         var v = [uidRef(classUID)]
         v.reserveCapacity(values.count + 1)
         v.append(contentsOf: values)
+        if distinctObjects { return try distinctObject(keys: k, values: v) }
         return uid(forPlainObject: try builder.addDictionary(keys: k, values: v))
+    }
+
+    /// Adds an object that no equal one shares; returns its UID reference.
+    @inline(never)
+    mutating func distinctObject(keys: [BuilderRef], values: [BuilderRef]) throws(PlistError) -> BuilderRef {
+        let uid = objects.count
+        objects.append(.ready(try builder.addDistinctDictionary(keys: keys, values: values)))
+        return uidRef(uid)
     }
 
     /// Resolves conditional references and writes the file.

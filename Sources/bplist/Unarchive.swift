@@ -12,8 +12,9 @@ struct Unarchive: BPlistSubcommand {
         abstract: "Print an NSKeyedArchiver archive as a readable object graph.",
         discussion: """
             Every archived object is shown with its class name and its fields; no class needs to be \
-            known. Foundation classes are interpreted: NSArray, NSOrderedSet, NSSet and NSDictionary \
-            (and their mutable forms) as plain arrays, sets and dictionaries; NSString, NSData, \
+            known. Foundation classes are interpreted: NSArray, NSSet, NSOrderedSet and NSDictionary \
+            (and their mutable forms) as arrays, sets ('<set> [ … ]'), ordered sets \
+            ('<ordered set> [ … ]') and dictionaries; NSString, NSData, \
             NSDate, NSUUID, NSURL and NSNull as plain values. An object or collection reached from \
             more than one place is printed in full once, marked '#UID' (its index in $objects), and \
             then as '<ref #UID ClassName>', so shared objects and cycles are safe. Nesting deeper than \
@@ -32,6 +33,11 @@ struct Unarchive: BPlistSubcommand {
                 ]
               }
 
+            Paths: every value shown is named by the labels that lead to it, joined by '.': the \
+            $top key, then a field name, an index ('0 =>') or a dictionary key (without its quotes). \
+            Above, root.pets.0.name is "Rex". Values an object encoded without a key are its fields \
+            $0, $1, …. These are the paths the library's KeyedArchiveGraph edits by.
+
             --json form (canonical JSON, sorted keys): an object of the $top keys,
               {"root": VALUE, …}, where VALUE is
                 an object            {"$class": "XWZDog", "$id": UID, "name": VALUE, …}
@@ -41,6 +47,7 @@ struct Unarchive: BPlistSubcommand {
                 a shared collection  {"$id": UID, "$class": "NSArray", "$value": […]}
                                      (the first time; later ones are "$ref")
                 array, set           […], {"$set": […]}
+                ordered set          {"$orderedSet": […]}
                 dictionary           {"key": VALUE, …}, or {"$dict": [[KEY, VALUE], …]}
                                      when a key is not a string
                 string, number, bool JSON values (reals {"$real": "0.5"}); nil is null
@@ -165,6 +172,8 @@ indirect enum ArchiveNode {
     /// `shared` is (UID, class) when the collection is an archived object reached more than once.
     case array([ArchiveNode], shared: (Int, String)?)
     case set([ArchiveNode], shared: (Int, String)?)
+    /// An NSOrderedSet or NSMutableOrderedSet (`NS.objects`, or Apple's `NS.object.0`, `NS.object.1`, …).
+    case orderedSet([ArchiveNode], shared: (Int, String)?)
     case dictionary([(ArchiveNode, ArchiveNode)], shared: (Int, String)?)
     case object(uid: Int, className: String, shared: Bool, fields: [(String, ArchiveNode)])
     /// An object already printed (or being printed: a cycle).
@@ -312,16 +321,78 @@ struct ArchiveView {
         }
     }
 
+    /// This function recurses once per level (through `build`), so its frame must stay small: what
+    /// comes before and after the members are built is out of line, and the members are built in
+    /// plain loops (a closure and `map` would add two frames per level).
     private mutating func object(_ o: KeyedArchiveGraph.Object, depth: Int) -> ArchiveNode {
+        if let shown = objectWithoutMembers(o, depth: depth) { return shown }
+        let members = members(o)
+        var keys: [ArchiveNode] = []
+        var values: [ArchiveNode] = []
+        values.reserveCapacity(members.values.count)
+        if case .dictionary(let k, let v) = members {
+            // Key, then value, entry by entry: the first place a shared object is met shows it.
+            keys.reserveCapacity(k.count)
+            for i in k.indices {
+                keys.append(build(k[i], depth: depth + 1))
+                values.append(build(v[i], depth: depth + 1))
+            }
+        } else {
+            for value in members.values { values.append(build(value, depth: depth + 1)) }
+        }
+        return node(o, members, keys: keys, values: values)
+    }
+
+    /// An object shown without its members: a Foundation value, a typed value, a reference to an
+    /// object shown already, or one below the depth limit; `nil` for an object to expand (marked
+    /// expanded).
+    @inline(never)
+    private mutating func objectWithoutMembers(_ o: KeyedArchiveGraph.Object, depth: Int) -> ArchiveNode? {
         if let v = foundationValue(o) { return v }
-        // The classes the unarchiver has typed decoders for are shown through them (out of line:
-        // this function recurses once per level, its frame must stay small).
+        // The classes the unarchiver has typed decoders for are shown through them.
         if let typed = typedNode(o) { return typed }
         guard !expanded.contains(o.uid) else { return .ref(uid: o.uid, className: o.className) }
         guard depth < maxDepth else { return .truncated(uid: o.uid, className: o.className) }
         expanded.insert(o.uid)
+        return nil
+    }
+
+    /// The node of an object expanded, from its members' nodes.
+    @inline(never)
+    private func node(_ o: KeyedArchiveGraph.Object, _ members: Members, keys: [ArchiveNode], values: [ArchiveNode])
+        -> ArchiveNode
+    {
         let shared = inbound.indices.contains(o.uid) && inbound[o.uid] > 1
         let marker = shared ? (o.uid, o.className) : nil
+        switch members {
+        case .dictionary: return .dictionary(Array(zip(keys, values)), shared: marker)
+        case .orderedSet: return .orderedSet(values, shared: marker)
+        case .array: return .array(values, shared: marker)
+        case .set: return .set(values, shared: marker)
+        case .fields(let names, _):
+            return .object(uid: o.uid, className: o.className, shared: shared, fields: Array(zip(names, values)))
+        }
+    }
+
+    /// What an object holds, as stored: a Foundation collection's members, or the fields of any other
+    /// object (its values without a key last, as `$0`, `$1`, …).
+    private enum Members {
+        case dictionary(keys: [PlistValue], values: [PlistValue])
+        case orderedSet([PlistValue])
+        case array([PlistValue])
+        case set([PlistValue])
+        case fields(keys: [String], values: [PlistValue])
+
+        /// The values (of a dictionary or fields), or members.
+        var values: [PlistValue] {
+            switch self {
+            case .dictionary(_, let v), .fields(_, let v), .orderedSet(let v), .array(let v), .set(let v): v
+            }
+        }
+    }
+
+    @inline(never)
+    private func members(_ o: KeyedArchiveGraph.Object) -> Members {
         let chain = Set(o.classChain + [o.className])
         func list(_ key: String) -> [PlistValue]? {
             if case .array(let a)? = plain(o[key]) { return a }
@@ -330,17 +401,20 @@ struct ArchiveView {
         if chain.contains("NSDictionary"), let keys = list("NS.keys"), let values = list("NS.objects"),
             keys.count == values.count
         {
-            let entries = zip(keys, values).map { (build($0, depth: depth + 1), build($1, depth: depth + 1)) }
-            return .dictionary(entries, shared: marker)
+            return .dictionary(keys: keys, values: values)
         }
-        if chain.contains("NSArray") || chain.contains("NSOrderedSet"), let items = list("NS.objects") {
-            return .array(items.map { build($0, depth: depth + 1) }, shared: marker)
+        if chain.contains("NSOrderedSet"), let items = KeyedArchiveGraph.orderedSetMembers(o) {
+            return .orderedSet(items)
         }
-        if chain.contains("NSSet"), let items = list("NS.objects") {
-            return .set(items.map { build($0, depth: depth + 1) }, shared: marker)
+        if chain.contains("NSArray"), let items = list("NS.objects") { return .array(items) }
+        if chain.contains("NSSet"), let items = list("NS.objects") { return .set(items) }
+        var keys = o.fields.map(\.key)
+        var values = o.fields.map(\.value)
+        for (n, value) in o.unkeyed.enumerated() {
+            keys.append("$\(n)")
+            values.append(value)
         }
-        let fields = o.fields.map { ($0.key, build($0.value, depth: depth + 1)) }
-        return .object(uid: o.uid, className: o.className, shared: shared, fields: fields)
+        return .fields(keys: keys, values: values)
     }
 
     /// A typed Foundation/AppKit value as a node, `nil` for other classes.
@@ -401,6 +475,7 @@ struct ArchiveView {
         case .className(let s): return tagged([("$classname", .string(s))])
         case .array(let items, let shared): return wrap(.array(items.map(json)), shared)
         case .set(let items, let shared): return wrap(.set(items.map(json)), shared)
+        case .orderedSet(let items, let shared): return wrap(tagged([("$orderedSet", .array(items.map(json)))]), shared)
         case .dictionary(let entries, let shared):
             return wrap(.dictionary(PlistDictionary(entries.map { (json($0.0), json($0.1)) })), shared)
         case .object(let uid, let className, _, let fields):
@@ -460,38 +535,56 @@ struct ArchiveRenderer {
                 prefix + p.paint(uid < 0 ? "<depth limit \(className)>" : "<depth limit #\(uid) \(className)>", .marker)
             )
         case .array(let items, let shared): block(id(shared), "[", "]", indexed(items))
-        case .set(let items, let shared): block(id(shared) + p.paint("<set>", .marker) + " ", "[", "]", indexed(items))
-        case .dictionary(let entries, let shared):
-            let children = entries.map { entry -> (String, ArchiveNode) in
-                let key: String
-                switch entry.0 {
-                case .value(.string(let s)): key = p.paint(Render.quoted(s.string), .key)
-                case .value(let v): key = Render.scalar(v, p) ?? "?"
-                default:
-                    var keyOut = TextSink.collecting()
-                    render(entry.0, label: nil, indent: 0, into: &keyOut)
-                    key = String(decoding: keyOut.takeBytes(), as: UTF8.self).split(separator: "\n").joined(
-                        separator: " ")
-                }
-                return (key + p.paint(" => ", .punctuation), entry.1)
-            }
-            block(id(shared), "{", "}", children)
+        case .set(let items, let shared), .orderedSet(let items, let shared):
+            let tag = if case .set = node { "<set>" } else { "<ordered set>" }
+            block(id(shared) + p.paint(tag, .marker) + " ", "[", "]", indexed(items))
+        case .dictionary(let entries, let shared): block(id(shared), "{", "}", labelled(entries))
         case .object(let uid, let className, let shared, let fields):
             let head = p.paint(className, .className) + " " + (shared ? p.paint("#\(uid)", .marker) + " " : "")
             block(head, "{", "}", fields.map { (p.paint($0.0, .key) + p.paint(": ", .punctuation), $0.1) })
         case .typed(let className, let text, let runs):
-            let head = prefix + p.paint(className, .className) + " " + p.paint(text, .literal)
-            guard !runs.isEmpty else {
-                out.line(head)
-                return
-            }
-            out.line(head + " " + p.paint("{", .punctuation))
-            for (runText, attributes) in runs {
-                out.line(
-                    pad + "  " + p.paint(Render.quoted(runText), .key) + p.paint(" => ", .punctuation) + attributes)
-            }
-            out.line(pad + p.paint("}", .punctuation))
+            renderTyped(className, text, runs, prefix: prefix, pad: pad, into: &out)
         }
+    }
+
+    // Out of line: `render` recurses once per level, so its frame must stay small.
+
+    /// A dictionary's entries as labelled children: `"key" => `.
+    @inline(never)
+    private func labelled(_ entries: [(ArchiveNode, ArchiveNode)]) -> [(String, ArchiveNode)] {
+        let p = palette
+        return entries.map { entry -> (String, ArchiveNode) in
+            let key: String
+            switch entry.0 {
+            case .value(.string(let s)): key = p.paint(Render.quoted(s.string), .key)
+            case .value(let v): key = Render.scalar(v, p) ?? "?"
+            default:
+                var keyOut = TextSink.collecting()
+                render(entry.0, label: nil, indent: 0, into: &keyOut)
+                key = String(decoding: keyOut.takeBytes(), as: UTF8.self).split(separator: "\n").joined(
+                    separator: " ")
+            }
+            return (key + p.paint(" => ", .punctuation), entry.1)
+        }
+    }
+
+    /// A typed value, with an attributed string's runs.
+    @inline(never)
+    private func renderTyped(
+        _ className: String, _ text: String, _ runs: [(String, String)], prefix: String, pad: String,
+        into out: inout TextSink
+    ) {
+        let p = palette
+        let head = prefix + p.paint(className, .className) + " " + p.paint(text, .literal)
+        guard !runs.isEmpty else {
+            out.line(head)
+            return
+        }
+        out.line(head + " " + p.paint("{", .punctuation))
+        for (runText, attributes) in runs {
+            out.line(pad + "  " + p.paint(Render.quoted(runText), .key) + p.paint(" => ", .punctuation) + attributes)
+        }
+        out.line(pad + p.paint("}", .punctuation))
     }
 }
 

@@ -3,6 +3,7 @@
 
 import Foundation
 import KeyedArchive
+import PropertyList
 import Testing
 
 @Suite struct UnarchiveTypedValuesTests {
@@ -89,5 +90,50 @@ import Testing
             #expect(r.stdoutText.contains(shown), "\(shown): \(r.stdoutText)")
             for field in hidden { #expect(!r.stdoutText.contains(field), "\(shown) shows \(field)") }
         }
+    }
+}
+
+/// `bplist unarchive` types ordered sets, in both layouts, and shows values encoded without a key.
+@Suite struct UnarchiveOrderedSetTests {
+    @Test(.enabled(if: UnarchiveTypedValuesTests.available, "the shared corpus is not next to the package"))
+    func appleOrderedSetsAreOrderedSets() throws {
+        for name in ["scf-macos1014-NSMutableOrderedSet-Numbers.bplist", "scf-macos1014-NSOrderedSet-Numbers.bplist"] {
+            let path = UnarchiveTypedValuesTests.corpus.appendingPathComponent(name).path
+            let text = try Tool.run(["unarchive", "--no-color", path])
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.stdoutText.hasPrefix("<ordered set> ["), "\(name): \(text.stdoutText)")
+            #expect(!text.stdoutText.contains("NS.object."), "\(name) shows its fields")
+            let json = try Tool.run(["unarchive", "--json", path])
+            #expect(json.stdoutText.contains("\"$orderedSet\":"), "\(name): \(json.stdoutText)")
+            #expect(!json.stdoutText.contains("NS.object."))
+        }
+    }
+
+    @Test func orderedSetsInEitherLayoutAndUnkeyedValues() throws {
+        let dir = try TempDir()
+        let file = dir.url.appendingPathComponent("set.archive")
+        // NS.objects layout (as our archiver wrote it before), and an object with two values without a key.
+        let objects: [PlistValue] = [
+            "$null",
+            ["$class": .uid(2), "title": .uid(3), "$0": .uid(4), "$1": 7],
+            ["$classname": "XWZThing", "$classes": ["XWZThing", "NSObject"]],
+            ["$class": .uid(5), "NS.objects": [.uid(6), .uid(7)]],
+            "first unkeyed",
+            ["$classname": "NSMutableOrderedSet", "$classes": ["NSMutableOrderedSet", "NSOrderedSet", "NSObject"]],
+            "p",
+            "q",
+        ]
+        let archive: PlistValue = [
+            "$version": 100000, "$archiver": "NSKeyedArchiver", "$top": ["root": .uid(1)], "$objects": .array(objects),
+        ]
+        try BinaryPlistWriter().write(archive).write(to: file)
+        let text = try Tool.run(["unarchive", "--no-color", file.path]).stdoutText
+        #expect(text.contains("title: <ordered set> ["), "\(text)")
+        #expect(text.contains("0 => \"p\""), "\(text)")
+        #expect(text.contains("$0: \"first unkeyed\""), "\(text)")
+        #expect(text.contains("$1: 7"), "\(text)")
+        let json = try Tool.run(["unarchive", "--json", file.path]).stdoutText
+        #expect(json.contains("\"$orderedSet\": [\n    \"p\",\n    \"q\""), "\(json)")
+        #expect(json.contains("\"$$0\": \"first unkeyed\""), "\(json)")
     }
 }

@@ -175,7 +175,7 @@ func scalar(_ value: KeyedArchiveGraph.Resolved) -> String? {
     case .backReference(let uid): "(back to UID \(uid))"
     case .truncated(let uid): "(… UID \(uid))"
     case .typed(let className, let text): "\(className) \(text)"
-    case .array, .set, .dictionary, .object: nil
+    case .array, .set, .orderedSet, .dictionary, .object: nil
     }
 }
 
@@ -186,7 +186,7 @@ func show(_ value: KeyedArchiveGraph.Resolved, label: String = "", indent: Strin
         return
     }
     switch value {
-    case .array(let elements), .set(let elements):
+    case .array(let elements), .set(let elements), .orderedSet(let elements):
         print("\(indent)\(label)[")
         for e in elements { show(e, indent: indent + "  ") }
         print("\(indent)]")

@@ -28,7 +28,10 @@
 ///
 /// Archiving an `AnyArchived` writes the same object graph back: the same class names, chains and
 /// fields, with shared instances archived once. Collections and the Foundation values are values:
-/// two equal arrays may share one object in the output, as ``KeyedArchiver`` shares equal values.
+/// two equal arrays may share one object in the output, as ``KeyedArchiver`` shares equal values,
+/// and a mutable collection is written as its immutable class. To rewrite an archive as it was, with
+/// its collections' classes and identities, edit it as a ``KeyedArchiveGraph``
+/// (<doc:EditingArchives>).
 public enum AnyArchived: Hashable {
     /// `$null` (`nil` in Objective-C).
     case null

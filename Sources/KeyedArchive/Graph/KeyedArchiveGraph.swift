@@ -1,10 +1,12 @@
-// Sources/KeyedArchive/Graph/KeyedArchiveGraph.swift - Any keyed archive as an inspectable object graph.
+// Sources/KeyedArchive/Graph/KeyedArchiveGraph.swift - Any keyed archive as its object graph: to
+// inspect, to edit by path, and to write back as it was.
 //
 // No Swift types are instantiated: every `$objects` entry becomes a node (plain value, class
 // description, or object with class name, class chain and fields), UIDs stay references, so
-// cycles and sharing are represented as they are in the file. `resolve` then interprets the
-// Foundation classes (NSArray, NSDictionary, NSDate, …) into a tree for display, bounded in depth
-// and marking back-references instead of following cycles.
+// cycles and sharing are represented as they are in the file. The property list read is kept
+// (GraphStorage.swift): edits change it in place (GraphEditing.swift, GraphImport.swift), and it is
+// what is written back (GraphWriting.swift). `resolve` interprets the Foundation classes for
+// display (GraphResolving.swift).
 
 public import PropertyList
 
@@ -14,14 +16,29 @@ public import PropertyList
     public import Foundation
 #endif
 
-/// A keyed archive of unknown classes, decoded into nodes for tools (`bplist unarchive`).
+/// Any keyed archive as its object graph: inspected without its classes, edited by path, and
+/// written back as it was.
+///
+/// Every `$objects` entry is a node: a plain value, a class description, or an object with its
+/// class name, class chain and fields. UIDs stay references, so shared objects and cycles (through
+/// objects or through collections) are as they are in the file.
 ///
 /// ```swift
-/// let graph = try KeyedArchiveGraph(data)
+/// var graph = try KeyedArchiveGraph(data)                  // binary (plain, zlib, gzip) or XML
 /// if case .object(let person) = graph.node(graph.root ?? 0) {
 ///     print(person.className, person.classChain, person.fields.map(\.key))
 /// }
+/// try graph.set(.string("dark"), at: "root.settings.theme")
+/// try graph.append(.string("notes.txt"), to: "root.recent")
+/// let edited = try graph.encoded()                        // in the form it was read in
 /// ```
+///
+/// Written back without edits, the archive is the property list it was read from: every object
+/// keeps its UID, its class and class chain (an `NSMutableArray` stays one), its fields in their
+/// order, its values without a key, and its identity (distinct objects stay distinct, shared ones
+/// shared); so do dictionary and set orders, `$null`s and collections that contain themselves. An
+/// edit changes only the value it names. <doc:EditingArchives> describes paths, edits and what may
+/// still differ in the bytes.
 public struct KeyedArchiveGraph: Sendable {
     /// An archived object (a dictionary with `$class`).
     public struct Object: Sendable, Hashable {
@@ -35,14 +52,18 @@ public struct KeyedArchiveGraph: Sendable {
         public var classHints: [String]
         /// The fields in file order, keys unescaped (`$class` omitted). References are `.uid`.
         public var fields: [Field]
+        /// The values the object encoded without a key (stored as `$0`, `$1`, …), in order.
+        public var unkeyed: [PlistValue] = []
 
         /// The value of a field.
         public subscript(key: String) -> PlistValue? { fields.first { $0.key == key }?.value }
 
-        /// UIDs this object refers to, in field order (0 = `$null` omitted).
+        /// UIDs this object refers to, in field order, then those of its values without a key
+        /// (0 = `$null` omitted).
         public var references: [Int] {
             var out: [Int] = []
             for f in fields { KeyedArchiveGraph.collectUIDs(f.value, into: &out) }
+            for v in unkeyed { KeyedArchiveGraph.collectUIDs(v, into: &out) }
             return out
         }
     }
@@ -71,6 +92,8 @@ public struct KeyedArchiveGraph: Sendable {
         case value(PlistValue)
         case array([Resolved])
         case set([Resolved])
+        /// An NSOrderedSet or NSMutableOrderedSet, in order.
+        case orderedSet([Resolved])
         case dictionary([ResolvedEntry])
         case date(Date)
         case uuid(UUID)
@@ -96,20 +119,16 @@ public struct KeyedArchiveGraph: Sendable {
     }
 
     /// `$top` entries in file order (values are usually `.uid`).
-    public let top: [Field]
+    public internal(set) var top: [Field]
     /// `$objects`, by UID.
-    public let nodes: [Node]
+    public internal(set) var nodes: [Node]
+    /// The archive as stored: what is written back, and what edits change.
+    var storage: GraphStorage
     /// The archive, for the typed decoders (one reference: the graph stays small to copy).
-    let source: Source
+    var source: Source
 
-    final class Source: Sendable {
-        let document: BinaryPlistDocument
-        let limits: KeyedUnarchiver.Limits
-        init(_ document: BinaryPlistDocument, _ limits: KeyedUnarchiver.Limits) {
-            self.document = document
-            self.limits = limits
-        }
-    }
+    /// The form the archive was read in, and in which ``encoded()`` writes it back. Set it to convert.
+    public var form: Form
 
     /// The UID under `$top.root`, if it is a UID.
     public var root: Int? {
@@ -137,38 +156,31 @@ public struct KeyedArchiveGraph: Sendable {
         requiredTopKey: String? = "root"
     ) throws {
         let doc: BinaryPlistDocument
+        let form: Form
         do {
+            form = try Form.sniff(data)
             doc = try BinaryPlistDocument.openArchive(data, limits: limits.plist)
         } catch {
             throw KeyedArchiveError(plist: error)
         }
-        let parts = try KeyedUnarchiver.topLevel(doc)
-        func value(_ ref: ObjectRef, uid: Int?) throws -> PlistValue {
-            do {
-                return try doc.value(of: ref)
-            } catch {
-                throw KeyedArchiveError(plist: error, uid: uid)
-            }
+        _ = try KeyedUnarchiver.topLevel(doc)
+        // Materialised once (shared sub-trees memoised, depth and node budgets enforced).
+        let archive: PlistValue
+        do {
+            archive = try doc.value()
+        } catch {
+            throw KeyedArchiveError(plist: error)
         }
-        let count = parts.objects.count
-        func checkUIDs(_ v: PlistValue, key: [String], uid: Int?) throws {
-            var uids: [Int] = []
-            KeyedArchiveGraph.collectUIDs(v, into: &uids, limit: count)
-            if let bad = uids.first(where: { $0 >= count }) {
-                throw KeyedArchiveError(
-                    .badUID, keyPath: key, uid: bad, "UID \(bad) is outside $objects (\(count) entries)")
-            }
-        }
-        // Materialised once each (shared sub-trees memoised, depth and node budgets enforced).
-        guard case .dictionary(let topDict) = try value(parts.topRef, uid: nil),
-            case .array(let raw) = try value(parts.objectsRef, uid: nil), raw.count == count
+        guard case .dictionary(let root) = archive, case .dictionary(let topDict)? = root[ArchiveVocabulary.topKey],
+            case .array(let raw)? = root[ArchiveVocabulary.objectsKey]
         else {
             throw KeyedArchiveError(.notAKeyedArchive, "$top or $objects changed kind")
         }
+        let count = raw.count
         var top: [Field] = []
         for (k, v) in topDict.entries {
             guard let key = k.stringValue else { continue }
-            try checkUIDs(v, key: [key], uid: nil)
+            try KeyedArchiveGraph.checkUIDs(v, count: count, key: [key], uid: nil)
             top.append(Field(key: key, value: v))
         }
         if let requiredTopKey, !top.contains(where: { $0.key == requiredTopKey }) {
@@ -177,60 +189,77 @@ public struct KeyedArchiveGraph: Sendable {
         var nodes: [Node] = []
         nodes.reserveCapacity(count)
         for uid in 0..<count {
-            if uid == 0 {
-                nodes.append(.null)
-                continue
-            }
-            guard case .dictionary(let dict) = raw[uid] else {
-                nodes.append(.value(raw[uid]))
-                continue
-            }
-            guard let cls = dict[ArchiveVocabulary.classKey] else {
-                if let name = dict[ArchiveVocabulary.classNameKey]?.stringValue {
-                    nodes.append(
-                        .classDescription(
-                            name: name, chain: KeyedArchiveGraph.strings(dict[ArchiveVocabulary.classesKey])))
-                    continue
-                }
-                throw KeyedArchiveError(.corrupted, uid: uid, "object \(uid) is a dictionary without $class")
-            }
-            guard case .uid(let cu) = cls, cu > 0, cu < UInt64(count) else {
-                throw KeyedArchiveError(.badUID, uid: uid, "$class of object \(uid) is not a UID inside $objects")
-            }
-            guard case .dictionary(let cd) = raw[Int(cu)], let name = cd[ArchiveVocabulary.classNameKey]?.stringValue
-            else {
-                throw KeyedArchiveError(
-                    .corrupted, uid: uid,
-                    "$class of object \(uid) points at UID \(cu), which is not a class description")
-            }
-            if let allowedClasses, !allowedClasses.contains(name) {
-                throw KeyedArchiveError(
-                    .classNotAllowed, className: name, uid: uid, "class \(name) is not in the allow-list")
-            }
-            var fields: [Field] = []
-            for (k, v) in dict.entries {
-                guard let stored = k.stringValue, let key = ArchiveVocabulary.unescape(stored) else { continue }
-                try checkUIDs(v, key: [key], uid: uid)
-                fields.append(Field(key: key, value: v))
-            }
-            for key in [ArchiveVocabulary.classesKey, "$classhints"] {
-                guard let list = cd[key] else { continue }
-                guard case .array(let names) = list, names.allSatisfy({ $0.stringValue != nil }) else {
-                    throw KeyedArchiveError(
-                        .corrupted, className: name, uid: Int(cu),
-                        "\(key) of the class description at UID \(cu) is not an array of strings")
-                }
-            }
-            let chain = KeyedArchiveGraph.strings(cd[ArchiveVocabulary.classesKey])
-            nodes.append(
-                .object(
-                    Object(
-                        uid: uid, className: name, classChain: chain.isEmpty ? [name] : chain,
-                        classHints: KeyedArchiveGraph.strings(cd["$classhints"]), fields: fields)))
+            nodes.append(try KeyedArchiveGraph.makeNode(uid, raw, allowedClasses: allowedClasses))
         }
         self.top = top
         self.nodes = nodes
+        self.storage = GraphStorage(archive: root, objects: raw, top: topDict)
         self.source = Source(doc, limits)
+        self.form = form
+    }
+
+    /// The node of `$objects[uid]`, its references checked.
+    static func makeNode(_ uid: Int, _ raw: [PlistValue], allowedClasses: Set<String>? = nil) throws -> Node {
+        let count = raw.count
+        if uid == 0 { return .null }
+        guard case .dictionary(let dict) = raw[uid] else { return .value(raw[uid]) }
+        guard let cls = dict[ArchiveVocabulary.classKey] else {
+            if let name = dict[ArchiveVocabulary.classNameKey]?.stringValue {
+                return .classDescription(
+                    name: name, chain: KeyedArchiveGraph.strings(dict[ArchiveVocabulary.classesKey]))
+            }
+            throw KeyedArchiveError(.corrupted, uid: uid, "object \(uid) is a dictionary without $class")
+        }
+        guard case .uid(let cu) = cls, cu > 0, cu < UInt64(count) else {
+            throw KeyedArchiveError(.badUID, uid: uid, "$class of object \(uid) is not a UID inside $objects")
+        }
+        guard case .dictionary(let cd) = raw[Int(cu)], let name = cd[ArchiveVocabulary.classNameKey]?.stringValue
+        else {
+            throw KeyedArchiveError(
+                .corrupted, uid: uid, "$class of object \(uid) points at UID \(cu), which is not a class description")
+        }
+        if let allowedClasses, !allowedClasses.contains(name) {
+            throw KeyedArchiveError(
+                .classNotAllowed, className: name, uid: uid, "class \(name) is not in the allow-list")
+        }
+        var fields: [Field] = []
+        var unkeyed: [(Int, PlistValue)] = []
+        for (k, v) in dict.entries {
+            guard let stored = k.stringValue else { continue }
+            guard let key = ArchiveVocabulary.unescape(stored) else {
+                if let n = KeyedArchiveGraph.unkeyedIndex(stored) {
+                    try checkUIDs(v, count: count, key: [stored], uid: uid)
+                    unkeyed.append((n, v))
+                }
+                continue
+            }
+            try checkUIDs(v, count: count, key: [key], uid: uid)
+            fields.append(Field(key: key, value: v))
+        }
+        unkeyed.sort { $0.0 < $1.0 }
+        for key in [ArchiveVocabulary.classesKey, "$classhints"] {
+            guard let list = cd[key] else { continue }
+            guard case .array(let names) = list, names.allSatisfy({ $0.stringValue != nil }) else {
+                throw KeyedArchiveError(
+                    .corrupted, className: name, uid: Int(cu),
+                    "\(key) of the class description at UID \(cu) is not an array of strings")
+            }
+        }
+        let chain = KeyedArchiveGraph.strings(cd[ArchiveVocabulary.classesKey])
+        return .object(
+            Object(
+                uid: uid, className: name, classChain: chain.isEmpty ? [name] : chain,
+                classHints: KeyedArchiveGraph.strings(cd["$classhints"]), fields: fields, unkeyed: unkeyed.map(\.1)))
+    }
+
+    /// Throws `badUID` when a value holds a UID outside `$objects`.
+    static func checkUIDs(_ v: PlistValue, count: Int, key: [String], uid: Int?) throws {
+        var uids: [Int] = []
+        KeyedArchiveGraph.collectUIDs(v, into: &uids, limit: count)
+        if let bad = uids.first(where: { $0 >= count }) {
+            throw KeyedArchiveError(
+                .badUID, keyPath: key, uid: bad, "UID \(bad) is outside $objects (\(count) entries)")
+        }
     }
 
     /// The object at `uid` decoded by the unarchiver's typed decoders when its class is a typed
@@ -244,7 +273,7 @@ public struct KeyedArchiveGraph: Sendable {
     ///     many objects (each call without one opens the archive again).
     public func typedValue(at uid: Int, using unarchiver: KeyedUnarchiver? = nil) -> AnyArchived? {
         guard case .object(let o)? = node(uid), AnyArchived.typedValueClasses[o.className] != nil,
-            let decoder = unarchiver ?? (try? KeyedUnarchiver(document: source.document, limits: source.limits)),
+            let decoder = unarchiver ?? source.unarchiver(),
             let value = try? decoder.decodeObject(atUID: uid), value.typedDescription != nil
         else { return nil }
         return value
@@ -266,7 +295,7 @@ public struct KeyedArchiveGraph: Sendable {
         ]
         guard plainClasses.contains(o.className) || o.classChain.contains("NSString") || o.classChain.contains("NSData")
         else { return nil }
-        guard let decoder = unarchiver ?? (try? KeyedUnarchiver(document: source.document, limits: source.limits)),
+        guard let decoder = unarchiver ?? source.unarchiver(),
             let value = try? decoder.decodeObject(atUID: uid)
         else { return nil }
         switch value {
@@ -302,91 +331,5 @@ public struct KeyedArchiveGraph: Sendable {
             default: break
             }
         }
-    }
-
-    // MARK: - Resolving
-
-    /// Interprets a value (a field, a `$top` entry, or `.uid(n)`) with the Foundation classes
-    /// understood: NSArray/NSSet/NSDictionary (and mutable forms), NSDate, NSUUID, NSURL,
-    /// NSString/NSData wrappers. Other objects become `.object` with resolved fields.
-    public func resolve(_ value: PlistValue, maxDepth: Int = 64) -> Resolved {
-        var onPath = ResolvePath(decoder: try? KeyedUnarchiver(document: source.document, limits: source.limits))
-        return resolve(value, depth: 0, maxDepth: maxDepth, onPath: &onPath)
-    }
-
-    /// Resolves the root object.
-    public func resolvedRoot(maxDepth: Int = 64) -> Resolved {
-        guard let root else { return .null }
-        return resolve(.uid(UInt64(root)), maxDepth: maxDepth)
-    }
-
-    private func resolve(_ value: PlistValue, depth: Int, maxDepth: Int, onPath: inout ResolvePath) -> Resolved {
-        guard depth <= maxDepth else {
-            if case .uid(let u) = value { return .truncated(Int(clamping: u)) }
-            return .truncated(-1)
-        }
-        switch value {
-        case .uid(let u):
-            let uid = Int(clamping: u)
-            guard uid != 0, let node = node(uid) else { return .null }
-            switch node {
-            case .null: return .null
-            case .value(let v): return resolve(v, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath)
-            case .classDescription(let name, _): return .value(.string(name))
-            case .object(let o):
-                guard onPath.insert(uid).inserted else { return .backReference(uid) }
-                defer { onPath.remove(uid) }
-                return resolveObject(o, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath)
-            }
-        case .array(let a):
-            return .array(a.map { resolve($0, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath) })
-        case .set(let a):
-            return .set(a.map { resolve($0, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath) })
-        case .dictionary(let d):
-            return .dictionary(
-                d.entries.map {
-                    ResolvedEntry(
-                        key: resolve($0.key, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath),
-                        value: resolve($0.value, depth: depth + 1, maxDepth: maxDepth, onPath: &onPath))
-                })
-        case .string(let s) where s == ArchiveVocabulary.null: return .null
-        default: return .value(value)
-        }
-    }
-
-    private func resolveObject(_ o: Object, depth: Int, maxDepth: Int, onPath: inout ResolvePath) -> Resolved {
-        func r(_ v: PlistValue?) -> Resolved {
-            guard let v else { return .null }
-            return resolve(v, depth: depth, maxDepth: maxDepth, onPath: &onPath)
-        }
-        func list(_ v: PlistValue?) -> [Resolved]? {
-            guard case .array(let a)? = v else { return nil }
-            return a.map { resolve($0, depth: depth, maxDepth: maxDepth, onPath: &onPath) }
-        }
-        if o.className == "NSNull" { return .null }
-        if let typed = typedValue(at: o.uid, using: onPath.decoder)?.typedDescription {
-            return .typed(className: typed.className, text: typed.text)
-        }
-        let chain = Set(o.classChain + [o.className])
-        if chain.contains("NSDictionary"), let ks = list(o["NS.keys"]), let vs = list(o["NS.objects"]),
-            ks.count == vs.count
-        {
-            return .dictionary(zip(ks, vs).map { ResolvedEntry(key: $0, value: $1) })
-        }
-        if chain.contains("NSArray") || chain.contains("NSOrderedSet"), let xs = list(o["NS.objects"]) {
-            return .array(xs)
-        }
-        if chain.contains("NSSet"), let xs = list(o["NS.objects"]) { return .set(xs) }
-        // NSDate, NSUUID, NSURL, NSString, NSData: the unarchiver's decoders, the one reading of them.
-        switch foundationValue(at: o.uid, using: onPath.decoder) {
-        case .date(let d)?: return .date(d)
-        case .uuid(let u)?: return .uuid(u)
-        case .url(let u)?: return .url(u.absoluteString)
-        case .string(let s)?: return .value(.string(s))
-        case .data(let d)?: return .value(.data(d))
-        case .nsNull?: return .null
-        default: break
-        }
-        return .object(className: o.className, fields: o.fields.map { ResolvedField(key: $0.key, value: r($0.value)) })
     }
 }

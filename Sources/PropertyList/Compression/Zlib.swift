@@ -8,6 +8,7 @@
 // duration of one `deflate`/`inflate` call, with avail_in/avail_out set to those buffers' sizes.
 
 internal import CZlib
+
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
 #else
@@ -63,15 +64,25 @@ internal import CZlib
         try deflate(data, level: level, piece: maxPiece)
     }
 
+    /// Compresses `data` into a gzip member (RFC 1952): the same deflate stream as
+    /// ``deflate(_:level:)``, with gzip's header and trailer instead of zlib's.
+    public static func gzip(_ data: Data, level: Int = -1) throws(PlistError) -> Data {
+        try deflate(data, level: level, piece: maxPiece, windowBits: 15 + 16)
+    }
+
     /// `deflate(_:level:)` lending zlib at most `piece` bytes per call (tests use small pieces to
-    /// exercise the path that inputs and outputs over 4 GiB take).
-    package static func deflate(_ data: Data, level: Int, piece: Int) throws(PlistError) -> Data {
+    /// exercise the path that inputs and outputs over 4 GiB take). `windowBits` 15 writes a zlib
+    /// stream, 15 + 16 a gzip member.
+    package static func deflate(_ data: Data, level: Int, piece: Int, windowBits: Int32 = 15) throws(PlistError) -> Data {
         guard (-1...9).contains(level) else {
             throw PlistError(.unencodable, "zlib level \(level) is not -1...9")
         }
         let piece = min(max(piece, 1), maxPiece)
         var stream = unsafe z_stream()
-        let initRC = unsafe deflateInit_(&stream, Int32(level), ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        // deflateInit2 with window bits 15, memory level 8 and the default strategy is deflateInit.
+        let initRC = unsafe deflateInit2_(
+            &stream, Int32(level), Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+            Int32(MemoryLayout<z_stream>.size))
         guard initRC == Z_OK else { throw PlistError(.compression, "deflateInit failed (\(initRC))") }
         defer { unsafe _ = deflateEnd(&stream) }
         // deflateBound (a uLong, 64-bit here) is the most a complete stream can take, so the block

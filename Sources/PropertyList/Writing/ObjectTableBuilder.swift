@@ -325,6 +325,24 @@
         return finishContainer(.dictionary, start)
     }
 
+    /// Adds a dictionary that stays one object of its own: no equal dictionary is merged into it, and
+    /// it is not merged into one (a keyed archive's objects are distinct even when equal, as Apple's
+    /// writer leaves them). `keys` and `values` must have the same length.
+    public mutating func addDistinctDictionary(keys: [BuilderRef], values: [BuilderRef]) throws(PlistError)
+        -> BuilderRef
+    {
+        guard keys.count == values.count else {
+            throw PlistError(.unencodable, "dictionary has \(keys.count) keys but \(values.count) values")
+        }
+        let start = children.count
+        for r in keys { try appendChild(r, start) }
+        for r in values { try appendChild(r, start) }
+        let id = Int32(truncatingIfNeeded: objects.count)
+        // Not filed in the dedup table: nothing added later finds it.
+        objects.append(Entry(.dictionary, a: UInt64(start), count: children.count &- start))
+        return BuilderRef(id: id)
+    }
+
     /// Encodes everything reachable from `root` as a `bplist00` file.
     ///
     /// - Parameters:

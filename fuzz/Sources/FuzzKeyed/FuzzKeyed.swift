@@ -140,6 +140,28 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
             }
         }
         _ = graph.resolvedRoot(maxDepth: 16)
+        // Written back, the graph reads as the same nodes (or the limits stop the second read).
+        if let out = keyed("KeyedArchiveGraph.encoded", { try graph.encoded(as: .binary) }),
+            let again = keyed("KeyedArchiveGraph again", { try KeyedArchiveGraph(out, limits: limits) })
+        {
+            require(again.nodes == graph.nodes && again.top == graph.top, "the graph written back reads differently")
+        }
+        // Edits by paths the input names: applied, or a typed error that leaves the graph as it was.
+        var edited = graph
+        var path = ["root"]
+        if let root = graph.root, case .object(let o)? = graph.node(root), let first = o.fields.first {
+            path.append(first.key)
+        }
+        _ = keyed("KeyedArchiveGraph.apply", { try edited.apply([.set(path, .string("x"))]) })
+        let before = keyed("KeyedArchiveGraph.encoded", { try edited.encoded(as: .binary) })
+        if let before {
+            _ = keyed("KeyedArchiveGraph edited", { try KeyedArchiveGraph(before, limits: limits) })
+        }
+        // The second edit names what the first removed: the call fails, and changes nothing.
+        if keyed("KeyedArchiveGraph.apply", { try edited.apply([.remove(path), .remove(path)]) }) == nil {
+            let after = keyed("KeyedArchiveGraph.encoded", { try edited.encoded(as: .binary) })
+            require(after == before, "a failed edit changed the graph")
+        }
     }
 
     // 2. Typed decodes through the unarchiver, each from a fresh unarchiver.
