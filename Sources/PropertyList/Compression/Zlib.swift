@@ -73,7 +73,8 @@ internal import CZlib
     /// `deflate(_:level:)` lending zlib at most `piece` bytes per call (tests use small pieces to
     /// exercise the path that inputs and outputs over 4 GiB take). `windowBits` 15 writes a zlib
     /// stream, 15 + 16 a gzip member.
-    package static func deflate(_ data: Data, level: Int, piece: Int, windowBits: Int32 = 15) throws(PlistError) -> Data {
+    package static func deflate(_ data: Data, level: Int, piece: Int, windowBits: Int32 = 15) throws(PlistError) -> Data
+    {
         guard (-1...9).contains(level) else {
             throw PlistError(.unencodable, "zlib level \(level) is not -1...9")
         }
