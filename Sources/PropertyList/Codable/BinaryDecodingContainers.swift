@@ -1,0 +1,291 @@
+// Sources/PropertyList/Codable/BinaryDecodingContainers.swift - The keyed, unkeyed and single-value
+// containers of the binary decoder.
+//
+// Each scalar overload reads the value in place (BinaryDecoding.swift) and turns a failed read into
+// a `DecodingError` with the container's coding path and the key; `decode<T>` goes through
+// `BinaryDecoderImpl.decodeValue`, which reads the types the format holds directly and runs any
+// other type's `init(from:)` as a nested value.
+
+struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let impl: BinaryDecoderImpl
+    /// The dictionary object, where its key references start, and its entry count.
+    let ref: Int
+    let keysStart: Int
+    let count: Int
+    /// The key memo of `Key` (KeyMemo.swift).
+    let memo: Int
+    /// Frames below this container, and its whole path when a child decoder made it.
+    let depth: Int
+    let prefix: [any CodingKey]?
+
+    var codingPath: [any CodingKey] { prefix ?? impl.codingPath(depth: depth) }
+
+    /// The keys in the dictionary's order (keys that are not strings, or that `Key` does not
+    /// accept, are left out).
+    var allKeys: [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(count)
+        for i in 0..<count {
+            guard let k = try? impl.read({ (r) throws(DecodeFailure) in impl.reference(r, keysStart, i) }),
+                let text = try? impl.string(k), let key = Key(stringValue: text)
+            else { continue }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    func contains(_ key: Key) -> Bool {
+        ((try? impl.lookup(key.stringValue, memo: memo, dictionary: ref, keysStart: keysStart, count: count))
+            ?? nil) != nil
+    }
+
+    /// The value reference of `key`, counted against the budget.
+    @inline(__always)
+    func value(_ key: Key) throws -> Int {
+        let found: Int?
+        do throws(DecodeFailure) {
+            found = try impl.lookup(key.stringValue, memo: memo, dictionary: ref, keysStart: keysStart, count: count)
+        } catch {
+            throw error.decodingError(Any.self, codingPath + [key])
+        }
+        guard let found else { throw keyNotFound(key) }
+        try impl.countValue(depth: depth)
+        return found
+    }
+
+    func keyNotFound(_ key: Key) -> DecodingError {
+        let off = impl.offsetIfValid(ref)
+        let error = impl.located(.keyNotFound, ref, offset: off, "no value for the key \"\(key.stringValue)\"")
+        return DecodingError.keyNotFound(
+            key, DecodingError.Context(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
+    }
+
+    @inline(__always)
+    func scalar<T>(_ key: Key, _ read: (BinaryDecoderImpl, Int) throws(DecodeFailure) -> T) throws -> T {
+        let v = try value(key)
+        do throws(DecodeFailure) {
+            return try read(impl, v)
+        } catch {
+            throw error.decodingError(T.self, codingPath + [key])
+        }
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { impl.isNull(try value(key)) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { (d, v) throws(DecodeFailure) in try d.bool(v) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { (d, v) throws(DecodeFailure) in try d.string(v) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try scalar(key) { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Double.self) }
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try scalar(key) { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Float.self) }
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int.self) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int8.self) } }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int16.self) } }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int32.self) } }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int64.self) } }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt.self) } }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt8.self) } }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt16.self) } }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt32.self) } }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt64.self) } }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let v = try value(key)
+        return try impl.decodeValue(type, v, depth: depth, prefix: prefix, step: .key(key), key: key)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard
+            let v = try? impl.lookup(key.stringValue, memo: memo, dictionary: ref, keysStart: keysStart, count: count)
+        else { return nil }
+        if impl.isNull(v) { return nil }
+        return try decode(type, forKey: key)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        let v = try value(key)
+        return try impl.keyedContainer(type, ref: v, depth: depth, prefix: try nestedPrefix(key))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let v = try value(key)
+        return try impl.unkeyedContainer(ref: v, depth: depth, prefix: try nestedPrefix(key))
+    }
+
+    func superDecoder() throws -> any Decoder { try childDecoder(PlistCodingKey.superKey) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try childDecoder(key) }
+
+    /// The path of a container nested under `key`, which has no frame of its own: bounded by the
+    /// depth limit, as frames are.
+    func nestedPrefix(_ key: some CodingKey) throws -> [any CodingKey] {
+        let path = codingPath + [key]
+        guard path.count <= impl.maxDepth else { throw impl.depthExceeded(path) }
+        return path
+    }
+
+    func childDecoder(_ key: some CodingKey) throws -> any Decoder {
+        guard
+            let found = try? impl.lookup(key.stringValue, memo: memo, dictionary: ref, keysStart: keysStart, count: count)
+        else {
+            let off = impl.offsetIfValid(ref)
+            let error = impl.located(.keyNotFound, ref, offset: off, "no value for the key \"\(key.stringValue)\"")
+            throw DecodingError.keyNotFound(
+                key,
+                DecodingError.Context(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
+        }
+        try impl.countValue(depth: depth)
+        return BinaryChildDecoder(impl: impl, ref: found, codingPath: try nestedPrefix(key))
+    }
+}
+
+struct BinaryUnkeyedDecoding: UnkeyedDecodingContainer {
+    let impl: BinaryDecoderImpl
+    /// Where the element references start, and how many there are.
+    let start: Int
+    let n: Int
+    let depth: Int
+    let prefix: [any CodingKey]?
+    var currentIndex = 0
+
+    init(impl: BinaryDecoderImpl, start: Int, n: Int, depth: Int, prefix: [any CodingKey]?) {
+        self.impl = impl
+        self.start = start
+        self.n = n
+        self.depth = depth
+        self.prefix = prefix
+    }
+
+    var codingPath: [any CodingKey] { prefix ?? impl.codingPath(depth: depth) }
+    var count: Int? { n }
+    var isAtEnd: Bool { currentIndex >= n }
+
+    /// The reference of the current element, counted against the budget.
+    @inline(__always)
+    func element(_ type: Any.Type) throws -> Int {
+        guard currentIndex < n else {
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: codingPath + [PlistCodingKey(index: currentIndex)],
+                    debugDescription: "the array has no element \(currentIndex) (it has \(n))"))
+        }
+        try impl.countValue(depth: depth)
+        let i = currentIndex
+        return (try? impl.read { (r) throws(DecodeFailure) in impl.reference(r, start, i) }) ?? -1
+    }
+
+    @inline(__always)
+    mutating func scalar<T>(_ read: (BinaryDecoderImpl, Int) throws(DecodeFailure) -> T) throws -> T {
+        let v = try element(T.self)
+        do throws(DecodeFailure) {
+            let result = try read(impl, v)
+            currentIndex += 1
+            return result
+        } catch {
+            throw error.decodingError(T.self, codingPath + [PlistCodingKey(index: currentIndex)])
+        }
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        let v = try element(Optional<Any>.self)
+        if impl.isNull(v) {
+            currentIndex += 1
+            return true
+        }
+        return false
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try scalar { (d, v) throws(DecodeFailure) in try d.bool(v) } }
+    mutating func decode(_ type: String.Type) throws -> String { try scalar { (d, v) throws(DecodeFailure) in try d.string(v) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try scalar { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Double.self) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try scalar { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Float.self) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int.self) } }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int8.self) } }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int16.self) } }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int32.self) } }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int64.self) } }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt.self) } }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt8.self) } }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt16.self) } }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt32.self) } }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt64.self) } }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let v = try element(T.self)
+        let index = currentIndex
+        let result = try impl.decodeValue(
+            type, v, depth: depth, prefix: prefix, step: .index(index), key: PlistCodingKey(index: index))
+        currentIndex += 1
+        return result
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        let v = try element(KeyedDecodingContainer<NestedKey>.self)
+        let container = try impl.keyedContainer(type, ref: v, depth: depth, prefix: try nestedPrefix())
+        currentIndex += 1
+        return container
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let v = try element((any UnkeyedDecodingContainer).self)
+        let container = try impl.unkeyedContainer(ref: v, depth: depth, prefix: try nestedPrefix())
+        currentIndex += 1
+        return container
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let v = try element((any Decoder).self)
+        let decoder = BinaryChildDecoder(impl: impl, ref: v, codingPath: try nestedPrefix())
+        currentIndex += 1
+        return decoder
+    }
+
+    func nestedPrefix() throws -> [any CodingKey] {
+        let path = codingPath + [PlistCodingKey(index: currentIndex)]
+        guard path.count <= impl.maxDepth else { throw impl.depthExceeded(path) }
+        return path
+    }
+}
+
+struct BinarySingleValueDecoding: SingleValueDecodingContainer {
+    let impl: BinaryDecoderImpl
+    let ref: Int
+    let depth: Int
+    let prefix: [any CodingKey]?
+
+    var codingPath: [any CodingKey] { prefix ?? impl.codingPath(depth: depth) }
+
+    @inline(__always)
+    func scalar<T>(_ read: (BinaryDecoderImpl, Int) throws(DecodeFailure) -> T) throws -> T {
+        do throws(DecodeFailure) {
+            return try read(impl, ref)
+        } catch {
+            throw error.decodingError(T.self, codingPath)
+        }
+    }
+
+    func decodeNil() -> Bool { impl.isNull(ref) }
+    func decode(_ type: Bool.Type) throws -> Bool { try scalar { (d, v) throws(DecodeFailure) in try d.bool(v) } }
+    func decode(_ type: String.Type) throws -> String { try scalar { (d, v) throws(DecodeFailure) in try d.string(v) } }
+    func decode(_ type: Double.Type) throws -> Double { try scalar { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Double.self) } }
+    func decode(_ type: Float.Type) throws -> Float { try scalar { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Float.self) } }
+    func decode(_ type: Int.Type) throws -> Int { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int.self) } }
+    func decode(_ type: Int8.Type) throws -> Int8 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int8.self) } }
+    func decode(_ type: Int16.Type) throws -> Int16 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int16.self) } }
+    func decode(_ type: Int32.Type) throws -> Int32 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int32.self) } }
+    func decode(_ type: Int64.Type) throws -> Int64 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int64.self) } }
+    func decode(_ type: UInt.Type) throws -> UInt { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt.self) } }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt8.self) } }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt16.self) } }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt32.self) } }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt64.self) } }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try impl.decodeValue(type, ref, depth: depth, prefix: prefix, step: .none, key: nil as PlistCodingKey?)
+    }
+}

@@ -1,0 +1,203 @@
+// Sources/PropertyList/Codable/KeyMemo.swift - Finding a CodingKey in a binary dictionary without
+// making strings: one memo per container type.
+//
+// A keyed container of type `K` is made once per object of that type (50,000 times for 50,000
+// records), and each asks for the same keys in the same order. So each container type gets a memo
+// (`DecodeKeyMemo`), a list of slots in the order the keys are first asked for:
+//
+//   slot = (the key's text, its UTF-8 made once, where it was found last: position and key object)
+//
+// Finding a key: its slot is the one after the last matched (keys are asked for in order), else
+// the last matched, else a search of the slots (by `String ==`, which compares the storage of two
+// literals first). In the dictionary, the key object at the slot's position is compared with the
+// slot's key object by reference (writers share key strings, so this is usually the whole test),
+// then by bytes; only then are the other keys searched, as bytes against the slot's UTF-8 (or its
+// UTF-16, made the first time a UTF-16 key object is met). A memo holds at most 64 slots: keys
+// beyond (a `[String: V]` with many keys, read through the generic path) are searched without one,
+// and a dictionary of more than 32 entries searched that way gets an index of its keys, made once.
+
+/// One key of a container type, as the decoder remembers it.
+struct DecodeKeySlot {
+    let key: String
+    let utf8: [UInt8]
+    /// The key as UTF-16BE bytes, made when a UTF-16 key object is first compared with it.
+    var utf16: [UInt8]? = nil
+    /// Where the key was found last: its position in the dictionary and the key object there.
+    var position = -1
+    var keyRef = -1
+
+    init(_ key: String) {
+        self.key = key
+        utf8 = Array(key.utf8)
+    }
+}
+
+/// The key memo of one container type (see the file header).
+struct DecodeKeyMemo {
+    static let capacity = 64
+    var slots: [DecodeKeySlot] = []
+    /// The slot matched last.
+    var last = -1
+}
+
+/// An index of the keys of one large dictionary, made when it is searched without a memo slot.
+struct LargeDictionaryIndex {
+    /// The dictionary object.
+    var ref: Int
+    /// Each key's text → its first position.
+    var positions: [String: Int]
+}
+
+extension BinaryDecoderImpl {
+    /// The memo of the container type `type`.
+    @inline(__always)
+    func memo(for type: Any.Type) -> Int {
+        let id = ObjectIdentifier(type)
+        if state.lastMemoType == id { return state.lastMemo }
+        let index: Int
+        if let i = state.memoIndex[id] {
+            index = i
+        } else {
+            index = state.memos.count
+            state.memos.append(DecodeKeyMemo())
+            state.memoIndex[id] = index
+        }
+        state.lastMemoType = id
+        state.lastMemo = index
+        return index
+    }
+
+    /// The slot of `key` in memo `m`, added when new; -1 when the memo is full and has none.
+    @inline(__always)
+    func slot(_ key: String, memo m: Int) -> Int {
+        let last = state.memos[m].last
+        let n = state.memos[m].slots.count
+        let next = last &+ 1
+        if next < n && state.memos[m].slots[next].key == key {
+            state.memos[m].last = next
+            return next
+        }
+        if last >= 0 && state.memos[m].slots[last].key == key { return last }
+        return searchSlot(key, memo: m)
+    }
+
+    func searchSlot(_ key: String, memo m: Int) -> Int {
+        let n = state.memos[m].slots.count
+        for i in 0..<n where state.memos[m].slots[i].key == key {
+            state.memos[m].last = i
+            return i
+        }
+        guard n < DecodeKeyMemo.capacity else { return -1 }
+        state.memos[m].slots.append(DecodeKeySlot(key))
+        state.memos[m].last = n
+        return n
+    }
+
+    /// The value reference of `key` in the dictionary whose `count` key references start at
+    /// `keysStart` (the values follow them), or nil when the dictionary does not have it.
+    func lookup(_ key: String, memo m: Int, dictionary ref: Int, keysStart: Int, count: Int) throws(DecodeFailure)
+        -> Int?
+    {
+        let s = slot(key, memo: m)
+        guard s >= 0 else { return try lookupWithoutMemo(key, dictionary: ref, keysStart: keysStart, count: count) }
+        return try read { (r) throws(DecodeFailure) -> Int? in
+            let p = state.memos[m].slots[s].position
+            let known = state.memos[m].slots[s].keyRef
+            if p >= 0 && p < count {
+                let k = reference(r, keysStart, p)
+                if k == known { return reference(r, keysStart, count &+ p) }
+            }
+            // Search from the remembered position on (wrapping around), by reference, then by bytes.
+            var i = p >= 0 && p < count ? p : 0
+            for _ in 0..<count {
+                let k = reference(r, keysStart, i)
+                if k == known || keyObject(r, k, equals: m, s) {
+                    state.memos[m].slots[s].position = i
+                    state.memos[m].slots[s].keyRef = k
+                    return reference(r, keysStart, count &+ i)
+                }
+                i = i &+ 1 == count ? 0 : i &+ 1
+            }
+            return nil
+        }
+    }
+
+    /// Whether key object `k` holds the text of slot `s` of memo `m` (compared as bytes).
+    func keyObject(_ r: ByteReader, _ k: Int, equals m: Int, _ s: Int) -> Bool {
+        guard k >= 0, k < objectCount else { return false }
+        let off = ScanContext.objectOffset(r, k, table: tableOffset, width: offsetWidth)
+        let mk = marker(r, off)
+        switch mk >> 4 {
+        case 0x5:
+            let length = state.memos[m].slots[s].utf8.count
+            guard let (count, start) = ScanContext.shortCount(r, marker: mk, at: off, end: tableOffset) else {
+                guard let raw = try? scan(r, k), raw.kind == .ascii, raw.count == length else { return false }
+                return r.bytes(at: raw.payload, equal: state.memos[m].slots[s].utf8)
+            }
+            return count == length && start <= tableOffset &- count
+                && r.bytes(at: start, equal: state.memos[m].slots[s].utf8)
+        case 0x6:
+            if state.memos[m].slots[s].utf16 == nil {
+                var bytes: [UInt8] = []
+                for unit in state.memos[m].slots[s].key.utf16 { bytes += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+                state.memos[m].slots[s].utf16 = bytes
+            }
+            guard let raw = try? scan(r, k), raw.kind == .utf16, let units = state.memos[m].slots[s].utf16,
+                raw.count &* 2 == units.count
+            else { return false }
+            return r.bytes(at: raw.payload, equal: units)
+        default:
+            return false
+        }
+    }
+
+    /// `lookup` for a key the memo has no slot for: a linear search, or an index for a large dictionary.
+    func lookupWithoutMemo(_ key: String, dictionary ref: Int, keysStart: Int, count: Int) throws(DecodeFailure)
+        -> Int?
+    {
+        if count > 32 {
+            if state.largeIndex?.ref != ref {
+                var positions: [String: Int] = [:]
+                positions.reserveCapacity(count)
+                for i in 0..<count {
+                    let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, i) }
+                    if let text = try? string(k), positions[text] == nil { positions[text] = i }
+                }
+                state.largeIndex = LargeDictionaryIndex(ref: ref, positions: positions)
+            }
+            guard let p = state.largeIndex?.positions[key] else { return nil }
+            return try read { (r) throws(DecodeFailure) in reference(r, keysStart, count &+ p) }
+        }
+        let utf8 = Array(key.utf8)
+        for i in 0..<count {
+            let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, i) }
+            let matches = try read { (r) throws(DecodeFailure) -> Bool in
+                let off = try offset(r, k)
+                let mk = marker(r, off)
+                if mk >> 4 == 0x5, let (n, start) = ScanContext.shortCount(r, marker: mk, at: off, end: tableOffset) {
+                    return n == utf8.count && start <= tableOffset &- n && r.bytes(at: start, equal: utf8)
+                }
+                return false
+            }
+            if matches || (try? string(k)) == key {
+                return try read { (r) throws(DecodeFailure) in reference(r, keysStart, count &+ i) }
+            }
+        }
+        return nil
+    }
+}
+
+// MARK: - Encoding
+
+/// One key of a container type, as the encoder remembers it: the string object it was added as.
+struct EncodeKeySlot {
+    let key: String
+    let ref: BuilderRef
+}
+
+/// The key memo of one container type on the encoding side (same order rule as `DecodeKeyMemo`).
+struct EncodeKeyMemo {
+    static let capacity = 64
+    var slots: [EncodeKeySlot] = []
+    var last = -1
+}
