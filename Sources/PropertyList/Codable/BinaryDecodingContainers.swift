@@ -89,6 +89,8 @@ struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt16.self) } }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt32.self) } }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt64.self) } }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int128.self) } }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt128.self) } }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let v = try value(key)
@@ -212,6 +214,8 @@ struct BinaryUnkeyedDecoding: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt16.self) } }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt32.self) } }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt64.self) } }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int128.self) } }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt128.self) } }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let v = try element(T.self)
@@ -284,6 +288,8 @@ struct BinarySingleValueDecoding: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt16.self) } }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt32.self) } }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt64.self) } }
+    func decode(_ type: Int128.Type) throws -> Int128 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int128.self) } }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt128.self) } }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try impl.decodeValue(type, ref, depth: depth, prefix: prefix, step: .none, key: nil as PlistCodingKey?)

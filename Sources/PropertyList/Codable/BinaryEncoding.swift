@@ -126,6 +126,15 @@ extension BinaryEncoderImpl {
                 debugDescription: "a container was used after the value it belongs to was encoded"))
     }
 
+    /// The error for an integer the format cannot hold (a `UInt128` above `Int128.max`).
+    func tooLarge(_ value: UInt128, _ path: [any CodingKey]) -> EncodingError {
+        EncodingError.invalidValue(
+            value,
+            EncodingError.Context(
+                codingPath: path, debugDescription: "\(value) is above the largest integer a property list holds (2^127 - 1)",
+                underlyingError: PlistError(.unencodable, "\(value) does not fit in a signed 128-bit integer")))
+    }
+
     /// Records a misuse that cannot be thrown where it happens; the encode throws it when it ends.
     func recordFailure(_ description: String, frame f: Int) {
         guard state.failure == nil else { return }

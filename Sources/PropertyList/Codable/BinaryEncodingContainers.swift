@@ -57,6 +57,11 @@ struct BinaryKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt16, forKey key: Key) throws { try put(value, key) { $0.addInt(value) } }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try put(value, key) { $0.addInt(value) } }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(value, key) { $0.addInt(value) } }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { try put(value, key) { $0.addInteger(value) } }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws {
+        guard let v = Int128(exactly: value) else { throw impl.tooLarge(value, codingPath + [key]) }
+        try put(value, key) { $0.addInteger(v) }
+    }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try check(value, key)
@@ -133,6 +138,11 @@ struct BinaryUnkeyedEncoding: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { try put(value) { $0.addInt(value) } }
     mutating func encode(_ value: UInt32) throws { try put(value) { $0.addInt(value) } }
     mutating func encode(_ value: UInt64) throws { try put(value) { $0.addInt(value) } }
+    mutating func encode(_ value: Int128) throws { try put(value) { $0.addInteger(value) } }
+    mutating func encode(_ value: UInt128) throws {
+        guard let v = Int128(exactly: value) else { throw impl.tooLarge(value, codingPath + [PlistCodingKey(index: count)]) }
+        try put(value) { $0.addInteger(v) }
+    }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try check(value)
@@ -210,6 +220,11 @@ struct BinarySingleValueEncoding: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { try put(value) { $0.addInt(value) } }
     mutating func encode(_ value: UInt32) throws { try put(value) { $0.addInt(value) } }
     mutating func encode(_ value: UInt64) throws { try put(value) { $0.addInt(value) } }
+    mutating func encode(_ value: Int128) throws { try put(value) { $0.addInteger(value) } }
+    mutating func encode(_ value: UInt128) throws {
+        guard let v = Int128(exactly: value) else { throw impl.tooLarge(value, codingPath) }
+        try put(value) { $0.addInteger(v) }
+    }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try check(value)
