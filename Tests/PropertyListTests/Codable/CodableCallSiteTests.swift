@@ -138,11 +138,14 @@ import Testing
         url = itemsURL
         let items =
             mapped
-            ? try BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge) : try BinaryPlistDocument(contentsOf: url)
+            ? try BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge)
+            : try BinaryPlistDocument(contentsOf: url)
         #expect(items.isMemoryMapped == mapped)
         let one = try PlistDecoder().decode(Record.self, from: items, at: "items.123456")  // only that sub-tree is read
         #expect(one == Record(name: "record 123456", size: 370_368))
-        #expect(try PlistDecoder().decode(Record.self, from: items, at: ["items", "7"]) == Record(name: "record 7", size: 21))
+        #expect(
+            try PlistDecoder().decode(Record.self, from: items, at: ["items", "7"])
+                == Record(name: "record 7", size: 21))
     }
 }
 

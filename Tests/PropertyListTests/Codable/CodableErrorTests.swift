@@ -10,7 +10,10 @@ import Testing
     struct Note: Codable, Equatable { var text: String }
     struct Small: Codable { var value: UInt8 }
     struct Whole: Codable { var value: Int }
-    struct Record: Codable { var name: String; var sizes: [Int] }
+    struct Record: Codable {
+        var name: String
+        var sizes: [Int]
+    }
     struct Library: Codable { var records: [Record] }
 
     func binary(_ value: PlistValue) throws -> Data { try BinaryPlistWriter().write(value) }
@@ -21,7 +24,8 @@ import Testing
     }
 
     @Test func wrongTypeIsTypeMismatch() throws {
-        let data = try binary(.dict(["records": .array([.dict(["name": "a", "sizes": .array([])]), .dict(["name": .int(5)])])]))
+        let data = try binary(
+            .dict(["records": .array([.dict(["name": "a", "sizes": .array([])]), .dict(["name": .int(5)])])]))
         do {
             _ = try PlistDecoder().decode(Library.self, from: data)
             Issue.record("decoded a number as a string")
@@ -118,7 +122,8 @@ import Testing
     /// Errors from a tree (or a text form) have coding paths but no byte offsets.
     @Test func treeErrorsHaveNoOffsets() throws {
         do {
-            _ = try PlistDecoder().decode(Library.self, from: PlistValue.dict(["records": .array([.dict(["name": .int(1)])])]))
+            _ = try PlistDecoder().decode(
+                Library.self, from: PlistValue.dict(["records": .array([.dict(["name": .int(1)])])]))
             Issue.record("decoded")
         } catch DecodingError.typeMismatch(_, let context) {
             #expect(path(context.codingPath) == ["records", "[0]", "name"])

@@ -20,7 +20,8 @@ struct Scalars: Codable, Equatable {
         // Before 1582 Foundation's XML writer uses the Julian calendar and XMLPlist the proleptic
         // Gregorian one (a text-form difference, not a Codable one): the earliest date here is 1601.
         date: Date(timeIntervalSinceReferenceDate: -12_622_780_800), data: Data(),
-        url: URL(string: "https://example.org/a%20b?q=1#f")!, uuid: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
+        url: URL(string: "https://example.org/a%20b?q=1#f")!,
+        uuid: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
         decimal: Decimal(string: "-12345.6789")!)
     static let maximums = Scalars(
         i8: .max, i16: .max, i32: .max, i64: .max, int: .max, u8: .max, u16: .max, u32: .max, u64: .max, uint: .max,
@@ -55,7 +56,11 @@ struct Optionals: Codable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(present, forKey: .present)
         try c.encodeIfPresent(absent, forKey: .absent)
-        if let explicitNil { try c.encode(explicitNil, forKey: .explicitNil) } else { try c.encodeNil(forKey: .explicitNil) }
+        if let explicitNil {
+            try c.encode(explicitNil, forKey: .explicitNil)
+        } else {
+            try c.encodeNil(forKey: .explicitNil)
+        }
     }
 }
 
@@ -152,16 +157,17 @@ struct Everything: Codable, Equatable {
 
 func makeEverything() -> Everything {
     Everything(
-    scalars: [.minimums, .maximums],
-    optionals: [
-        Optionals(present: 1, absent: nil, explicitNil: nil), Optionals(present: nil, absent: "x", explicitNil: 2.5),
-    ],
-    shapes: [.circle(radius: 1.5), .rectangle(2, 3), .labelled("tri", points: [1, 2, 3]), .empty],
-    animals: [Dog(name: "Rex", breed: "Collie"), Dog(name: "Fido", breed: "")],
-    matrix: Matrix(name: "m", rows: [[1, 2], [], [3.5]], meta: ["author": "ada", "version": "2"]),
-    byName: ["a": [1, 2], "": [], "é": [-1]], byNumber: [1: "one", -2: "minus two", 300: ""],
-    bySmallNumber: [-1: true, 7: false], byUUID: [UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!: 1],
-    nested: [["x": ["when": Date(timeIntervalSinceReferenceDate: 0)]], [:]])
+        scalars: [.minimums, .maximums],
+        optionals: [
+            Optionals(present: 1, absent: nil, explicitNil: nil),
+            Optionals(present: nil, absent: "x", explicitNil: 2.5),
+        ],
+        shapes: [.circle(radius: 1.5), .rectangle(2, 3), .labelled("tri", points: [1, 2, 3]), .empty],
+        animals: [Dog(name: "Rex", breed: "Collie"), Dog(name: "Fido", breed: "")],
+        matrix: Matrix(name: "m", rows: [[1, 2], [], [3.5]], meta: ["author": "ada", "version": "2"]),
+        byName: ["a": [1, 2], "": [], "é": [-1]], byNumber: [1: "one", -2: "minus two", 300: ""],
+        bySmallNumber: [-1: true, 7: false], byUUID: [UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!: 1],
+        nested: [["x": ["when": Date(timeIntervalSinceReferenceDate: 0)]], [:]])
 }
 
 /// Foundation's encoder in a form.
@@ -205,8 +211,10 @@ func foundationEncode<T: Encodable>(_ value: T, _ format: PropertyListSerializat
     @Test func nilIsTheNullString() throws {
         let ours = try PlistEncoder().encodeValue(Optionals(present: nil, absent: nil, explicitNil: nil))
         #expect(ours == .dict(["explicitNil": "$null"]))
-        let theirs = try BinaryPlistDocument(foundationEncode(Optionals(present: nil, absent: nil, explicitNil: nil), .binary))
-            .value()
+        let theirs = try BinaryPlistDocument(
+            foundationEncode(Optionals(present: nil, absent: nil, explicitNil: nil), .binary)
+        )
+        .value()
         #expect(ours == theirs)
         #expect(try PlistEncoder().encodeValue([nil, 1] as [Int?]) == .array(["$null", .int(1)]))
     }
@@ -233,8 +241,9 @@ func foundationEncode<T: Encodable>(_ value: T, _ format: PropertyListSerializat
         #expect(try PlistDecoder().decode(Int.self, from: bytes) == 5)
         #expect(try PropertyListDecoder().decode(Int.self, from: bytes) == 5)
         #expect(try PlistDecoder().decode(String.self, from: PlistEncoder().encode("text")) == "text")
-        #expect(try PlistDecoder().decode(Date.self, from: PlistEncoder().encode(Date(timeIntervalSince1970: 0)))
-            == Date(timeIntervalSince1970: 0))
+        #expect(
+            try PlistDecoder().decode(Date.self, from: PlistEncoder().encode(Date(timeIntervalSince1970: 0)))
+                == Date(timeIntervalSince1970: 0))
     }
 
     /// `Float` is a 4-byte real (marker 0x22), `Double` an 8-byte one (0x23), as in Foundation.
@@ -252,7 +261,10 @@ func foundationEncode<T: Encodable>(_ value: T, _ format: PropertyListSerializat
     /// ±0, ±infinity and NaN, both widths, both ways (compared by bit pattern).
     @Test(arguments: [0.0, -0.0, .infinity, -.infinity, .nan, Double.leastNonzeroMagnitude, -1e-300])
     func specialReals(_ d: Double) throws {
-        struct Reals: Codable { var d: Double; var f: Float }
+        struct Reals: Codable {
+            var d: Double
+            var f: Float
+        }
         let value = Reals(d: d, f: Float(d))
         let oursInFoundation = try PropertyListDecoder().decode(Reals.self, from: PlistEncoder().encode(value))
         let foundationInOurs = try PlistDecoder().decode(Reals.self, from: foundationEncode(value, .binary))
@@ -287,7 +299,8 @@ func foundationEncode<T: Encodable>(_ value: T, _ format: PropertyListSerializat
         #expect(decimalTree[0]?["exponent"] == .int(-4))
         #expect(try PlistDecoder().decode([Decimal].self, from: decimalTree) == [decimal])
         #expect(try PlistEncoder().encodeValue([3: "c"]) == .dict(["3": "c"]))
-        #expect(try PlistDecoder().decode([Int: String].self, from: .dict(["3": "c", "-4": "d"])) == [3: "c", -4: "d"])
+        #expect(
+            try PlistDecoder().decode([Int: String].self, from: .dict(["3": "c", "-4": "d"])) == [3: "c", -4: "d"])
         #expect(try PlistEncoder().encodeValue([Int8(3): "c"]) == .array([.int(3), "c"]))
         #expect(try PlistDecoder().decode([Int8: String].self, from: .array([.int(3), "c"])) == [3: "c"])
     }
@@ -307,7 +320,8 @@ func foundationEncode<T: Encodable>(_ value: T, _ format: PropertyListSerializat
         struct Top: Decodable { var root: PlistUID }
         let top = try PlistDecoder().decode(Top.self, from: BinaryPlistDocument(archive), at: "$top")
         #expect(top.root.value >= 1)
-        let objects = try PlistDecoder().decode([PlistUIDOrString].self, from: BinaryPlistDocument(archive), at: "$objects")
+        let objects = try PlistDecoder().decode(
+            [PlistUIDOrString].self, from: BinaryPlistDocument(archive), at: "$objects")
         #expect(objects.first == .string("$null"))
         #expect(try PlistEncoder().encodeValue([PlistUID(7)]) == .array([.uid(7)]))
         #expect(try PlistDecoder().decode([PlistUID].self, from: .array([.uid(7)])) == [PlistUID(7)])
@@ -315,7 +329,8 @@ func foundationEncode<T: Encodable>(_ value: T, _ format: PropertyListSerializat
         #expect(String(decoding: json, as: UTF8.self) == #"{"CF$UID":7}"#)
         #expect(try JSONDecoder().decode(PlistUID.self, from: json) == PlistUID(7))
         // Foundation's encoder writes PlistUID's Codable form, {"CF$UID": 7}, which in XML is a UID.
-        #expect(try PlistDecoder().decode([PlistUID].self, from: foundationEncode([PlistUID(7)], .xml)) == [PlistUID(7)])
+        #expect(
+            try PlistDecoder().decode([PlistUID].self, from: foundationEncode([PlistUID(7)], .xml)) == [PlistUID(7)])
     }
 
     enum PlistUIDOrString: Decodable, Equatable {

@@ -80,7 +80,9 @@ func assembledPlist(_ objects: [[UInt8]]) -> Data {
 
     /// An array that contains itself, directly or through another, is a `cycle` error.
     @Test func cyclesAreErrors() throws {
-        for objects: [[UInt8]] in [[[0xA1, 0x00]], [[0xA1, 0x01], [0xA1, 0x00]], [[0xD1, 0x01, 0x02], [0x51, 0x61], [0xA1, 0x00]]] {
+        for objects: [[UInt8]] in [
+            [[0xA1, 0x00]], [[0xA1, 0x01], [0xA1, 0x00]], [[0xD1, 0x01, 0x02], [0x51, 0x61], [0xA1, 0x00]],
+        ] {
             let data = assembledPlist(objects)
             do {
                 if objects[0][0] == 0xD1 {
@@ -144,7 +146,8 @@ func assembledPlist(_ objects: [[UInt8]]) -> Data {
             var bytes = [UInt8](original)
             for _ in 0..<Int.random(in: 1...4, using: &rng) {
                 let i = Int.random(in: 0..<bytes.count, using: &rng)
-                bytes[i] = Int.random(in: 0...2, using: &rng) == 0 ? UInt8.random(in: 0...255, using: &rng) : bytes[i] ^ 0xFF
+                bytes[i] =
+                    Int.random(in: 0...2, using: &rng) == 0 ? UInt8.random(in: 0...255, using: &rng) : bytes[i] ^ 0xFF
             }
             do {
                 _ = try PlistDecoder().decode(Everything.self, from: Data(bytes))
