@@ -45,6 +45,13 @@ struct DecoderState {
     var lastMemo = 0
     /// The key index of the last large dictionary searched without a memo slot (KeyMemo.swift).
     var largeIndex: LargeDictionaryIndex? = nil
+    /// The last type `isStringKeyedDictionary` answered for.
+    var lastTypeChecked: ObjectIdentifier? = nil
+    var lastTypeIsDictionary = false
+    /// The string cache (see `string(_:)`): object index and `String` per slot; mask -1 until made.
+    var stringCacheKeys: [Int] = []
+    var stringCacheValues: [String] = []
+    var stringCacheMask = -1
 
     init(current: Int, budget: Int) {
         self.current = current
@@ -192,7 +199,43 @@ extension BinaryDecoderImpl {
     }
 
     /// The string object `ref` holds.
+    ///
+    /// A string of more than 15 bytes, or of UTF-16, is kept in a small cache by object index:
+    /// writers store equal strings once, so the same object read again (a name repeated in 50,000
+    /// records) gives the same `String`, made once and shared (Swift strings are values).
     func string(_ ref: Int) throws(DecodeFailure) -> String {
+        let small = try read { (r) throws(DecodeFailure) -> String? in
+            let off = try offset(r, ref)
+            let m = marker(r, off)
+            if m >> 4 == 0x5, m & 0x0F < 0x0F {
+                // An ASCII string of at most 14 bytes: a small string, cheaper made than looked up.
+                let count = Int(m & 0x0F)
+                return r.asciiString(at: off &+ 1, length: min(count, max(0, tableOffset &- off &- 1)))
+                    .flatMap { $0.utf8.count == count ? $0 : nil }
+            }
+            return nil
+        }
+        if let small { return small }
+        if state.stringCacheMask < 0 { makeStringCache() }
+        let slot = ref & state.stringCacheMask
+        if state.stringCacheKeys[slot] == ref { return state.stringCacheValues[slot] }
+        let text = try readString(ref)
+        state.stringCacheKeys[slot] = ref
+        state.stringCacheValues[slot] = text
+        return text
+    }
+
+    /// Sizes the string cache for the document: a power of two up to 4,096 slots.
+    func makeStringCache() {
+        var capacity = 16
+        while capacity < 4096 && capacity < objectCount { capacity &<<= 1 }
+        state.stringCacheKeys = Array(repeating: -1, count: capacity)
+        state.stringCacheValues = Array(repeating: "", count: capacity)
+        state.stringCacheMask = capacity &- 1
+    }
+
+    /// The string object `ref` holds, made from its bytes.
+    func readString(_ ref: Int) throws(DecodeFailure) -> String {
         try read { (r) throws(DecodeFailure) -> String in
             let off = try offset(r, ref)
             let m = marker(r, off)

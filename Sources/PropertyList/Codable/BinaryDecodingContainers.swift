@@ -94,7 +94,7 @@ struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let v = try value(key)
-        return try impl.decodeValue(type, v, depth: depth, prefix: prefix, step: .key(key), key: key)
+        return try impl.decodeValue(type, v, depth: depth, prefix: prefix, step: .key(key))
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
@@ -220,8 +220,7 @@ struct BinaryUnkeyedDecoding: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let v = try element(T.self)
         let index = currentIndex
-        let result = try impl.decodeValue(
-            type, v, depth: depth, prefix: prefix, step: .index(index), key: PlistCodingKey(index: index))
+        let result = try impl.decodeValue(type, v, depth: depth, prefix: prefix, step: .index(index))
         currentIndex += 1
         return result
     }
@@ -292,6 +291,6 @@ struct BinarySingleValueDecoding: SingleValueDecodingContainer {
     func decode(_ type: UInt128.Type) throws -> UInt128 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt128.self) } }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try impl.decodeValue(type, ref, depth: depth, prefix: prefix, step: .none, key: nil as PlistCodingKey?)
+        try impl.decodeValue(type, ref, depth: depth, prefix: prefix, step: .none)
     }
 }

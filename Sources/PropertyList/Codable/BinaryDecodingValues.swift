@@ -32,93 +32,87 @@ extension BinaryDecoderImpl {
 
     /// Decodes value `ref` as `T` (already counted against the budget by the container).
     ///
+    /// Written without `T?` or any other type built on `T`: in this generic code each would cost a
+    /// run-time metadata lookup per call (measured: a third of a `[Record]` decode).
+    ///
     /// - Parameters:
     ///   - depth: The frames below the container asking; `prefix`: its whole path when a child
     ///     decoder made it.
-    ///   - step: How the container reached `ref` (made only for a nested value).
-    ///   - key: The same, for the coding path of an error.
+    ///   - step: How the container reached `ref` (made only for a nested value or an error).
     @inline(__always)
-    func decodeValue<T: Decodable, K: CodingKey>(
-        _ type: T.Type, _ ref: Int, depth: Int, prefix: [any CodingKey]?, step: @autoclosure () -> DecodeStep,
-        key: K?
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ ref: Int, depth: Int, prefix: [any CodingKey]?, step: @autoclosure () -> DecodeStep
     ) throws -> T {
-        do throws(DecodeFailure) {
-            if let v = try scalarValue(type, ref) { return v }
-        } catch {
-            var path = prefix ?? codingPath(depth: depth)
-            if let key { path.append(key) }
-            throw error.decodingError(T.self, path)
+        if let kind = ScalarKind.of(T.self) {
+            do throws(DecodeFailure) {
+                // Each `as! T` casts a concrete value to the same type (T is that type): the run
+                // time's cheapest cast, with no existential in between.
+                switch kind {
+                case .string: return try string(ref) as! T
+                case .int: return try integer(ref, as: Int.self) as! T
+                case .double: return try floatingPoint(ref, as: Double.self) as! T
+                case .bool: return try bool(ref) as! T
+                case .date: return try date(ref) as! T
+                case .data: return try data(ref) as! T
+                case .float: return try floatingPoint(ref, as: Float.self) as! T
+                case .int64: return try integer(ref, as: Int64.self) as! T
+                case .uint64: return try integer(ref, as: UInt64.self) as! T
+                case .int32: return try integer(ref, as: Int32.self) as! T
+                case .uint32: return try integer(ref, as: UInt32.self) as! T
+                case .uint8: return try integer(ref, as: UInt8.self) as! T
+                case .int8: return try integer(ref, as: Int8.self) as! T
+                case .int16: return try integer(ref, as: Int16.self) as! T
+                case .uint16: return try integer(ref, as: UInt16.self) as! T
+                case .uint: return try integer(ref, as: UInt.self) as! T
+                case .int128: return try integer(ref, as: Int128.self) as! T
+                case .uint128: return try integer(ref, as: UInt128.self) as! T
+                case .uid: return PlistUID(try uid(ref)) as! T
+                }
+            } catch {
+                var path = prefix ?? codingPath(depth: depth)
+                appendStep(step(), to: &path)
+                throw error.decodingError(T.self, path)
+            }
         }
-        if let v = try collectionValue(type, ref, depth: depth, prefix: prefix, step: step(), key: key) { return v }
+        switch CollectionKind.of(T.self) {
+        case .stringArray: return try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in try d.string(v) } as! T
+        case .intArray:
+            return try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int.self) } as! T
+        case .doubleArray:
+            return try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in
+                try d.floatingPoint(v, as: Double.self)
+            } as! T
+        case .boolArray: return try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in try d.bool(v) } as! T
+        case .other: break
+        }
+        if isStringKeyedDictionary(T.self), let dictionary = T.self as? any StringKeyedDictionaryDecodable.Type {
+            return try dictionary.decodeEntries(from: self, ref, step: step(), prefix: prefix) as! T
+        }
         return try decodeNested(type, ref, step(), prefix: prefix)
     }
 
-    /// `ref` as `T` when `T` is a type the format holds directly; `nil` for any other type.
+    /// Whether `type` is a `Dictionary` (a pointer comparison of its generic type descriptor is not
+    /// available, so the answer is cached per type; conformance checks cost hundreds of
+    /// instructions each).
     @inline(__always)
-    func scalarValue<T>(_ type: T.Type, _ ref: Int) throws(DecodeFailure) -> T? {
-        if T.self == String.self { return try string(ref) as? T }
-        if T.self == Int.self { return try integer(ref, as: Int.self) as? T }
-        if T.self == Double.self { return try floatingPoint(ref, as: Double.self) as? T }
-        if T.self == Bool.self { return try bool(ref) as? T }
-        if T.self == Date.self { return try date(ref) as? T }
-        if T.self == Data.self { return try data(ref) as? T }
-        if T.self == Float.self { return try floatingPoint(ref, as: Float.self) as? T }
-        if T.self == Int64.self { return try integer(ref, as: Int64.self) as? T }
-        if T.self == UInt64.self { return try integer(ref, as: UInt64.self) as? T }
-        if T.self == Int32.self { return try integer(ref, as: Int32.self) as? T }
-        if T.self == UInt32.self { return try integer(ref, as: UInt32.self) as? T }
-        if T.self == UInt8.self { return try integer(ref, as: UInt8.self) as? T }
-        if T.self == Int8.self { return try integer(ref, as: Int8.self) as? T }
-        if T.self == Int16.self { return try integer(ref, as: Int16.self) as? T }
-        if T.self == UInt16.self { return try integer(ref, as: UInt16.self) as? T }
-        if T.self == UInt.self { return try integer(ref, as: UInt.self) as? T }
-        if T.self == Int128.self { return try integer(ref, as: Int128.self) as? T }
-        if T.self == UInt128.self { return try integer(ref, as: UInt128.self) as? T }
-        if T.self == PlistUID.self { return PlistUID(try uid(ref)) as? T }
-        return nil
-    }
-
-    /// `ref` as `T` when `T` is an array of strings, integers, reals or booleans, or a dictionary
-    /// keyed by `String` or `Int`; `nil` for any other type.
-    @inline(__always)
-    func collectionValue<T: Decodable, K: CodingKey>(
-        _ type: T.Type, _ ref: Int, depth: Int, prefix: [any CodingKey]?, step: @autoclosure () -> DecodeStep, key: K?
-    ) throws -> T? {
-        if T.self == [String].self {
-            return try array(String.self, ref, depth: depth, prefix: prefix, key: key) { (v) throws(DecodeFailure) in
-                try string(v)
-            } as? T
-        }
-        if T.self == [Int].self {
-            return try array(Int.self, ref, depth: depth, prefix: prefix, key: key) { (v) throws(DecodeFailure) in
-                try integer(v, as: Int.self)
-            } as? T
-        }
-        if T.self == [Double].self {
-            return try array(Double.self, ref, depth: depth, prefix: prefix, key: key) { (v) throws(DecodeFailure) in
-                try floatingPoint(v, as: Double.self)
-            } as? T
-        }
-        if T.self == [Bool].self {
-            return try array(Bool.self, ref, depth: depth, prefix: prefix, key: key) { (v) throws(DecodeFailure) in
-                try bool(v)
-            } as? T
-        }
-        if let dictionary = T.self as? any StringKeyedDictionaryDecodable.Type {
-            return try dictionary.decodeEntries(from: self, ref, step: step(), prefix: prefix) as? T
-        }
-        return nil
+    func isStringKeyedDictionary(_ type: Any.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        if state.lastTypeChecked == id { return state.lastTypeIsDictionary }
+        let answer = type is any StringKeyedDictionaryDecodable.Type
+        state.lastTypeChecked = id
+        state.lastTypeIsDictionary = answer
+        return answer
     }
 
     /// The elements of array (or set) `ref` read by `element`, in one loop.
     @inline(__always)
-    func array<E, K: CodingKey>(
-        _ type: E.Type, _ ref: Int, depth: Int, prefix: [any CodingKey]?, key: K?,
-        _ element: (Int) throws(DecodeFailure) -> E
+    func array<E>(
+        _ ref: Int, _ depth: Int, _ prefix: [any CodingKey]?, _ step: @autoclosure () -> DecodeStep,
+        _ element: (BinaryDecoderImpl, Int) throws(DecodeFailure) -> E
     ) throws -> [E] {
         func path(_ index: Int?) -> [any CodingKey] {
             var p = prefix ?? codingPath(depth: depth)
-            if let key { p.append(key) }
+            appendStep(step(), to: &p)
             if let index { p.append(PlistCodingKey(index: index)) }
             return p
         }
@@ -138,13 +132,58 @@ extension BinaryDecoderImpl {
             while i < n {
                 let index = i
                 let v = try read { (r) throws(DecodeFailure) in reference(r, raw.payload, index) }
-                result.append(try element(v))
+                result.append(try element(self, v))
                 i &+= 1
             }
         } catch {
             throw error.decodingError(E.self, path(i))
         }
         return result
+    }
+}
+
+/// The types `decodeValue` and `encodeValue` read and write directly, told apart once per call by
+/// metatype comparisons (no `T?` made).
+enum ScalarKind {
+    case string, int, double, bool, date, data, float, int64, uint64, int32, uint32, uint8, int8, int16, uint16
+    case uint, int128, uint128, uid
+
+    @inline(__always)
+    static func of(_ type: Any.Type) -> ScalarKind? {
+        if type == String.self { return .string }
+        if type == Int.self { return .int }
+        if type == Double.self { return .double }
+        if type == Bool.self { return .bool }
+        if type == Date.self { return .date }
+        if type == Data.self { return .data }
+        if type == Float.self { return .float }
+        if type == Int64.self { return .int64 }
+        if type == UInt64.self { return .uint64 }
+        if type == Int32.self { return .int32 }
+        if type == UInt32.self { return .uint32 }
+        if type == UInt8.self { return .uint8 }
+        if type == Int8.self { return .int8 }
+        if type == Int16.self { return .int16 }
+        if type == UInt16.self { return .uint16 }
+        if type == UInt.self { return .uint }
+        if type == Int128.self { return .int128 }
+        if type == UInt128.self { return .uint128 }
+        if type == PlistUID.self { return .uid }
+        return nil
+    }
+}
+
+/// The arrays `decodeValue` and `encodeValue` read and write in one loop.
+enum CollectionKind {
+    case stringArray, intArray, doubleArray, boolArray, other
+
+    @inline(__always)
+    static func of(_ type: Any.Type) -> CollectionKind {
+        if type == [String].self { return .stringArray }
+        if type == [Int].self { return .intArray }
+        if type == [Double].self { return .doubleArray }
+        if type == [Bool].self { return .boolArray }
+        return .other
     }
 }
 
@@ -200,8 +239,7 @@ extension Dictionary: StringKeyedDictionaryDecodable where Key: Decodable, Value
                             codingPath: impl.codingPath(depth: depth) + [codingKey],
                             debugDescription: "expected an Int key, found the key \"\(text)\""))
                 }
-                result[key] = try impl.decodeValue(
-                    Value.self, v, depth: depth, prefix: nil, step: .key(codingKey), key: codingKey)
+                result[key] = try impl.decodeValue(Value.self, v, depth: depth, prefix: nil, step: .key(codingKey))
             }
             return result
         }

@@ -24,7 +24,10 @@
 /// The mutable state of a binary encode (kept in `BinaryEncoderImpl.state`, see CoderCells.swift).
 struct EncoderState {
     var builder = ObjectTableBuilder()
+    /// The frames in use are `frames[0 ..< frameCount]`; the ones above are kept for reuse (their
+    /// arrays keep their capacity, so a frame per record allocates nothing after the first).
     var frames: [EncodeFrame] = []
+    var frameCount = 0
     /// The frame that the next container request of the encoder goes to.
     var current = -1
     /// The generation given to the next frame pushed.
@@ -70,6 +73,20 @@ struct EncodeFrame {
     var single: Int32? = nil
 
     static func slot(frame: Int) -> Int32 { -Int32(truncatingIfNeeded: frame) - 1 }
+
+    /// Makes this (reused) frame a new one, keeping its arrays' capacity.
+    mutating func reset(kind: Kind, generation: Int, parent: Int, step: EncodeStep, depth: Int) {
+        self.kind = kind
+        self.generation = generation
+        self.parent = parent
+        self.step = step
+        self.depth = depth
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        if !keyStrings.isEmpty { keyStrings.removeAll(keepingCapacity: true) }
+        keyPositions = nil
+        single = nil
+    }
 }
 
 // MARK: - Frames and paths
@@ -77,30 +94,33 @@ struct EncodeFrame {
 extension BinaryEncoderImpl {
     /// Pushes a new frame under `parent`; returns its index.
     func pushFrame(parent: Int, step: EncodeStep, kind: EncodeFrame.Kind = .empty) -> Int {
-        let index = state.frames.count
+        let index = state.frameCount
         let depth = parent >= 0 ? state.frames[parent].depth &+ 1 : 1
         state.generation &+= 1
-        var frame = EncodeFrame()
-        frame.kind = kind
-        frame.generation = state.generation
-        frame.parent = parent
-        frame.step = step
-        frame.depth = depth
-        state.frames.append(frame)
+        if index == state.frames.count { state.frames.append(EncodeFrame()) }
+        state.frames[index].reset(
+            kind: kind, generation: state.generation, parent: parent, step: step, depth: depth)
+        state.frameCount = index &+ 1
         return index
+    }
+
+    /// Pops frame `f` and every frame above it.
+    @inline(__always)
+    func popFrames(from f: Int) {
+        if f < state.frameCount { state.frameCount = f }
     }
 
     /// Whether frame `f` is still the frame a container with generation `generation` was made for.
     @inline(__always)
     func isLive(_ f: Int, _ generation: Int) -> Bool {
-        f >= 0 && f < state.frames.count && state.frames[f].generation == generation
+        f >= 0 && f < state.frameCount && state.frames[f].generation == generation
     }
 
     /// The coding path of the value of frame `f`.
     func codingPath(frame f: Int) -> [any CodingKey] {
         var steps: [EncodeStep] = []
         var i = f
-        while i >= 0 && i < state.frames.count {
+        while i >= 0 && i < state.frameCount {
             steps.append(state.frames[i].step)
             i = state.frames[i].parent
         }
@@ -144,7 +164,7 @@ extension BinaryEncoderImpl {
 
     /// Sets the kind of frame `f` for a container request; a second, different kind is a misuse.
     func claim(_ f: Int, as kind: EncodeFrame.Kind) {
-        guard f >= 0 && f < state.frames.count else { return }
+        guard f >= 0 && f < state.frameCount else { return }
         let existing = state.frames[f].kind
         if existing == .empty {
             state.frames[f].kind = kind
@@ -219,7 +239,6 @@ extension BinaryEncoderImpl {
     @inline(__always)
     func array<E>(_ elements: [E], _ add: (inout ObjectTableBuilder, E) -> BuilderRef) -> Int32 {
         let start = state.builder.children.count
-        state.builder.children.reserveCapacity(start &+ elements.count)
         for e in elements {
             let id = add(&state.builder, e).id
             state.builder.children.append(id)
@@ -232,7 +251,7 @@ extension BinaryEncoderImpl {
         let f = pushFrame(parent: parent, step: step)
         guard state.frames[f].depth <= maxDepth else {
             let path = codingPath(frame: f)
-            state.frames.removeSubrange(f...)
+            popFrames(from: f)
             throw EncodingError.invalidValue(
                 value,
                 EncodingError.Context(
@@ -247,10 +266,10 @@ extension BinaryEncoderImpl {
         do {
             try value.encode(to: self)
             let id = try finish(f, value)
-            state.frames.removeSubrange(f...)
+            popFrames(from: f)
             return id
         } catch {
-            if state.frames.count > f { state.frames.removeSubrange(f...) }
+            popFrames(from: f)
             throw error
         }
     }
@@ -285,7 +304,6 @@ extension BinaryEncoderImpl {
                 values = order.map { values[$0] }
             }
             let start = state.builder.children.count
-            state.builder.children.reserveCapacity(start &+ 2 &* keys.count)
             for k in keys { state.builder.children.append(k.id) }
             state.builder.children.append(contentsOf: values)
             return state.builder.finishContainer(.dictionary, start).id
@@ -380,7 +398,7 @@ extension Dictionary: StringKeyedDictionaryEncodable where Key: Encodable, Value
     func encodeEntries(to impl: BinaryEncoderImpl, parent: Int, step: EncodeStep) throws -> Int32? {
         guard Key.self == String.self || Key.self == Int.self else { return nil }
         let f = impl.pushFrame(parent: parent, step: step, kind: .keyed)
-        defer { impl.state.frames.removeSubrange(f...) }
+        defer { impl.popFrames(from: f) }
         guard impl.state.frames[f].depth <= impl.maxDepth else {
             throw EncodingError.invalidValue(
                 self,
@@ -416,20 +434,20 @@ extension BinaryEncoderImpl {
 
     func keyedContainer<Key: CodingKey>(_ type: Key.Type, frame f: Int) -> KeyedEncodingContainer<Key> {
         claim(f, as: .keyed)
-        let generation = f >= 0 && f < state.frames.count ? state.frames[f].generation : -1
+        let generation = f >= 0 && f < state.frameCount ? state.frames[f].generation : -1
         return KeyedEncodingContainer(
             BinaryKeyedEncoding<Key>(impl: self, frame: f, generation: generation, memo: memo(for: Key.self)))
     }
 
     func unkeyedContainer(frame f: Int) -> any UnkeyedEncodingContainer {
         claim(f, as: .unkeyed)
-        let generation = f >= 0 && f < state.frames.count ? state.frames[f].generation : -1
+        let generation = f >= 0 && f < state.frameCount ? state.frames[f].generation : -1
         return BinaryUnkeyedEncoding(impl: self, frame: f, generation: generation)
     }
 
     func singleValueContainer(frame f: Int) -> any SingleValueEncodingContainer {
         claim(f, as: .single)
-        let generation = f >= 0 && f < state.frames.count ? state.frames[f].generation : -1
+        let generation = f >= 0 && f < state.frameCount ? state.frames[f].generation : -1
         return BinarySingleValueEncoding(impl: self, frame: f, generation: generation)
     }
 }

@@ -7,14 +7,17 @@
 //    touches the coder's state (the value budget, the key memo, the frame stack). As a stored `var`
 //    of a class, each of those accesses is checked for exclusivity at run time (`swift_beginAccess`,
 //    `swift_endAccess`): measured on the unarchiver, 18 % of its instructions. In release builds the
-//    state is an `@exclusivity(unchecked)` stored property, reached only through the `state`
-//    accessors below (`_read`/`_modify` yield it, and Swift does not check those at run time).
-//    Why this is sound: what the check would catch is two overlapping accesses to `state` (a
-//    mutation in progress when another begins). The accessors yield for the extent of one
-//    expression, and no code inside such an expression calls back into the coder (user code runs
-//    only between accesses: `init(from:)` and `encode(to:)` are called with no access open). Debug
-//    builds keep `state` a plain stored property, so the whole test suite runs with every access
-//    checked: an overlap traps there. The coders are not `Sendable`, so no access comes from
+//    state lives in one heap cell owned by the coder (`CoderCell`), and `state` is a computed
+//    property whose addressors hand out the cell's address: no run-time check, and no coroutine
+//    (`_read`/`_modify` accessors measured a call per access here).
+//    Why this is sound. Lifetime: the cell is allocated and initialised in the coder's initialiser
+//    and deinitialised and freed in its deinit; `state` is reachable only through the coder, so the
+//    address is never used outside the cell's lifetime. Exclusivity: what the run-time check would
+//    catch is two overlapping accesses to `state` (a mutation in progress when another begins).
+//    Each access lasts one expression, and no such expression calls back into the coder (user code
+//    runs only between accesses: `init(from:)` and `encode(to:)` are called with no access open).
+//    Debug builds keep `state` a plain stored property, so the whole test suite runs with every
+//    access checked: an overlap traps there. The coders are not `Sendable`, so no access comes from
 //    another thread.
 // 2. The input of a binary decode, lent once for the whole top-level decode (as the unarchiver's
 //    `LentInput`): borrowing `Data`'s bytes costs about 300 instructions, paid per read otherwise.
@@ -54,11 +57,12 @@ final class BinaryDecoderImpl: Decoder {
     #if DEBUG
         var state: DecoderState
     #else
-        @exclusivity(unchecked) private var storedState: DecoderState
+        private let cell: CoderCell<DecoderState>
         var state: DecoderState {
-            _read { yield unsafe storedState }
-            _modify { yield unsafe &storedState }
+            unsafeAddress { unsafe UnsafePointer(cell.address) }
+            unsafeMutableAddress { unsafe cell.address }
         }
+        deinit { cell.destroy() }
     #endif
 
     init(
@@ -79,7 +83,7 @@ final class BinaryDecoderImpl: Decoder {
         #if DEBUG
             state = DecoderState(current: root, budget: valueBudget)
         #else
-            unsafe storedState = DecoderState(current: root, budget: valueBudget)
+            cell = CoderCell(DecoderState(current: root, budget: valueBudget))
         #endif
     }
 
@@ -105,11 +109,12 @@ final class BinaryEncoderImpl: Encoder {
     #if DEBUG
         var state: EncoderState
     #else
-        @exclusivity(unchecked) private var storedState: EncoderState
+        private let cell: CoderCell<EncoderState>
         var state: EncoderState {
-            _read { yield unsafe storedState }
-            _modify { yield unsafe &storedState }
+            unsafeAddress { unsafe UnsafePointer(cell.address) }
+            unsafeMutableAddress { unsafe cell.address }
         }
+        deinit { cell.destroy() }
     #endif
 
     init(userInfo: [CodingUserInfoKey: Any], sortsKeys: Bool, maxDepth: Int) {
@@ -119,10 +124,33 @@ final class BinaryEncoderImpl: Encoder {
         #if DEBUG
             state = EncoderState()
         #else
-            unsafe storedState = EncoderState()
+            cell = CoderCell(EncoderState())
         #endif
     }
 }
+
+#if !DEBUG
+    /// One heap cell holding a coder's state, owned by exactly one coder (see the file header).
+    @safe struct CoderCell<State> {
+        private let pointer: UnsafeMutablePointer<State>
+
+        /// A cell holding `state`.
+        init(_ state: consuming State) {
+            let pointer = UnsafeMutablePointer<State>.allocate(capacity: 1)
+            unsafe pointer.initialize(to: state)
+            unsafe self.pointer = pointer
+        }
+
+        /// Ends the cell's life: called once, from the owning coder's deinit.
+        func destroy() {
+            unsafe pointer.deinitialize(count: 1)
+            unsafe pointer.deallocate()
+        }
+
+        /// The cell's address, valid until `destroy()`.
+        var address: UnsafeMutablePointer<State> { unsafe pointer }
+    }
+#endif
 
 extension ByteReader {
     /// The bytes `offset ..< offset + length` as a `String` when the range lies inside the input and

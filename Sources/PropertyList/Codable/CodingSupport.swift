@@ -152,6 +152,15 @@ package enum NumberConversion {
         }
     }
 
+    /// Whether `type` is one of the types this rule converts to: the standard library's integer types,
+    /// `Double`, `Float` and `Bool`.
+    package static func handles(_ type: Any.Type) -> Bool {
+        type == Int.self || type == Double.self || type == Bool.self || type == Int64.self || type == Float.self
+            || type == Int32.self || type == UInt64.self || type == UInt32.self || type == Int8.self
+            || type == UInt8.self || type == Int16.self || type == UInt16.self || type == UInt.self
+            || type == Int128.self || type == UInt128.self
+    }
+
     /// `number` as `T`, when `T` is one of the standard library's number types or `Bool`; `nil` for
     /// any other type.
     package static func convert<T>(_ number: StoredNumber, to type: T.Type) -> Result<T, NumberConversionFailure>? {

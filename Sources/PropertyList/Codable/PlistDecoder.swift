@@ -200,7 +200,7 @@ public struct PlistDecoder: Sendable {
         do {
             return try impl.withLentInput { () throws -> T in
                 try impl.countValue(depth: 0)
-                return try impl.decodeValue(type, root, depth: 0, prefix: nil, step: .none, key: nil as PlistCodingKey?)
+                return try impl.decodeValue(type, root, depth: 0, prefix: nil, step: .none)
             }
         } catch let error as PlistError {
             // The mapped file shrank under a read (fileChanged), or a failure outside any container.
