@@ -57,7 +57,9 @@ struct Bench: ParsableCommand {
         discussion: """
             Reads FILE, then for each operation runs $WARMUP (default 1) untimed and REPS timed \
             repetitions and prints {"peer":"ours","workload":...,"op":...,"median_ms":...}. \
-            Operations: decode, encode, encode-compact, open, lookup, deflate, inflate, zlib-decode, and for keyed \
+            Operations: decode, encode, encode-compact, open, lookup, deflate, inflate, zlib-decode, \
+            decode-codable and encode-codable (PlistDecoder/PlistEncoder into the peers' Codable models, for files \
+            named mixed*, strings*, numbers*), and for keyed \
             archives unarchive, archive, graph, and unarchive-macro, archive-macro when built with the \
             MacroBench trait ($BENCH_OPS=decode,encode selects some; \
             $BENCH_OPS=all runs all, including the keyed ones, which are off by default). The encoded output is written to OUT when given.
@@ -165,7 +167,8 @@ struct Bench: ParsableCommand {
         }
 
         if ops.contains("decode-codable") || ops.contains("encode-codable") {
-            try codable(input, workload: workload, ops: ops, requested: requested, timer: &timer, report: report)
+            let named = environment["BENCH_OPS"].map { $0 != "all" && $0.contains("codable") } ?? false
+            try codable(input, workload: workload, ops: ops, named: named, timer: &timer, report: report)
         }
 
         let keyedOps: Set = ["unarchive", "archive", "unarchive-macro", "archive-macro", "graph"]
@@ -238,9 +241,10 @@ struct Bench: ParsableCommand {
         }
     }
 
-    /// `decode-codable` and `encode-codable`: the peers' Codable models, chosen by the file name.
+    /// `decode-codable` and `encode-codable`: the peers' Codable models, chosen by the file name (a
+    /// file without one is skipped, or an error when BENCH_OPS names these operations).
     private func codable(
-        _ input: Data, workload: String, ops: Set<String>, requested: String, timer: inout RepTimer, report: Reporter
+        _ input: Data, workload: String, ops: Set<String>, named: Bool, timer: inout RepTimer, report: Reporter
     ) throws {
         func run<T: Codable>(_ type: T.Type, count: (T) -> Int) throws {
             let value = try timer.measure { try PlistDecoder().decode(T.self, from: input) }
@@ -259,7 +263,7 @@ struct Bench: ParsableCommand {
             try run([String].self) { $0.count }
         } else if workload.hasPrefix("numbers") {
             try run(BenchNumbers.self) { $0.ints.count + $0.doubles.count }
-        } else if requested.contains("codable") {
+        } else if named {
             throw ValidationError(
                 "decode-codable/encode-codable: no Codable model for '\(workload)' (the file name must start with "
                     + "mixed, strings or numbers)")

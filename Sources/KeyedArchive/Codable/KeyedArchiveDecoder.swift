@@ -142,7 +142,8 @@ extension KeyedUnarchiver {
             (object, _, uid) = try resolveRef(UnarchivedValue(ref: ref))
         } catch {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: error.description, underlyingError: error))
         }
         let number: StoredNumber
         switch object {
@@ -153,10 +154,12 @@ extension KeyedUnarchiver {
             let e = mismatch("a number", found: object, uid: uid)
             if case .null = object {
                 throw DecodingError.valueNotFound(
-                    T.self, DecodingError.Context(codingPath: codingPath, debugDescription: e.description, underlyingError: e))
+                    T.self,
+                    DecodingError.Context(codingPath: codingPath, debugDescription: e.description, underlyingError: e))
             }
             throw DecodingError.typeMismatch(
-                T.self, DecodingError.Context(codingPath: codingPath, debugDescription: e.description, underlyingError: e))
+                T.self,
+                DecodingError.Context(codingPath: codingPath, debugDescription: e.description, underlyingError: e))
         }
         switch NumberConversion.convert(number, to: T.self) {
         case .success(let v)?: return v
@@ -165,7 +168,8 @@ extension KeyedUnarchiver {
             throw NumberConversion.decodingError(failure, type: T.self, codingPath: codingPath, underlying: e)
         case nil:
             throw DecodingError.typeMismatch(
-                T.self, DecodingError.Context(codingPath: codingPath, debugDescription: "\(T.self) is not a number type"))
+                T.self,
+                DecodingError.Context(codingPath: codingPath, debugDescription: "\(T.self) is not a number type"))
         }
     }
 }

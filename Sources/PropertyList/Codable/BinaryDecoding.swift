@@ -126,7 +126,8 @@ extension BinaryDecoderImpl {
             throw DecodeFailure(
                 kind: .corrupted,
                 error: located(
-                    .referenceOutOfRange, ref, offset: nil, "reference \(ref) is not below the object count \(objectCount)"
+                    .referenceOutOfRange, ref, offset: nil,
+                    "reference \(ref) is not below the object count \(objectCount)"
                 ))
         }
         // ref < objectCount, and `r` is this document's input: the table entry was proven at open.
@@ -143,7 +144,8 @@ extension BinaryDecoderImpl {
         do throws(PlistError) {
             return try context.scan(r, ref)
         } catch {
-            throw DecodeFailure(kind: .corrupted, error: reportsLocations ? error : PlistError(error.code, error.detail))
+            throw DecodeFailure(
+                kind: .corrupted, error: reportsLocations ? error : PlistError(error.code, error.detail))
         }
     }
 
@@ -168,7 +170,9 @@ extension BinaryDecoderImpl {
     /// The failure for object `ref` not being `expected`: `valueNotFound` for null or a `"$null"`
     /// string (how Foundation writes nil), `typeMismatch` otherwise.
     func mismatch(_ r: ByteReader, _ ref: Int, expected: String) -> DecodeFailure {
-        let off = ref >= 0 && ref < objectCount ? ScanContext.objectOffset(r, ref, table: tableOffset, width: offsetWidth) : nil
+        let off =
+            ref >= 0 && ref < objectCount
+            ? ScanContext.objectOffset(r, ref, table: tableOffset, width: offsetWidth) : nil
         if isNull(r, ref) {
             return DecodeFailure(
                 kind: .valueNotFound,
@@ -249,7 +253,8 @@ extension BinaryDecoderImpl {
             do throws(PlistError) {
                 return try context.makeString(r, raw, ref)
             } catch {
-                throw DecodeFailure(kind: .corrupted, error: reportsLocations ? error : PlistError(error.code, error.detail))
+                throw DecodeFailure(
+                    kind: .corrupted, error: reportsLocations ? error : PlistError(error.code, error.detail))
             }
         }
     }
@@ -503,14 +508,17 @@ extension BinaryDecoderImpl {
         throws -> KeyedDecodingContainer<Key>
     {
         let raw: RawObject
+        let m = memo(for: Key.self)
+        let repeated: Bool
         do throws(DecodeFailure) {
             raw = try container(ref, keyed: true)
+            repeated = try hasRepeatedKeys(memo: m, keysStart: raw.payload, count: raw.count)
         } catch {
             throw error.decodingError([String: Any].self, prefix ?? codingPath(depth: depth))
         }
         return KeyedDecodingContainer(
             BinaryKeyedDecoding<Key>(
-                impl: self, ref: ref, keysStart: raw.payload, count: raw.count, memo: memo(for: Key.self),
+                impl: self, ref: ref, keysStart: raw.payload, count: raw.count, memo: m, repeated: repeated,
                 depth: depth, prefix: prefix))
     }
 

@@ -12,8 +12,9 @@ struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let ref: Int
     let keysStart: Int
     let count: Int
-    /// The key memo of `Key` (KeyMemo.swift).
+    /// The key memo of `Key` (KeyMemo.swift), and whether the dictionary holds a key twice.
     let memo: Int
+    let repeated: Bool
     /// Frames below this container, and its whole path when a child decoder made it.
     let depth: Int
     let prefix: [any CodingKey]?
@@ -34,17 +35,20 @@ struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return keys
     }
 
-    func contains(_ key: Key) -> Bool {
-        ((try? impl.lookup(key.stringValue, memo: memo, dictionary: ref, keysStart: keysStart, count: count))
-            ?? nil) != nil
+    /// The value reference of the key with text `key`, or nil when the dictionary has none.
+    @inline(__always)
+    func find(_ key: String) throws(DecodeFailure) -> Int? {
+        try impl.lookup(key, memo: memo, dictionary: ref, keysStart: keysStart, count: count, repeated: repeated)
     }
+
+    func contains(_ key: Key) -> Bool { ((try? find(key.stringValue)) ?? nil) != nil }
 
     /// The value reference of `key`, counted against the budget.
     @inline(__always)
     func value(_ key: Key) throws -> Int {
         let found: Int?
         do throws(DecodeFailure) {
-            found = try impl.lookup(key.stringValue, memo: memo, dictionary: ref, keysStart: keysStart, count: count)
+            found = try find(key.stringValue)
         } catch {
             throw error.decodingError(Any.self, codingPath + [key])
         }
@@ -57,7 +61,8 @@ struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let off = impl.offsetIfValid(ref)
         let error = impl.located(.keyNotFound, ref, offset: off, "no value for the key \"\(key.stringValue)\"")
         return DecodingError.keyNotFound(
-            key, DecodingError.Context(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
+            key,
+            DecodingError.Context(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
     }
 
     @inline(__always)
@@ -70,27 +75,37 @@ struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
+    @inline(__always)
+    func integer<I: FixedWidthInteger>(_ key: Key) throws -> I {
+        try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: I.self) }
+    }
+
+    @inline(__always)
+    func floatingPoint<F: BinaryFloatingPoint>(_ key: Key) throws -> F {
+        try scalar(key) { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: F.self) }
+    }
+
     func decodeNil(forKey key: Key) throws -> Bool { impl.isNull(try value(key)) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { (d, v) throws(DecodeFailure) in try d.bool(v) } }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { (d, v) throws(DecodeFailure) in try d.string(v) } }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try scalar(key) { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Double.self) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try scalar(key) { (d, v) throws(DecodeFailure) in try d.bool(v) }
     }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try scalar(key) { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Float.self) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try scalar(key) { (d, v) throws(DecodeFailure) in try d.string(v) }
     }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int.self) } }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int8.self) } }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int16.self) } }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int32.self) } }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int64.self) } }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt.self) } }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt8.self) } }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt16.self) } }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt32.self) } }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt64.self) } }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int128.self) } }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt128.self) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try floatingPoint(key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try floatingPoint(key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(key) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let v = try value(key)
@@ -98,11 +113,15 @@ struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard
-            let v = try? impl.lookup(key.stringValue, memo: memo, dictionary: ref, keysStart: keysStart, count: count)
-        else { return nil }
-        if impl.isNull(v) { return nil }
-        return try decode(type, forKey: key)
+        let found: Int?
+        do throws(DecodeFailure) {
+            found = try find(key.stringValue)
+        } catch {
+            throw error.decodingError(T.self, codingPath + [key])
+        }
+        guard let found, !impl.isNull(found) else { return nil }
+        try impl.countValue(depth: depth)
+        return try impl.decodeValue(type, found, depth: depth, prefix: prefix, step: .key(key))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -129,14 +148,13 @@ struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func childDecoder(_ key: some CodingKey) throws -> any Decoder {
-        guard
-            let found = try? impl.lookup(key.stringValue, memo: memo, dictionary: ref, keysStart: keysStart, count: count)
-        else {
+        guard let found = try? find(key.stringValue) else {
             let off = impl.offsetIfValid(ref)
             let error = impl.located(.keyNotFound, ref, offset: off, "no value for the key \"\(key.stringValue)\"")
             throw DecodingError.keyNotFound(
                 key,
-                DecodingError.Context(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: error.description, underlyingError: error))
         }
         try impl.countValue(depth: depth)
         return BinaryChildDecoder(impl: impl, ref: found, codingPath: try nestedPrefix(key))
@@ -191,6 +209,16 @@ struct BinaryUnkeyedDecoding: UnkeyedDecodingContainer {
         }
     }
 
+    @inline(__always)
+    mutating func integer<I: FixedWidthInteger>() throws -> I {
+        try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: I.self) }
+    }
+
+    @inline(__always)
+    mutating func floatingPoint<F: BinaryFloatingPoint>() throws -> F {
+        try scalar { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: F.self) }
+    }
+
     mutating func decodeNil() throws -> Bool {
         let v = try element(Optional<Any>.self)
         if impl.isNull(v) {
@@ -200,22 +228,26 @@ struct BinaryUnkeyedDecoding: UnkeyedDecodingContainer {
         return false
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try scalar { (d, v) throws(DecodeFailure) in try d.bool(v) } }
-    mutating func decode(_ type: String.Type) throws -> String { try scalar { (d, v) throws(DecodeFailure) in try d.string(v) } }
-    mutating func decode(_ type: Double.Type) throws -> Double { try scalar { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Double.self) } }
-    mutating func decode(_ type: Float.Type) throws -> Float { try scalar { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Float.self) } }
-    mutating func decode(_ type: Int.Type) throws -> Int { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int.self) } }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int8.self) } }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int16.self) } }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int32.self) } }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int64.self) } }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt.self) } }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt8.self) } }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt16.self) } }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt32.self) } }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt64.self) } }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int128.self) } }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt128.self) } }
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        try scalar { (d, v) throws(DecodeFailure) in try d.bool(v) }
+    }
+    mutating func decode(_ type: String.Type) throws -> String {
+        try scalar { (d, v) throws(DecodeFailure) in try d.string(v) }
+    }
+    mutating func decode(_ type: Double.Type) throws -> Double { try floatingPoint() }
+    mutating func decode(_ type: Float.Type) throws -> Float { try floatingPoint() }
+    mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer() }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer() }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let v = try element(T.self)
@@ -272,23 +304,35 @@ struct BinarySingleValueDecoding: SingleValueDecodingContainer {
         }
     }
 
+    @inline(__always)
+    func integer<I: FixedWidthInteger>() throws -> I {
+        try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: I.self) }
+    }
+
+    @inline(__always)
+    func floatingPoint<F: BinaryFloatingPoint>() throws -> F {
+        try scalar { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: F.self) }
+    }
+
     func decodeNil() -> Bool { impl.isNull(ref) }
     func decode(_ type: Bool.Type) throws -> Bool { try scalar { (d, v) throws(DecodeFailure) in try d.bool(v) } }
-    func decode(_ type: String.Type) throws -> String { try scalar { (d, v) throws(DecodeFailure) in try d.string(v) } }
-    func decode(_ type: Double.Type) throws -> Double { try scalar { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Double.self) } }
-    func decode(_ type: Float.Type) throws -> Float { try scalar { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: Float.self) } }
-    func decode(_ type: Int.Type) throws -> Int { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int.self) } }
-    func decode(_ type: Int8.Type) throws -> Int8 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int8.self) } }
-    func decode(_ type: Int16.Type) throws -> Int16 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int16.self) } }
-    func decode(_ type: Int32.Type) throws -> Int32 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int32.self) } }
-    func decode(_ type: Int64.Type) throws -> Int64 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int64.self) } }
-    func decode(_ type: UInt.Type) throws -> UInt { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt.self) } }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt8.self) } }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt16.self) } }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt32.self) } }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt64.self) } }
-    func decode(_ type: Int128.Type) throws -> Int128 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int128.self) } }
-    func decode(_ type: UInt128.Type) throws -> UInt128 { try scalar { (d, v) throws(DecodeFailure) in try d.integer(v, as: UInt128.self) } }
+    func decode(_ type: String.Type) throws -> String {
+        try scalar { (d, v) throws(DecodeFailure) in try d.string(v) }
+    }
+    func decode(_ type: Double.Type) throws -> Double { try floatingPoint() }
+    func decode(_ type: Float.Type) throws -> Float { try floatingPoint() }
+    func decode(_ type: Int.Type) throws -> Int { try integer() }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer() }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
+    func decode(_ type: Int128.Type) throws -> Int128 { try integer() }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try impl.decodeValue(type, ref, depth: depth, prefix: prefix, step: .none)

@@ -45,28 +45,27 @@ extension BinaryDecoderImpl {
     ) throws -> T {
         if let kind = ScalarKind.of(T.self) {
             do throws(DecodeFailure) {
-                // Each `as! T` casts a concrete value to the same type (T is that type): the run
-                // time's cheapest cast, with no existential in between.
+                // T is the type `kind` names: each value is returned as T without a cast.
                 switch kind {
-                case .string: return try string(ref) as! T
-                case .int: return try integer(ref, as: Int.self) as! T
-                case .double: return try floatingPoint(ref, as: Double.self) as! T
-                case .bool: return try bool(ref) as! T
-                case .date: return try date(ref) as! T
-                case .data: return try data(ref) as! T
-                case .float: return try floatingPoint(ref, as: Float.self) as! T
-                case .int64: return try integer(ref, as: Int64.self) as! T
-                case .uint64: return try integer(ref, as: UInt64.self) as! T
-                case .int32: return try integer(ref, as: Int32.self) as! T
-                case .uint32: return try integer(ref, as: UInt32.self) as! T
-                case .uint8: return try integer(ref, as: UInt8.self) as! T
-                case .int8: return try integer(ref, as: Int8.self) as! T
-                case .int16: return try integer(ref, as: Int16.self) as! T
-                case .uint16: return try integer(ref, as: UInt16.self) as! T
-                case .uint: return try integer(ref, as: UInt.self) as! T
-                case .int128: return try integer(ref, as: Int128.self) as! T
-                case .uint128: return try integer(ref, as: UInt128.self) as! T
-                case .uid: return PlistUID(try uid(ref)) as! T
+                case .string: return identityCast(try string(ref), to: T.self)
+                case .int: return identityCast(try integer(ref, as: Int.self), to: T.self)
+                case .double: return identityCast(try floatingPoint(ref, as: Double.self), to: T.self)
+                case .bool: return identityCast(try bool(ref), to: T.self)
+                case .date: return identityCast(try date(ref), to: T.self)
+                case .data: return identityCast(try data(ref), to: T.self)
+                case .float: return identityCast(try floatingPoint(ref, as: Float.self), to: T.self)
+                case .int64: return identityCast(try integer(ref, as: Int64.self), to: T.self)
+                case .uint64: return identityCast(try integer(ref, as: UInt64.self), to: T.self)
+                case .int32: return identityCast(try integer(ref, as: Int32.self), to: T.self)
+                case .uint32: return identityCast(try integer(ref, as: UInt32.self), to: T.self)
+                case .uint8: return identityCast(try integer(ref, as: UInt8.self), to: T.self)
+                case .int8: return identityCast(try integer(ref, as: Int8.self), to: T.self)
+                case .int16: return identityCast(try integer(ref, as: Int16.self), to: T.self)
+                case .uint16: return identityCast(try integer(ref, as: UInt16.self), to: T.self)
+                case .uint: return identityCast(try integer(ref, as: UInt.self), to: T.self)
+                case .int128: return identityCast(try integer(ref, as: Int128.self), to: T.self)
+                case .uint128: return identityCast(try integer(ref, as: UInt128.self), to: T.self)
+                case .uid: return identityCast(PlistUID(try uid(ref)), to: T.self)
                 }
             } catch {
                 var path = prefix ?? codingPath(depth: depth)
@@ -75,20 +74,35 @@ extension BinaryDecoderImpl {
             }
         }
         switch CollectionKind.of(T.self) {
-        case .stringArray: return try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in try d.string(v) } as! T
+        case .stringArray:
+            let strings = try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in try d.string(v) }
+            return identityCast(strings, to: T.self)
         case .intArray:
-            return try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in try d.integer(v, as: Int.self) } as! T
+            let ints = try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in
+                try d.integer(v, as: Int.self)
+            }
+            return identityCast(ints, to: T.self)
         case .doubleArray:
-            return try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in
+            let doubles = try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in
                 try d.floatingPoint(v, as: Double.self)
-            } as! T
-        case .boolArray: return try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in try d.bool(v) } as! T
+            }
+            return identityCast(doubles, to: T.self)
+        case .boolArray:
+            let bools = try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in try d.bool(v) }
+            return identityCast(bools, to: T.self)
         case .other: break
         }
         if isStringKeyedDictionary(T.self), let dictionary = T.self as? any StringKeyedDictionaryDecodable.Type {
-            return try dictionary.decodeEntries(from: self, ref, step: step(), prefix: prefix) as! T
+            return try entries(dictionary, as: T.self, ref, step: step(), prefix: prefix)
         }
         return try decodeNested(type, ref, step(), prefix: prefix)
+    }
+
+    /// The dictionary `ref` decoded as `D` (which is `T`), entry by entry.
+    func entries<D: StringKeyedDictionaryDecodable, T>(
+        _ type: D.Type, as result: T.Type, _ ref: Int, step: DecodeStep, prefix: [any CodingKey]?
+    ) throws -> T {
+        identityCast(try D.decodeEntries(from: self, ref, step: step, prefix: prefix), to: T.self)
     }
 
     /// Whether `type` is a `Dictionary` (a pointer comparison of its generic type descriptor is not

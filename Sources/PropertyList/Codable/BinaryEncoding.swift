@@ -151,7 +151,8 @@ extension BinaryEncoderImpl {
         EncodingError.invalidValue(
             value,
             EncodingError.Context(
-                codingPath: path, debugDescription: "\(value) is above the largest integer a property list holds (2^127 - 1)",
+                codingPath: path,
+                debugDescription: "\(value) is above the largest integer a property list holds (2^127 - 1)",
                 underlyingError: PlistError(.unencodable, "\(value) does not fit in a signed 128-bit integer")))
     }
 
@@ -403,7 +404,8 @@ extension Dictionary: StringKeyedDictionaryEncodable where Key: Encodable, Value
             throw EncodingError.invalidValue(
                 self,
                 EncodingError.Context(
-                    codingPath: impl.codingPath(frame: f), debugDescription: "nested deeper than \(impl.maxDepth) levels"))
+                    codingPath: impl.codingPath(frame: f),
+                    debugDescription: "nested deeper than \(impl.maxDepth) levels"))
         }
         var entries: [(text: String, key: BuilderRef, value: Int32)] = []
         entries.reserveCapacity(count)

@@ -140,7 +140,9 @@ struct BinaryUnkeyedEncoding: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt64) throws { try put(value) { $0.addInt(value) } }
     mutating func encode(_ value: Int128) throws { try put(value) { $0.addInteger(value) } }
     mutating func encode(_ value: UInt128) throws {
-        guard let v = Int128(exactly: value) else { throw impl.tooLarge(value, codingPath + [PlistCodingKey(index: count)]) }
+        guard let v = Int128(exactly: value) else {
+            throw impl.tooLarge(value, codingPath + [PlistCodingKey(index: count)])
+        }
         try put(value) { $0.addInteger(v) }
     }
 

@@ -148,7 +148,8 @@ package enum NumberConversion {
             return .failure(
                 NumberConversionFailure(kind: .typeMismatch, detail: "expected a boolean, found the integer \(i)"))
         case .real(let d):
-            return .failure(NumberConversionFailure(kind: .typeMismatch, detail: "expected a boolean, found the real \(d)"))
+            return .failure(
+                NumberConversionFailure(kind: .typeMismatch, detail: "expected a boolean, found the real \(d)"))
         }
     }
 

@@ -10,9 +10,15 @@
 // Finding a key: its slot is the one after the last matched (keys are asked for in order), else
 // the last matched, else a search of the slots (by `String ==`, which compares the storage of two
 // literals first). In the dictionary, the key object at the slot's position is compared with the
-// slot's key object by reference (writers share key strings, so this is usually the whole test),
-// then by bytes; only then are the other keys searched, as bytes against the slot's UTF-8 (or its
-// UTF-16, made the first time a UTF-16 key object is met). A memo holds at most 64 slots: keys
+// slot's key object by reference (writers share key strings, so this is usually the whole test);
+// otherwise the keys are searched from the last one back, by reference, then as bytes against the
+// slot's UTF-8 (or its UTF-16, made the first time a UTF-16 key object is met).
+//
+// A key held twice in one dictionary (no writer makes one) is read at its last occurrence, as
+// `BinaryPlistDocument.ref(at:)` and `value()` read it. Each dictionary is checked once, when its
+// container is made: cheaply when its key objects are those of a dictionary checked before (writers
+// share key strings, so 50,000 records have one list of key objects), else by comparing the keys'
+// text. A dictionary with a repeated key is searched from the end for every key, without the memo. A memo holds at most 64 slots: keys
 // beyond (a `[String: V]` with many keys, read through the generic path) are searched without one,
 // and a dictionary of more than 32 entries searched that way gets an index of its keys, made once.
 
@@ -38,6 +44,9 @@ struct DecodeKeyMemo {
     var slots: [DecodeKeySlot] = []
     /// The slot matched last.
     var last = -1
+    /// Lists of key objects of dictionaries found free of repeated keys (at most four, the most
+    /// recent first).
+    var distinctKeyLists: [[Int]] = []
 }
 
 /// An index of the keys of one large dictionary, made when it is searched without a memo slot.
@@ -93,30 +102,64 @@ extension BinaryDecoderImpl {
         return n
     }
 
+    /// Whether the dictionary whose `count` key references start at `keysStart` holds a key twice
+    /// (see the file header).
+    func hasRepeatedKeys(memo m: Int, keysStart: Int, count: Int) throws(DecodeFailure) -> Bool {
+        guard count > 1 else { return false }
+        let lists = state.memos[m].distinctKeyLists.count
+        for l in 0..<lists where state.memos[m].distinctKeyLists[l].count == count {
+            let same = try read { (r) throws(DecodeFailure) -> Bool in
+                for i in 0..<count where reference(r, keysStart, i) != state.memos[m].distinctKeyLists[l][i] {
+                    return false
+                }
+                return true
+            }
+            if same { return false }
+        }
+        var refs: [Int] = []
+        refs.reserveCapacity(count)
+        var texts = Set<String>()
+        var repeated = false
+        for i in 0..<count {
+            let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, i) }
+            refs.append(k)
+            if let text = try? readString(k), !texts.insert(text).inserted { repeated = true }
+        }
+        if !repeated {
+            if state.memos[m].distinctKeyLists.count == 4 { state.memos[m].distinctKeyLists.removeLast() }
+            state.memos[m].distinctKeyLists.insert(refs, at: 0)
+        }
+        return repeated
+    }
+
     /// The value reference of `key` in the dictionary whose `count` key references start at
     /// `keysStart` (the values follow them), or nil when the dictionary does not have it.
-    func lookup(_ key: String, memo m: Int, dictionary ref: Int, keysStart: Int, count: Int) throws(DecodeFailure)
-        -> Int?
-    {
+    ///
+    /// - Parameter repeated: Whether the dictionary holds a key twice (`hasRepeatedKeys`): then the
+    ///   remembered position is not trusted, and the search from the end finds the last occurrence.
+    func lookup(
+        _ key: String, memo m: Int, dictionary ref: Int, keysStart: Int, count: Int, repeated: Bool
+    ) throws(DecodeFailure) -> Int? {
         let s = slot(key, memo: m)
         guard s >= 0 else { return try lookupWithoutMemo(key, dictionary: ref, keysStart: keysStart, count: count) }
         return try read { (r) throws(DecodeFailure) -> Int? in
             let p = state.memos[m].slots[s].position
             let known = state.memos[m].slots[s].keyRef
-            if p >= 0 && p < count {
+            if p >= 0 && p < count && !repeated {
                 let k = reference(r, keysStart, p)
                 if k == known { return reference(r, keysStart, count &+ p) }
             }
-            // Search from the remembered position on (wrapping around), by reference, then by bytes.
-            var i = p >= 0 && p < count ? p : 0
-            for _ in 0..<count {
+            // Search from the last key back (a key held twice: the last one wins, as in
+            // `BinaryPlistDocument.ref(at:)` and `value()`), by reference, then by bytes.
+            var i = count
+            while i > 0 {
+                i &-= 1
                 let k = reference(r, keysStart, i)
                 if k == known || keyObject(r, k, equals: m, s) {
                     state.memos[m].slots[s].position = i
                     state.memos[m].slots[s].keyRef = k
                     return reference(r, keysStart, count &+ i)
                 }
-                i = i &+ 1 == count ? 0 : i &+ 1
             }
             return nil
         }
@@ -161,15 +204,15 @@ extension BinaryDecoderImpl {
                 positions.reserveCapacity(count)
                 for i in 0..<count {
                     let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, i) }
-                    if let text = try? string(k), positions[text] == nil { positions[text] = i }
+                    if let text = try? string(k) { positions[text] = i }  // a repeated key: the last wins
                 }
                 state.largeIndex = LargeDictionaryIndex(ref: ref, positions: positions)
             }
-            guard let p = state.largeIndex?.positions[key] else { return nil }
+            guard let p = state.largeIndex?.positions[key] else { return nil }  // the last position (below)
             return try read { (r) throws(DecodeFailure) in reference(r, keysStart, count &+ p) }
         }
         let utf8 = Array(key.utf8)
-        for i in 0..<count {
+        for i in (0..<count).reversed() {
             let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, i) }
             let matches = try read { (r) throws(DecodeFailure) -> Bool in
                 let off = try offset(r, k)

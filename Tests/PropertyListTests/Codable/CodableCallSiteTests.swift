@@ -24,8 +24,8 @@ import Testing
 
     static let settings = Settings(
         theme: "dark", volume: 0.75,
-        recent: [URL(string: "https://example.org/a.txt")!, URL(fileURLWithPath: "/tmp/b.txt")],
-        id: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
+        recent: [testURL("https://example.org/a.txt"), URL(fileURLWithPath: "/tmp/b.txt")],
+        id: testUUID("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
         updated: Date(timeIntervalSinceReferenceDate: 786_000_000), blob: Data([0, 1, 2, 0xFF]),
         limits: ["files": 10, "depth": 3], note: nil)
 

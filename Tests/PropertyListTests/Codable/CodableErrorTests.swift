@@ -207,7 +207,7 @@ import Testing
 
     /// A container used after its value was finished is an error, not a write into another value.
     @Test func staleContainersAreErrors() throws {
-        final class Keeper: @unchecked Sendable {
+        final class Keeper {
             var kept: KeyedEncodingContainer<PlistCodingKeyForTests>?
         }
         struct Leaky: Encodable {

@@ -20,15 +20,15 @@ struct Scalars: Codable, Equatable {
         // Before 1582 Foundation's XML writer uses the Julian calendar and XMLPlist the proleptic
         // Gregorian one (a text-form difference, not a Codable one): the earliest date here is 1601.
         date: Date(timeIntervalSinceReferenceDate: -12_622_780_800), data: Data(),
-        url: URL(string: "https://example.org/a%20b?q=1#f")!,
-        uuid: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
-        decimal: Decimal(string: "-12345.6789")!)
+        url: testURL("https://example.org/a%20b?q=1#f"),
+        uuid: testUUID("00000000-0000-0000-0000-000000000000"),
+        decimal: testDecimal("-12345.6789"))
     static let maximums = Scalars(
         i8: .max, i16: .max, i32: .max, i64: .max, int: .max, u8: .max, u16: .max, u32: .max, u64: .max, uint: .max,
         f: .greatestFiniteMagnitude, d: .greatestFiniteMagnitude, b: true, s: String(repeating: "long ", count: 40),
         empty: "", date: Date(timeIntervalSinceReferenceDate: 1e9), data: Data((0...255).map { UInt8($0) }),
-        url: URL(fileURLWithPath: "/tmp/a file.txt"), uuid: UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")!,
-        decimal: Decimal(string: "3.1415926535")!)
+        url: URL(fileURLWithPath: "/tmp/a file.txt"), uuid: testUUID("FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"),
+        decimal: testDecimal("3.1415926535"))
 }
 
 /// Optionals: absent keys (synthesized `encodeIfPresent`) and explicit `encodeNil`, as Foundation writes it.
@@ -138,7 +138,9 @@ struct Matrix: Codable, Equatable {
             for v in values { try row.encode(v) }
         }
         var m = c.nestedContainer(keyedBy: MetaKeys.self, forKey: .meta)
-        for (k, v) in meta.sorted(by: { $0.key < $1.key }) { try m.encode(v, forKey: MetaKeys(rawValue: k)!) }
+        for (k, v) in meta.sorted(by: { $0.key < $1.key }) {
+            if let key = MetaKeys(rawValue: k) { try m.encode(v, forKey: key) }
+        }
     }
 }
 
@@ -166,7 +168,7 @@ func makeEverything() -> Everything {
         animals: [Dog(name: "Rex", breed: "Collie"), Dog(name: "Fido", breed: "")],
         matrix: Matrix(name: "m", rows: [[1, 2], [], [3.5]], meta: ["author": "ada", "version": "2"]),
         byName: ["a": [1, 2], "": [], "é": [-1]], byNumber: [1: "one", -2: "minus two", 300: ""],
-        bySmallNumber: [-1: true, 7: false], byUUID: [UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!: 1],
+        bySmallNumber: [-1: true, 7: false], byUUID: [testUUID("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"): 1],
         nested: [["x": ["when": Date(timeIntervalSinceReferenceDate: 0)]], [:]])
 }
 
@@ -278,8 +280,8 @@ func foundationEncode<T: Encodable>(_ value: T, _ format: PropertyListSerializat
 
     /// A URL is `{relative}` or `{base, relative}` (URL's own Codable), as Foundation writes it.
     @Test func urls() throws {
-        let base = URL(string: "https://example.org/dir/")!
-        let urls = [URL(string: "b/c.txt", relativeTo: base)!, URL(string: "mailto:a@b.c")!]
+        let base = testURL("https://example.org/dir/")
+        let urls = [testURL("b/c.txt", relativeTo: base), testURL("mailto:a@b.c")]
         let ours = try PlistEncoder().encodeValue(urls)
         #expect(ours == (try BinaryPlistDocument(foundationEncode(urls, .binary)).value()))
         #expect(ours[0]?["base"]?["relative"] == "https://example.org/dir/")
@@ -291,9 +293,9 @@ func foundationEncode<T: Encodable>(_ value: T, _ format: PropertyListSerializat
 
     /// UUID is its string; Decimal its fields; `[Int: V]` string keys; other keys an alternating array.
     @Test func foundationValueLayouts() throws {
-        let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        let uuid = testUUID("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
         #expect(try PlistEncoder().encodeValue([uuid]) == .array(["E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]))
-        let decimal = Decimal(string: "-12345.6789")!
+        let decimal = testDecimal("-12345.6789")
         let decimalTree = try PlistEncoder().encodeValue([decimal])
         #expect(decimalTree == (try BinaryPlistDocument(foundationEncode([decimal], .binary)).value()))
         #expect(decimalTree[0]?["exponent"] == .int(-4))

@@ -36,9 +36,8 @@ func assembledPlist(_ objects: [[UInt8]]) -> Data {
         if offsetSize == 1 { bytes.append(UInt8(off)) } else { bytes += [UInt8(off >> 8), UInt8(off & 0xFF)] }
     }
     bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), 1]
-    bytes += withUnsafeBytes(of: UInt64(objects.count).bigEndian, Array.init)
-    bytes += withUnsafeBytes(of: UInt64(0).bigEndian, Array.init)
-    bytes += withUnsafeBytes(of: UInt64(table).bigEndian, Array.init)
+    func bigEndian(_ v: Int) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+    bytes += bigEndian(objects.count) + bigEndian(0) + bigEndian(table)
     return Data(bytes)
 }
 
@@ -95,6 +94,23 @@ func assembledPlist(_ objects: [[UInt8]]) -> Data {
                 #expect((context.underlyingError as? PlistError)?.code == .cycle)
             }
         }
+    }
+
+    /// A key held twice (two string objects with one text) is read at its last occurrence, as
+    /// `ref(at:)` and `value()` read it, also after the memo learned the key's position.
+    @Test func repeatedKeysReadTheLastOccurrence() throws {
+        struct Named: Decodable, Equatable { var name: String }
+        let data = assembledPlist([
+            [0xA2, 1, 2],  // [obj1, obj2]
+            [0xD1, 3, 4],  // {name: "a"}
+            [0xD2, 3, 5, 6, 7],  // {name: "b", name: "c"}
+            [0x54] + Array("name".utf8), [0x51, 0x61], [0x54] + Array("name".utf8), [0x51, 0x62], [0x51, 0x63],
+        ])
+        #expect(try PlistDecoder().decode([Named].self, from: data) == [Named(name: "a"), Named(name: "c")])
+        let doc = try BinaryPlistDocument(data)
+        #expect(try doc.lookup("1.name") == "c")
+        #expect(try PlistDecoder().decode(Named.self, from: doc, at: "1") == Named(name: "c"))
+        #expect(try PlistDecoder().decode(String.self, from: doc, at: "1.name") == "c")
     }
 
     /// Nesting deeper than `PlistLimits.maxDepth` is `limitExceeded`, never a stack overflow.
