@@ -44,20 +44,21 @@ struct FuzzModel: Codable {
     var children: [FuzzModel]?
 }
 
-/// Equality with reals compared by bit pattern (NaN equals the same NaN); dates optionally to
-/// whole seconds (XML).
+/// Equality with reals compared by bit pattern (NaN equals the same NaN); for XML (`wholeSeconds`),
+/// dates to whole seconds and any NaN equal to any NaN (XML writes every NaN as `nan`).
 func same(_ a: FuzzModel, _ b: FuzzModel, wholeSeconds: Bool, depth: Int = 0) -> Bool {
     func date(_ d: Date?) -> Double? {
         guard let t = d?.timeIntervalSinceReferenceDate else { return nil }
         return wholeSeconds && t.isFinite ? t.rounded(.down) : t
     }
-    func bits(_ d: Double?) -> UInt64? { d?.bitPattern }
+    func bits(_ d: Double?) -> UInt64? { wholeSeconds && d?.isNaN == true ? Double.nan.bitPattern : d?.bitPattern }
+    func bits(_ f: Float?) -> UInt32? { wholeSeconds && f?.isNaN == true ? Float.nan.bitPattern : f?.bitPattern }
     guard depth < 600 else { return false }
     guard a.name == b.name, a.count == b.count, a.small == b.small, bits(a.ratio) == bits(b.ratio),
-        a.single?.bitPattern == b.single?.bitPattern, a.flag == b.flag,
+        bits(a.single) == bits(b.single), a.flag == b.flag,
         bits(date(a.when)) == bits(date(b.when)), a.blob == b.blob, a.uid == b.uid, a.big == b.big,
         a.tags == b.tags, a.numbers == b.numbers, a.scores == b.scores, a.byNumber == b.byNumber,
-        a.maybe == b.maybe, sameShape(a.shape, b.shape)
+        a.maybe == b.maybe, sameShape(a.shape, b.shape, looseNaN: wholeSeconds)
     else { return false }
     switch (a.children, b.children) {
     case (nil, nil): return true
@@ -67,11 +68,11 @@ func same(_ a: FuzzModel, _ b: FuzzModel, wholeSeconds: Bool, depth: Int = 0) ->
     }
 }
 
-func sameShape(_ a: FuzzShape?, _ b: FuzzShape?) -> Bool {
+func sameShape(_ a: FuzzShape?, _ b: FuzzShape?, looseNaN: Bool) -> Bool {
     switch (a, b) {
     case (nil, nil): return true
-    case (.circle(let x)?, .circle(let y)?): return x.bitPattern == y.bitPattern
-    case (.nested(let x)?, .nested(let y)?): return sameShape(x, y)
+    case (.circle(let x)?, .circle(let y)?): return x.bitPattern == y.bitPattern || (looseNaN && x.isNaN && y.isNaN)
+    case (.nested(let x)?, .nested(let y)?): return sameShape(x, y, looseNaN: looseNaN)
     case (let x?, let y?): return x == y
     default: return false
     }
