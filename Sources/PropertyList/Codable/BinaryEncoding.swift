@@ -40,6 +40,9 @@ struct EncoderState {
     /// A misuse found where nothing can throw (`nestedContainer`, `superEncoder`, a second kind of
     /// container for one value): thrown when the encode ends.
     var failure: EncodingError? = nil
+    /// The last type `isStringKeyedDictionary` answered for.
+    var lastTypeChecked: ObjectIdentifier? = nil
+    var lastTypeIsDictionary = false
 }
 
 /// How a nested value was reached from its parent.
@@ -65,6 +68,8 @@ struct EncodeFrame {
     var keys: [BuilderRef] = []
     /// Keyed and unkeyed: the values (a builder id, or `-(frame + 1)` for a frame).
     var values: [Int32] = []
+    /// Whether `values` holds a frame slot (a nested container or a super encoder).
+    var hasFrameSlots = false
     /// Keyed, when keys are sorted: the text of each key.
     var keyStrings: [String] = []
     /// Keyed, past 32 keys: builder id of a key → its position (to replace a key encoded twice).
@@ -86,6 +91,7 @@ struct EncodeFrame {
         if !keyStrings.isEmpty { keyStrings.removeAll(keepingCapacity: true) }
         keyPositions = nil
         single = nil
+        hasFrameSlots = false
     }
 }
 
@@ -191,49 +197,64 @@ extension BinaryEncoderImpl {
     }
 
     /// The builder id of `value` when it is a type the format holds directly; `nil` for any other.
+    /// (`identityCast` after the metatype comparison: no run-time cast, no `T?`.)
     @inline(__always)
     func scalarValue<T>(_ value: T) -> Int32? {
-        if T.self == String.self, let v = value as? String { return state.builder.addString(v).id }
-        if T.self == Int.self, let v = value as? Int { return state.builder.addInteger(PlistInteger(Int64(v))).id }
-        if T.self == Double.self, let v = value as? Double { return state.builder.addReal(v).id }
-        if T.self == Bool.self, let v = value as? Bool { return state.builder.addBool(v).id }
-        if T.self == Date.self, let v = value as? Date { return state.builder.addDate(v).id }
-        if T.self == Data.self, let v = value as? Data { return state.builder.addData(v).id }
-        if T.self == Float.self, let v = value as? Float { return state.builder.addFloat(v).id }
-        if T.self == Int64.self, let v = value as? Int64 { return state.builder.addInteger(PlistInteger(v)).id }
-        if T.self == UInt64.self, let v = value as? UInt64 { return state.builder.addInt(v).id }
-        if T.self == Int32.self, let v = value as? Int32 { return state.builder.addInt(v).id }
-        if T.self == UInt32.self, let v = value as? UInt32 { return state.builder.addInt(v).id }
-        if T.self == UInt8.self, let v = value as? UInt8 { return state.builder.addInt(v).id }
-        if T.self == Int8.self, let v = value as? Int8 { return state.builder.addInt(v).id }
-        if T.self == Int16.self, let v = value as? Int16 { return state.builder.addInt(v).id }
-        if T.self == UInt16.self, let v = value as? UInt16 { return state.builder.addInt(v).id }
-        if T.self == UInt.self, let v = value as? UInt { return state.builder.addInt(v).id }
-        if T.self == Int128.self, let v = value as? Int128 { return state.builder.addInteger(v).id }
-        if T.self == PlistUID.self, let v = value as? PlistUID { return state.builder.addUID(v.value).id }
-        return nil
+        guard let kind = ScalarKind.of(T.self) else { return nil }
+        switch kind {
+        case .string: return state.builder.addString(identityCast(value, to: String.self)).id
+        case .int: return state.builder.addInteger(PlistInteger(Int64(identityCast(value, to: Int.self)))).id
+        case .double: return state.builder.addReal(identityCast(value, to: Double.self)).id
+        case .bool: return state.builder.addBool(identityCast(value, to: Bool.self)).id
+        case .date: return state.builder.addDate(identityCast(value, to: Date.self)).id
+        case .data: return state.builder.addData(identityCast(value, to: Data.self)).id
+        case .float: return state.builder.addFloat(identityCast(value, to: Float.self)).id
+        case .int64: return state.builder.addInteger(PlistInteger(identityCast(value, to: Int64.self))).id
+        case .uint64: return state.builder.addInt(identityCast(value, to: UInt64.self)).id
+        case .int32: return state.builder.addInt(identityCast(value, to: Int32.self)).id
+        case .uint32: return state.builder.addInt(identityCast(value, to: UInt32.self)).id
+        case .uint8: return state.builder.addInt(identityCast(value, to: UInt8.self)).id
+        case .int8: return state.builder.addInt(identityCast(value, to: Int8.self)).id
+        case .int16: return state.builder.addInt(identityCast(value, to: Int16.self)).id
+        case .uint16: return state.builder.addInt(identityCast(value, to: UInt16.self)).id
+        case .uint: return state.builder.addInt(identityCast(value, to: UInt.self)).id
+        case .int128: return state.builder.addInteger(identityCast(value, to: Int128.self)).id
+        case .uint128:
+            // Above Int128.max a UInt128 is an error with a coding path: its own encode(to:) reports it.
+            guard let v = Int128(exactly: identityCast(value, to: UInt128.self)) else { return nil }
+            return state.builder.addInteger(v).id
+        case .uid: return state.builder.addUID(identityCast(value, to: PlistUID.self).value).id
+        }
     }
 
     /// The builder id of `value` when it is an array of strings, integers, reals or booleans, or a
     /// dictionary keyed by `String` or `Int`; `nil` for any other type.
     @inline(__always)
     func collectionValue<T: Encodable>(_ value: T, parent: Int, step: @autoclosure () -> EncodeStep) throws -> Int32? {
-        if T.self == [String].self, let v = value as? [String] {
-            return array(v) { (b, e) in b.addString(e) }
+        switch CollectionKind.of(T.self) {
+        case .stringArray: return array(identityCast(value, to: [String].self)) { (b, e) in b.addString(e) }
+        case .intArray:
+            return array(identityCast(value, to: [Int].self)) { (b, e) in b.addInteger(PlistInteger(Int64(e))) }
+        case .doubleArray: return array(identityCast(value, to: [Double].self)) { (b, e) in b.addReal(e) }
+        case .boolArray: return array(identityCast(value, to: [Bool].self)) { (b, e) in b.addBool(e) }
+        case .other: break
         }
-        if T.self == [Int].self, let v = value as? [Int] {
-            return array(v) { (b, e) in b.addInteger(PlistInteger(Int64(e))) }
-        }
-        if T.self == [Double].self, let v = value as? [Double] {
-            return array(v) { (b, e) in b.addReal(e) }
-        }
-        if T.self == [Bool].self, let v = value as? [Bool] {
-            return array(v) { (b, e) in b.addBool(e) }
-        }
-        if let dictionary = value as? any StringKeyedDictionaryEncodable {
+        if isStringKeyedDictionary(T.self), let dictionary = value as? any StringKeyedDictionaryEncodable {
             return try dictionary.encodeEntries(to: self, parent: parent, step: step())
         }
         return nil
+    }
+
+    /// Whether `type` conforms to `StringKeyedDictionaryEncodable` (a `Dictionary`), answered once per
+    /// type in a row: the conformance check and the cast box the value, hundreds of instructions.
+    @inline(__always)
+    func isStringKeyedDictionary(_ type: Any.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        if state.lastTypeChecked == id { return state.lastTypeIsDictionary }
+        let answer = type is any StringKeyedDictionaryEncodable.Type
+        state.lastTypeChecked = id
+        state.lastTypeIsDictionary = answer
+        return answer
     }
 
     /// An array object of `elements`, each added by `add`.
@@ -276,7 +297,7 @@ extension BinaryEncoderImpl {
     }
 
     /// Turns frame `f` (and the frames its slots name) into a builder object; frames are not popped.
-    func finish(_ f: Int, _ value: Any) throws -> Int32 {
+    func finish(_ f: Int, _ value: @autoclosure () -> Any) throws -> Int32 {
         switch state.frames[f].kind {
         case .empty:
             // A value that encoded nothing is an empty dictionary, as with Foundation's encoders.
@@ -284,40 +305,43 @@ extension BinaryEncoderImpl {
         case .single:
             guard let slot = state.frames[f].single else {
                 throw EncodingError.invalidValue(
-                    value,
+                    value(),
                     EncodingError.Context(
                         codingPath: codingPath(frame: f),
                         debugDescription: "a single-value container was asked for, but no value was encoded into it"))
             }
-            return slot >= 0 ? slot : try finish(Int(-slot - 1), value)
+            return slot >= 0 ? slot : try finish(Int(-slot - 1), value())
         case .unkeyed:
-            let values = try resolved(state.frames[f].values, value)
+            try resolveFrameSlots(f, value())
             let start = state.builder.children.count
-            state.builder.children.append(contentsOf: values)
+            state.builder.children.append(contentsOf: state.frames[f].values)
             return state.builder.finishContainer(.array, start).id
         case .keyed:
-            var keys = state.frames[f].keys
-            var values = try resolved(state.frames[f].values, value)
+            try resolveFrameSlots(f, value())
+            let start = state.builder.children.count
+            let n = state.frames[f].keys.count
             if sortsKeys {
                 let strings = state.frames[f].keyStrings
                 let order = strings.indices.sorted { strings[$0].utf8.lexicographicallyPrecedes(strings[$1].utf8) }
-                keys = order.map { keys[$0] }
-                values = order.map { values[$0] }
+                for i in order { state.builder.children.append(state.frames[f].keys[i].id) }
+                for i in order { state.builder.children.append(state.frames[f].values[i]) }
+            } else {
+                for i in 0..<n { state.builder.children.append(state.frames[f].keys[i].id) }
+                state.builder.children.append(contentsOf: state.frames[f].values)
             }
-            let start = state.builder.children.count
-            for k in keys { state.builder.children.append(k.id) }
-            state.builder.children.append(contentsOf: values)
             return state.builder.finishContainer(.dictionary, start).id
         }
     }
 
-    /// `slots` with every frame slot replaced by the builder id of that frame.
+    /// Replaces every frame slot of frame `f`'s values by the builder id of that frame.
     @inline(__always)
-    func resolved(_ slots: [Int32], _ value: Any) throws -> [Int32] {
-        guard slots.contains(where: { $0 < 0 }) else { return slots }
-        var out = slots
-        for i in out.indices where out[i] < 0 { out[i] = try finish(Int(-out[i] - 1), value) }
-        return out
+    func resolveFrameSlots(_ f: Int, _ value: @autoclosure () -> Any) throws {
+        guard state.frames[f].hasFrameSlots else { return }
+        let n = state.frames[f].values.count
+        for i in 0..<n where state.frames[f].values[i] < 0 {
+            let id = try finish(Int(-state.frames[f].values[i] - 1), value())
+            state.frames[f].values[i] = id
+        }
     }
 
     /// The builder id of the string object for `key` (a memo of each container type's keys).

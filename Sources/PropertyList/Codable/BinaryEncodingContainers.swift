@@ -22,9 +22,9 @@ struct BinaryKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// Checks the frame is live and keyed.
     @inline(__always)
-    func check(_ value: Any, _ key: Key) throws {
+    func check(_ value: @autoclosure () -> Any, _ key: Key) throws {
         guard impl.isLive(frame, generation), impl.state.frames[frame].kind == .keyed else {
-            throw impl.staleContainer(value, codingPath + [key])
+            throw impl.staleContainer(value(), codingPath + [key])
         }
     }
 
@@ -95,6 +95,7 @@ struct BinaryKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
             return -1
         }
         let f = impl.pushFrame(parent: frame, step: .key(key), kind: kind)
+        impl.state.frames[frame].hasFrameSlots = true
         let text = key.stringValue
         impl.store(EncodeFrame.slot(frame: f), key: impl.keyReference(text, memo: memo), text: text, in: frame)
         return f
@@ -110,9 +111,9 @@ struct BinaryUnkeyedEncoding: UnkeyedEncodingContainer {
     var count: Int { impl.isLive(frame, generation) ? impl.state.frames[frame].values.count : 0 }
 
     @inline(__always)
-    func check(_ value: Any) throws {
+    func check(_ value: @autoclosure () -> Any) throws {
         guard impl.isLive(frame, generation), impl.state.frames[frame].kind == .unkeyed else {
-            throw impl.staleContainer(value, codingPath + [PlistCodingKey(index: count)])
+            throw impl.staleContainer(value(), codingPath + [PlistCodingKey(index: count)])
         }
     }
 
@@ -175,6 +176,7 @@ struct BinaryUnkeyedEncoding: UnkeyedEncodingContainer {
         }
         let index = impl.state.frames[frame].values.count
         let f = impl.pushFrame(parent: frame, step: .index(index), kind: kind)
+        impl.state.frames[frame].hasFrameSlots = true
         impl.state.frames[frame].values.append(EncodeFrame.slot(frame: f))
         return f
     }
@@ -188,13 +190,13 @@ struct BinarySingleValueEncoding: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { impl.codingPath(frame: frame) }
 
     @inline(__always)
-    func check(_ value: Any) throws {
+    func check(_ value: @autoclosure () -> Any) throws {
         guard impl.isLive(frame, generation), impl.state.frames[frame].kind == .single else {
-            throw impl.staleContainer(value, codingPath)
+            throw impl.staleContainer(value(), codingPath)
         }
         guard impl.state.frames[frame].single == nil else {
             throw EncodingError.invalidValue(
-                value,
+                value(),
                 EncodingError.Context(
                     codingPath: codingPath, debugDescription: "a single-value container was encoded into twice"))
         }

@@ -44,9 +44,9 @@ struct DecodeKeyMemo {
     var slots: [DecodeKeySlot] = []
     /// The slot matched last.
     var last = -1
-    /// Lists of key objects of dictionaries found free of repeated keys (at most four, the most
-    /// recent first).
-    var distinctKeyLists: [[Int]] = []
+    /// The key-reference bytes of dictionaries found free of repeated keys (at most four, the most
+    /// recent first): a dictionary with the same bytes has the same key objects.
+    var distinctKeyLists: [[UInt8]] = []
 }
 
 /// An index of the keys of one large dictionary, made when it is searched without a memo slot.
@@ -106,28 +106,24 @@ extension BinaryDecoderImpl {
     /// (see the file header).
     func hasRepeatedKeys(memo m: Int, keysStart: Int, count: Int) throws(DecodeFailure) -> Bool {
         guard count > 1 else { return false }
+        let length = count &* refWidth
         let lists = state.memos[m].distinctKeyLists.count
-        for l in 0..<lists where state.memos[m].distinctKeyLists[l].count == count {
-            let same = try read { (r) throws(DecodeFailure) -> Bool in
-                for i in 0..<count where reference(r, keysStart, i) != state.memos[m].distinctKeyLists[l][i] {
-                    return false
-                }
-                return true
+        for l in 0..<lists where state.memos[m].distinctKeyLists[l].count == length {
+            // One comparison of the raw reference bytes (the scanner proved them inside the input).
+            let same = try read { (r) throws(DecodeFailure) in
+                r.bytes(at: keysStart, equal: state.memos[m].distinctKeyLists[l])
             }
             if same { return false }
         }
-        var refs: [Int] = []
-        refs.reserveCapacity(count)
         var texts = Set<String>()
         var repeated = false
         for i in 0..<count {
             let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, i) }
-            refs.append(k)
             if let text = try? readString(k), !texts.insert(text).inserted { repeated = true }
         }
-        if !repeated {
+        if !repeated, let bytes = try? read({ (r) throws(DecodeFailure) in r.data(offset: keysStart, length: length) }) {
             if state.memos[m].distinctKeyLists.count == 4 { state.memos[m].distinctKeyLists.removeLast() }
-            state.memos[m].distinctKeyLists.insert(refs, at: 0)
+            state.memos[m].distinctKeyLists.insert(Array(bytes), at: 0)
         }
         return repeated
     }
