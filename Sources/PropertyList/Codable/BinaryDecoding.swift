@@ -48,10 +48,15 @@ struct DecoderState {
     /// The last type `isStringKeyedDictionary` answered for.
     var lastTypeChecked: ObjectIdentifier? = nil
     var lastTypeIsDictionary = false
-    /// The string cache (see `string(_:)`): object index and `String` per slot; mask -1 until made.
+    /// The string cache (see `string(_:)`): object index and `String` per slot; mask -1 until made,
+    /// `stringCacheOff` once the first 4,096 misses found fewer than 512 hits (strings that do not
+    /// repeat gain nothing from it).
     var stringCacheKeys: [Int] = []
     var stringCacheValues: [String] = []
     var stringCacheMask = -1
+    var stringCacheHits = 0
+    var stringCacheMisses = 0
+    static let stringCacheOff = -2
 
     init(current: Int, budget: Int) {
         self.current = current
@@ -208,24 +213,38 @@ extension BinaryDecoderImpl {
     /// writers store equal strings once, so the same object read again (a name repeated in 50,000
     /// records) gives the same `String`, made once and shared (Swift strings are values).
     func string(_ ref: Int) throws(DecodeFailure) -> String {
-        let small = try read { (r) throws(DecodeFailure) -> String? in
-            let off = try offset(r, ref)
+        if let r = state.input, ref >= 0, ref < objectCount {
+            // ref < objectCount and `r` is this document's input: the table entry was proven at open.
+            let off = ScanContext.objectOffset(r, ref, table: tableOffset, width: offsetWidth)
             let m = marker(r, off)
-            if m >> 4 == 0x5, m & 0x0F < 0x0F {
-                // An ASCII string of at most 14 bytes: a small string, cheaper made than looked up.
-                let count = Int(m & 0x0F)
-                return r.asciiString(at: off &+ 1, length: min(count, max(0, tableOffset &- off &- 1)))
-                    .flatMap { $0.utf8.count == count ? $0 : nil }
+            let count = Int(m & 0x0F)
+            // An ASCII string of at most 14 bytes whose payload lies in the object region: a small
+            // string, cheaper made than looked up.
+            if m &>> 4 == 0x5, count < 0x0F, count < tableOffset &- off,
+                let s = r.asciiString(at: off &+ 1, length: count)
+            {
+                return s
             }
-            return nil
         }
-        if let small { return small }
-        if state.stringCacheMask < 0 { makeStringCache() }
+        if state.stringCacheMask < 0 {
+            if state.stringCacheMask == DecoderState.stringCacheOff { return try readString(ref) }
+            makeStringCache()
+        }
         let slot = ref & state.stringCacheMask
-        if state.stringCacheKeys[slot] == ref { return state.stringCacheValues[slot] }
+        if state.stringCacheKeys[slot] == ref {
+            state.stringCacheHits &+= 1
+            return state.stringCacheValues[slot]
+        }
         let text = try readString(ref)
         state.stringCacheKeys[slot] = ref
         state.stringCacheValues[slot] = text
+        state.stringCacheMisses &+= 1
+        if state.stringCacheMisses == 4096 && state.stringCacheHits < 512 {
+            // Strings that do not repeat (the file stores each once): the cache only costs.
+            state.stringCacheMask = DecoderState.stringCacheOff
+            state.stringCacheKeys = []
+            state.stringCacheValues = []
+        }
         return text
     }
 
