@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 // Benchmarks/Package.swift - The benchmark suite, a nested package so that the root package's
 // `swift build`/`swift test` never compile package-benchmark (see ../shared/TOOLCHAIN.md, section 4).
 // Two benchmark targets, rows named workload/operation/implementation with Foundation's rows beside ours:

@@ -45,6 +45,9 @@ struct DecoderState {
     var lastMemo = 0
     /// The key index of the last large dictionary searched without a memo slot (KeyMemo.swift).
     var largeIndex: LargeDictionaryIndex? = nil
+    /// The facts of the unkeyed containers of the frames on the stack (see `UnkeyedInfo`).
+    var unkeyed: [UnkeyedInfo] = []
+    var unkeyedGeneration = 0
     /// The last type `isStringKeyedDictionary` answered for.
     var lastTypeChecked: ObjectIdentifier? = nil
     var lastTypeIsDictionary = false
@@ -64,6 +67,17 @@ struct DecoderState {
     }
 }
 
+/// The facts of one unkeyed container, kept in the decoder's state so that the container itself
+/// stays three words (`BinaryUnkeyedDecoding`). Recycled when the frame it was made in is popped;
+/// the generation tells a recycled entry from the container's own.
+struct UnkeyedInfo {
+    var start: Int
+    var n: Int
+    var depth: Int
+    var prefix: [any CodingKey]?
+    var generation: Int
+}
+
 /// How a nested value was reached from its parent.
 enum DecodeStep {
     /// The same value again (a single-value container decoding another type from it), or the root.
@@ -79,6 +93,8 @@ struct DecodeFrame {
 
     var ref: Int
     var step: DecodeStep
+    /// `state.unkeyed.count` when the frame was pushed: entries above are recycled when it pops.
+    var unkeyedMark = 0
     /// The whole coding path of the parent, when the parent is a decoder made by `superDecoder()`
     /// (whose path is not the frames below); `nil` otherwise.
     var prefix: [any CodingKey]?
@@ -477,7 +493,7 @@ extension BinaryDecoderImpl {
             appendStep(step, to: &path)
             throw depthExceeded(path)
         }
-        var frame = DecodeFrame(ref: ref, step: step, prefix: prefix)
+        var frame = DecodeFrame(ref: ref, step: step, unkeyedMark: state.unkeyed.count, prefix: prefix)
         if isNew && depth >= DecodeFrame.linearCycleCheck {
             frame.registered = true
             state.deepOpen[ref, default: 0] += 1
@@ -487,11 +503,16 @@ extension BinaryDecoderImpl {
         state.current = ref
         defer {
             state.current = saved
-            if let last = state.frames.popLast(), last.registered {
-                if let n = state.deepOpen[last.ref], n > 1 {
-                    state.deepOpen[last.ref] = n - 1
-                } else {
-                    state.deepOpen[last.ref] = nil
+            if let last = state.frames.popLast() {
+                if last.unkeyedMark < state.unkeyed.count {
+                    state.unkeyed.removeSubrange(last.unkeyedMark...)
+                }
+                if last.registered {
+                    if let n = state.deepOpen[last.ref], n > 1 {
+                        state.deepOpen[last.ref] = n - 1
+                    } else {
+                        state.deepOpen[last.ref] = nil
+                    }
                 }
             }
         }
@@ -522,6 +543,31 @@ extension BinaryDecoderImpl {
         BinarySingleValueDecoding(impl: self, ref: state.current, depth: state.frames.count, prefix: nil)
     }
 
+    /// Files the facts of a new unkeyed container; returns its handle (index, and the generation in
+    /// the high 32 bits).
+    func registerUnkeyed(start: Int, n: Int, depth: Int, prefix: [any CodingKey]?) -> Int {
+        state.unkeyedGeneration = (state.unkeyedGeneration &+ 1) & 0x7FFF_FFFF
+        let generation = state.unkeyedGeneration
+        let index = state.unkeyed.count
+        state.unkeyed.append(UnkeyedInfo(start: start, n: n, depth: depth, prefix: prefix, generation: generation))
+        return index | generation << 32
+    }
+
+    /// The index of the facts a handle names, or nil when they were recycled.
+    @inline(__always)
+    func unkeyedSlot(_ handle: Int) -> Int? {
+        let index = handle & 0xFFFF_FFFF
+        guard index < state.unkeyed.count, state.unkeyed[index].generation == handle >> 32 else { return nil }
+        return index
+    }
+
+    /// The reference at `position` of the reference list at `start` (proven by the container's scan).
+    @inline(__always)
+    func elementReference(start: Int, _ position: Int) -> Int {
+        if let r = state.input { return reference(r, start, position) }
+        return (try? read { (r) throws(DecodeFailure) in reference(r, start, position) }) ?? -1
+    }
+
     /// A keyed container over the dictionary `ref`.
     func keyedContainer<Key: CodingKey>(_ type: Key.Type, ref: Int, depth: Int, prefix: [any CodingKey]?)
         throws -> KeyedDecodingContainer<Key>
@@ -549,7 +595,8 @@ extension BinaryDecoderImpl {
         } catch {
             throw error.decodingError([Any].self, prefix ?? codingPath(depth: depth))
         }
-        return BinaryUnkeyedDecoding(impl: self, start: raw.payload, n: raw.count, depth: depth, prefix: prefix)
+        return BinaryUnkeyedDecoding(
+            impl: self, handle: registerUnkeyed(start: raw.payload, n: raw.count, depth: depth, prefix: prefix))
     }
 }
 

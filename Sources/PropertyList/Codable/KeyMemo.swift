@@ -121,7 +121,8 @@ extension BinaryDecoderImpl {
             let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, i) }
             if let text = try? readString(k), !texts.insert(text).inserted { repeated = true }
         }
-        if !repeated, let bytes = try? read({ (r) throws(DecodeFailure) in r.data(offset: keysStart, length: length) }) {
+        if !repeated, let bytes = try? read({ (r) throws(DecodeFailure) in r.data(offset: keysStart, length: length) })
+        {
             if state.memos[m].distinctKeyLists.count == 4 { state.memos[m].distinctKeyLists.removeLast() }
             state.memos[m].distinctKeyLists.insert(Array(bytes), at: 0)
         }

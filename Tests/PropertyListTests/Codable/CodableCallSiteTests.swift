@@ -57,6 +57,52 @@ import Testing
         #expect(again == settings)
     }
 
+    /// Binary input in a zlib or gzip envelope is read like plain binary, and OpenStep text and
+    /// canonical JSON are sniffed too (JSON through `decode(_:from:)` only).
+    @Test func envelopesAndTextForms() throws {
+        struct Words: Codable, Equatable {
+            var words: [String]
+            var count: String
+        }
+        let value = Words(words: ["alpha", "béta", ""], count: "3")
+        let plain = try PlistEncoder().encode(value)
+        var zlib = PlistEncoder()
+        zlib.compression = .zlib(level: 6)
+        let compressed = try zlib.encode(value)
+        #expect(compressed.first == 0x78)
+        #expect(try PlistDecoder().decode(Words.self, from: compressed) == value)
+        // gzip (RFC 1952): the deflate stream of the zlib envelope, with a gzip header and trailer.
+        let deflate = compressed.dropFirst(2).dropLast(4)
+        var gzip = Data([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]) + deflate
+        for word in [crc32(plain), UInt32(plain.count)] {
+            gzip += Data((0..<4).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) })
+        }
+        var format = PlistFormat.xml
+        #expect(try PlistDecoder().decode(Words.self, from: gzip, format: &format) == value)
+        #expect(format == .binary)
+        var openStep = PlistEncoder()
+        openStep.outputFormat = .openStep
+        let text = try openStep.encode(value)
+        #expect(String(decoding: text, as: UTF8.self).hasPrefix("{"))
+        #expect(try PlistDecoder().decode(Words.self, from: text, format: &format) == value)
+        #expect(format == .openStep)
+        let json = Data(try PlistEncoder().encodeValue(value).canonicalJSON().utf8)
+        #expect(try PlistDecoder().decode(Words.self, from: json) == value)
+        #expect(throws: DecodingError.self) { try PlistDecoder().decode(Words.self, from: json, format: &format) }
+        // OpenStep holds no numbers or dates: encoding one is an error naming what failed.
+        #expect(throws: EncodingError.self) { try openStep.encode(["n": 1]) }
+    }
+
+    /// CRC-32 (IEEE), bit by bit: the gzip trailer's checksum.
+    func crc32(_ data: Data) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
     /// XML dates hold whole seconds (as Foundation writes them); binary ones the exact `Double`.
     @Test func xmlDatesAreWholeSeconds() throws {
         var settings = Self.settings
