@@ -26,7 +26,7 @@ func registerPlistCoders(_ w: Workload) {
             func long(_ s: String) -> String {
                 guard s.utf8.count > 15 else { return s }
                 if let existing = shared[s] { return existing }
-                let copy = String(decoding: Array(s.utf8), as: UTF8.self)
+                let copy = fresh(s)
                 shared[s] = copy
                 return copy
             }
@@ -40,7 +40,7 @@ func registerPlistCoders(_ w: Workload) {
         }
     case "strings":
         registerPlistCoders(w.name, w.bytes, [String].self) { strings in
-            strings.map { $0.utf8.count > 15 ? String(decoding: Array($0.utf8), as: UTF8.self) : $0 }
+            strings.map { fresh($0) }
         }
     case "numbers":
         registerPlistCoders(w.name, w.bytes, Numbers.self) { numbers in
@@ -57,6 +57,16 @@ func registerPlistCoders(_ w: Workload) {
     default:
         break
     }
+}
+
+/// A copy of `s` in storage of its own (one allocation when it is longer than 15 bytes).
+private func fresh(_ s: String) -> String { String(decoding: s.utf8, as: UTF8.self) }
+
+/// A copy of `d` in storage of its own, allocated as `Data(bytes:count:)` allocates.
+private func fresh(_ d: Data) -> Data {
+    var copy = Data(count: d.count)
+    copy.replaceSubrange(0..<d.count, with: d)
+    return copy
 }
 
 private func registerPlistCoders<T: Codable>(
