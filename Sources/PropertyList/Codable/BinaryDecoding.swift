@@ -40,6 +40,8 @@ struct DecoderState {
     let budget: Int
     /// The key memo of each container type met (KeyMemo.swift).
     var memos: [DecodeKeyMemo] = []
+    /// The slots of every memo, 64 per memo (`DecodeKeyMemo.base`).
+    var keySlots: [DecodeKeySlot] = []
     var memoIndex: [ObjectIdentifier: Int] = [:]
     var lastMemoType: ObjectIdentifier? = nil
     var lastMemo = 0

@@ -38,10 +38,13 @@ struct DecodeKeySlot {
     }
 }
 
-/// The key memo of one container type (see the file header).
+/// The key memo of one container type (see the file header). Its slots live in the decoder's flat
+/// `keySlots` array, from `base` (one level of array access on the hot path, not two).
 struct DecodeKeyMemo {
     static let capacity = 64
-    var slots: [DecodeKeySlot] = []
+    /// Where this memo's slots start in `DecoderState.keySlots`, and how many it has.
+    var base: Int
+    var count = 0
     /// The slot matched last.
     var last = -1
     /// The key-reference bytes of dictionaries found free of repeated keys (at most four, the most
@@ -68,7 +71,8 @@ extension BinaryDecoderImpl {
             index = i
         } else {
             index = state.memos.count
-            state.memos.append(DecodeKeyMemo())
+            state.memos.append(DecodeKeyMemo(base: state.keySlots.count))
+            state.keySlots.append(contentsOf: repeatElement(DecodeKeySlot(""), count: DecodeKeyMemo.capacity))
             state.memoIndex[id] = index
         }
         state.lastMemoType = id
@@ -76,30 +80,33 @@ extension BinaryDecoderImpl {
         return index
     }
 
-    /// The slot of `key` in memo `m`, added when new; -1 when the memo is full and has none.
+    /// The index in `keySlots` of `key`'s slot in memo `m`, added when new; -1 when the memo is full
+    /// and has none.
     @inline(__always)
     func slot(_ key: String, memo m: Int) -> Int {
+        let base = state.memos[m].base
         let last = state.memos[m].last
-        let n = state.memos[m].slots.count
         let next = last &+ 1
-        if next < n && state.memos[m].slots[next].key == key {
+        if next < state.memos[m].count && state.keySlots[base &+ next].key == key {
             state.memos[m].last = next
-            return next
+            return base &+ next
         }
-        if last >= 0 && state.memos[m].slots[last].key == key { return last }
+        if last >= 0 && state.keySlots[base &+ last].key == key { return base &+ last }
         return searchSlot(key, memo: m)
     }
 
     func searchSlot(_ key: String, memo m: Int) -> Int {
-        let n = state.memos[m].slots.count
-        for i in 0..<n where state.memos[m].slots[i].key == key {
+        let base = state.memos[m].base
+        let n = state.memos[m].count
+        for i in 0..<n where state.keySlots[base &+ i].key == key {
             state.memos[m].last = i
-            return i
+            return base &+ i
         }
         guard n < DecodeKeyMemo.capacity else { return -1 }
-        state.memos[m].slots.append(DecodeKeySlot(key))
+        state.keySlots[base &+ n] = DecodeKeySlot(key)
+        state.memos[m].count = n &+ 1
         state.memos[m].last = n
-        return n
+        return base &+ n
     }
 
     /// Whether the dictionary whose `count` key references start at `keysStart` holds a key twice
@@ -139,22 +146,21 @@ extension BinaryDecoderImpl {
     ) throws(DecodeFailure) -> Int? {
         let s = slot(key, memo: m)
         guard s >= 0 else { return try lookupWithoutMemo(key, dictionary: ref, keysStart: keysStart, count: count) }
+        let p = state.keySlots[s].position
+        let known = state.keySlots[s].keyRef
+        if let r = state.input, p >= 0, p < count, !repeated, reference(r, keysStart, p) == known {
+            return reference(r, keysStart, count &+ p)
+        }
         return try read { (r) throws(DecodeFailure) -> Int? in
-            let p = state.memos[m].slots[s].position
-            let known = state.memos[m].slots[s].keyRef
-            if p >= 0 && p < count && !repeated {
-                let k = reference(r, keysStart, p)
-                if k == known { return reference(r, keysStart, count &+ p) }
-            }
             // Search from the last key back (a key held twice: the last one wins, as in
             // `BinaryPlistDocument.ref(at:)` and `value()`), by reference, then by bytes.
             var i = count
             while i > 0 {
                 i &-= 1
                 let k = reference(r, keysStart, i)
-                if k == known || keyObject(r, k, equals: m, s) {
-                    state.memos[m].slots[s].position = i
-                    state.memos[m].slots[s].keyRef = k
+                if k == known || keyObject(r, k, equals: s) {
+                    state.keySlots[s].position = i
+                    state.keySlots[s].keyRef = k
                     return reference(r, keysStart, count &+ i)
                 }
             }
@@ -162,27 +168,27 @@ extension BinaryDecoderImpl {
         }
     }
 
-    /// Whether key object `k` holds the text of slot `s` of memo `m` (compared as bytes).
-    func keyObject(_ r: ByteReader, _ k: Int, equals m: Int, _ s: Int) -> Bool {
+    /// Whether key object `k` holds the text of key slot `s` (compared as bytes).
+    func keyObject(_ r: ByteReader, _ k: Int, equals s: Int) -> Bool {
         guard k >= 0, k < objectCount else { return false }
         let off = ScanContext.objectOffset(r, k, table: tableOffset, width: offsetWidth)
         let mk = marker(r, off)
         switch mk >> 4 {
         case 0x5:
-            let length = state.memos[m].slots[s].utf8.count
+            let length = state.keySlots[s].utf8.count
             guard let (count, start) = ScanContext.shortCount(r, marker: mk, at: off, end: tableOffset) else {
                 guard let raw = try? scan(r, k), raw.kind == .ascii, raw.count == length else { return false }
-                return r.bytes(at: raw.payload, equal: state.memos[m].slots[s].utf8)
+                return r.bytes(at: raw.payload, equal: state.keySlots[s].utf8)
             }
             return count == length && start <= tableOffset &- count
-                && r.bytes(at: start, equal: state.memos[m].slots[s].utf8)
+                && r.bytes(at: start, equal: state.keySlots[s].utf8)
         case 0x6:
-            if state.memos[m].slots[s].utf16 == nil {
+            if state.keySlots[s].utf16 == nil {
                 var bytes: [UInt8] = []
-                for unit in state.memos[m].slots[s].key.utf16 { bytes += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
-                state.memos[m].slots[s].utf16 = bytes
+                for unit in state.keySlots[s].key.utf16 { bytes += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+                state.keySlots[s].utf16 = bytes
             }
-            guard let raw = try? scan(r, k), raw.kind == .utf16, let units = state.memos[m].slots[s].utf16,
+            guard let raw = try? scan(r, k), raw.kind == .utf16, let units = state.keySlots[s].utf16,
                 raw.count &* 2 == units.count
             else { return false }
             return r.bytes(at: raw.payload, equal: units)
