@@ -243,6 +243,15 @@ extension BinaryDecoderImpl {
             {
                 return s
             }
+            // A longer ASCII string when the cache is off (strings that do not repeat): read here,
+            // without looking the object up again.
+            if state.stringCacheMask == DecoderState.stringCacheOff, m &>> 4 == 0x5,
+                let (n, start) = ScanContext.shortCount(r, marker: m, at: off, end: tableOffset),
+                n <= tableOffset &- start,
+                let s = r.asciiString(at: start, length: n)
+            {
+                return s
+            }
         }
         if state.stringCacheMask < 0 {
             if state.stringCacheMask == DecoderState.stringCacheOff { return try readString(ref) }
