@@ -19,6 +19,7 @@ let scenarios = [
     "appended-data",  // (g) bytes appended to an archive: the error, and recovery
     "defaults-store",  // (h) an archived user in UserDefaults and in a plist file, read by a second process
     "macro-archivable",  // (i) the scenarios above with @KeyedArchivable beside the hand-written classes
+    "plist-settings",  // (j) a Foundation PropertyListEncoder settings store moved to PlistEncoder/PlistDecoder
 ]
 
 let package = Package(

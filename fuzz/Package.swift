@@ -26,6 +26,8 @@ let package = Package(
             name: "FuzzKeyed",
             dependencies: ["FuzzCommon", .product(name: "KeyedArchive", package: "KeyedArchive")]
         ),
+        // Codable (issue 21): PlistDecoder/PlistEncoder on a fixed recursive model.
+        .executableTarget(name: "FuzzCodable", dependencies: ["FuzzCommon"]),
         .executableTarget(name: "MakeSeeds", dependencies: ["FuzzCommon"]),
     ]
 )

@@ -79,10 +79,39 @@ def main():
             print("\nreferences: " + "; ".join(
                 "%s %s %s MB/s" % (p, op, mbps(r)) for p, d in refs for op, r in d.items()))
         print()
+    codable_table(rows, workloads)
     base = [(p, d) for (w, p), d in rows.items() if w == "empty"]
     if base:
         print("Baseline peak RSS (empty array): " + ", ".join(
             "%s %.0f MiB" % (p, max(r.get("rss_kb", 0) for r in d.values()) / 1024) for p, d in base))
+
+
+def codable_table(rows, workloads):
+    """Our typed coders (decode-codable, encode-codable: PlistDecoder/PlistEncoder into the peers'
+    Codable models) beside the typed peers: rust plist with serde and Foundation's
+    PropertyListDecoder/Encoder (swift-PropertyListCoder), whose decode/encode are the same job."""
+    typed = ["rust-plist-serde", "swift-PropertyListCoder"]
+    lines = []
+    for wl in workloads:
+        ours = rows.get((wl, "ours"), {})
+        dec, enc = ours.get("decode-codable"), ours.get("encode-codable")
+        if dec is None and enc is None:
+            continue
+        cells = [wl, ms(dec), mbps(dec)]
+        for p in typed:
+            cells.append(ratio(rows.get((wl, p), {}).get("decode"), dec))
+        cells += [ms(enc), mbps(enc)]
+        for p in typed:
+            cells.append(ratio(rows.get((wl, p), {}).get("encode"), enc))
+        lines.append("| " + " | ".join(cells) + " |")
+    if not lines:
+        return
+    print("### Codable: PlistDecoder/PlistEncoder (ours) against the typed peers\n")
+    print("| workload | decode-codable ms | MB/s | speed-up vs rust serde | vs Foundation PropertyListDecoder"
+          " | encode-codable ms | MB/s | speed-up vs rust serde | vs Foundation PropertyListEncoder |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(lines))
+    print()
 
 
 if __name__ == "__main__":

@@ -48,6 +48,19 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let io = Code("io")
         /// A memory-mapped file shrank while it was read: a read touched a page past its new end.
         public static let fileChanged = Code("fileChanged")
+
+        // Codable (`PlistDecoder`): the underlying error of a `DecodingError`, with the byte offset
+        // and object index of the value that could not be decoded.
+        /// A stored value is not of a kind the type being decoded accepts (a string where an `Int`
+        /// is asked for).
+        public static let typeMismatch = Code("typeMismatch")
+        /// A number does not fit the type asked for (`300` as `UInt8`, `1.5` as `Int`).
+        public static let numberOutOfRange = Code("numberOutOfRange")
+        /// A dictionary has no value for a key the type decodes.
+        public static let keyNotFound = Code("keyNotFound")
+        /// No value where one is needed: the null object, a `"$null"` string read as a non-optional
+        /// number, or the end of an array.
+        public static let valueNotFound = Code("valueNotFound")
     }
 
     /// What went wrong.

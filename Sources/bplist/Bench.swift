@@ -20,10 +20,19 @@
 //   deflate       BinaryPlistWriter(compression: .zlib(level: 1)).write(tree)
 //   inflate       Zlib.inflate of that output (zlib's own cost, the lower bound of the next op)
 //   zlib-decode   BinaryPlistDocument(compressed).value(): inflate + full decode
+//   decode-codable  PlistDecoder().decode(Model.self, from: data) into the peers' Codable models
+//                 (../shared/peers/swift-peer: [Record] for mixed, [String] for strings, Numbers for numbers;
+//                 chosen by the file name's prefix; skipped for other files unless asked for by name)
+//   encode-codable  PlistEncoder().encode(model) of what decode-codable returned; written to OUT when
+//                 `encode` is not measured
 // On the file itself, without reading it first (opt-in, for the scale curve; when only these are
 // asked for, the file is never read into memory, so peak RSS is what they cost):
 //   open-file     BinaryPlistDocument(contentsOf:access: .mappedIfLarge): a map (from 1 MiB) and the validation
 //   lookup-file   the same open, then the lookup above: RSS is the offset table plus the path's pages
+//   decode-file   the same open, then value(): the whole tree from the mapped file
+//   decode-codable-file   the same open, then PlistDecoder().decode([Record].self, from: document) (mixed)
+//   lookup-codable-file   the same open, then PlistDecoder().decode(Record.self, from: document, at: path)
+//                 of the middle record (mixed): RSS is the offset table plus that record's pages
 // And for a keyed archive (a root dictionary with `$archiver`), through KeyedArchive:
 //   unarchive     KeyedUnarchiver.unarchivedObject(ofClass: [Person].self): the object graph, as
 //                 NSKeyedUnarchiver does in the peers (classes swift_peer.Person / swift_peer.Dog)
@@ -48,7 +57,9 @@ struct Bench: ParsableCommand {
         discussion: """
             Reads FILE, then for each operation runs $WARMUP (default 1) untimed and REPS timed \
             repetitions and prints {"peer":"ours","workload":...,"op":...,"median_ms":...}. \
-            Operations: decode, encode, encode-compact, open, lookup, deflate, inflate, zlib-decode, and for keyed \
+            Operations: decode, encode, encode-compact, open, lookup, deflate, inflate, zlib-decode, \
+            decode-codable and encode-codable (PlistDecoder/PlistEncoder into the peers' Codable models, for files \
+            named mixed*, strings*, numbers*), and for keyed \
             archives unarchive, archive, graph, and unarchive-macro, archive-macro when built with the \
             MacroBench trait ($BENCH_OPS=decode,encode selects some; \
             $BENCH_OPS=all runs all, including the keyed ones, which are off by default). The encoded output is written to OUT when given.
@@ -60,13 +71,16 @@ struct Bench: ParsableCommand {
     /// `decode` and `encode`.
     static let defaultOperations = [
         "decode", "encode", "encode-compact", "open", "lookup", "deflate", "inflate", "zlib-decode",
+        "decode-codable", "encode-codable",
     ]
     #if MacroBench
         static let macroOperations = ["unarchive-macro", "archive-macro"]
     #else
         static let macroOperations: [String] = []
     #endif
-    static let fileOperations: Set = ["open-file", "lookup-file"]
+    static let fileOperations: Set = [
+        "open-file", "lookup-file", "decode-file", "decode-codable-file", "lookup-codable-file",
+    ]
     static let allOperations =
         defaultOperations + ["unarchive", "archive"] + macroOperations + ["graph"] + fileOperations.sorted()
 
@@ -152,6 +166,11 @@ struct Bench: ParsableCommand {
             }
         }
 
+        if ops.contains("decode-codable") || ops.contains("encode-codable") {
+            let named = environment["BENCH_OPS"].map { $0 != "all" && $0.contains("codable") } ?? false
+            try codable(input, workload: workload, ops: ops, named: named, timer: &timer, report: report)
+        }
+
         let keyedOps: Set = ["unarchive", "archive", "unarchive-macro", "archive-macro", "graph"]
         if !ops.isDisjoint(with: keyedOps), (try? BinaryPlistDocument(input).ref(at: "$archiver")) != nil {
             try keyed(input, ops: ops, timer: &timer, report: report)
@@ -191,6 +210,63 @@ struct Bench: ParsableCommand {
                 try BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge).lookup(path)
             }
             report("lookup-file", timer.times, items: path.isEmpty ? 0 : path.split(separator: ".").count)
+        }
+        if ops.contains("decode-file") {
+            let tree = try timer.measure { () throws(PlistError) in
+                try BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge).value()
+            }
+            report("decode-file", timer.times, items: Bench.topCount(tree))
+        }
+        if ops.contains("decode-codable-file") {
+            let records = try timer.measure {
+                try PlistDecoder().decode(
+                    [BenchRecord].self, from: BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge))
+            }
+            report("decode-codable-file", timer.times, items: records.count)
+        }
+        if ops.contains("lookup-codable-file") {
+            // The probe document is released before the timed opens (one map at a time, as in lookup-file).
+            let count = try { () throws -> Int in
+                let doc = try BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge)
+                guard case .array(let list) = try doc.object(doc.root) else { return 0 }
+                return list.count
+            }()
+            guard count > 0 else { throw ValidationError("lookup-codable-file: the root is not a non-empty array") }
+            let path = String(count / 2)
+            _ = try timer.measure {
+                try PlistDecoder().decode(
+                    BenchRecord.self, from: BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge), at: path)
+            }
+            report("lookup-codable-file", timer.times, items: 1)
+        }
+    }
+
+    /// `decode-codable` and `encode-codable`: the peers' Codable models, chosen by the file name (a
+    /// file without one is skipped, or an error when BENCH_OPS names these operations).
+    private func codable(
+        _ input: Data, workload: String, ops: Set<String>, named: Bool, timer: inout RepTimer, report: Reporter
+    ) throws {
+        func run<T: Codable>(_ type: T.Type, count: (T) -> Int) throws {
+            let value = try timer.measure { try PlistDecoder().decode(T.self, from: input) }
+            if ops.contains("decode-codable") { report("decode-codable", timer.times, items: count(value)) }
+            if ops.contains("encode-codable") {
+                let encoded = try timer.measure { try PlistEncoder().encode(value) }
+                report("encode-codable", timer.times, outBytes: encoded.count, items: count(value))
+                if let out, !ops.contains("encode") {
+                    try encoded.write(to: URL(fileURLWithPath: out))
+                }
+            }
+        }
+        if workload.hasPrefix("mixed") {
+            try run([BenchRecord].self) { $0.count }
+        } else if workload.hasPrefix("strings") {
+            try run([String].self) { $0.count }
+        } else if workload.hasPrefix("numbers") {
+            try run(BenchNumbers.self) { $0.ints.count + $0.doubles.count }
+        } else if named {
+            throw ValidationError(
+                "decode-codable/encode-codable: no Codable model for '\(workload)' (the file name must start with "
+                    + "mixed, strings or numbers)")
         }
     }
 
@@ -336,6 +412,48 @@ private struct Reporter {
             }
         }
         return out
+    }
+}
+
+// MARK: - The Codable models of ../shared/peers/swift-peer
+
+/// `Record` of the peers' Codable workload (mixed).
+struct BenchRecord: Codable, Equatable {
+    var name: String
+    var title: String
+    var email: String
+    var id: Int
+    var delta: Int
+    var score: Double
+    var active: Bool
+    var created: Date
+    var blob: Data
+    var tags: [String]
+}
+
+/// `Numbers` of the peers' Codable workload: one array alternating `Int` and `Double`.
+struct BenchNumbers: Codable {
+    var ints: [Int] = []
+    var doubles: [Double] = []
+
+    init(from decoder: any Decoder) throws {
+        var c = try decoder.unkeyedContainer()
+        if let n = c.count {
+            ints.reserveCapacity(n / 2)
+            doubles.reserveCapacity(n / 2)
+        }
+        while !c.isAtEnd {
+            ints.append(try c.decode(Int.self))
+            doubles.append(try c.decode(Double.self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.unkeyedContainer()
+        for i in ints.indices {
+            try c.encode(ints[i])
+            try c.encode(doubles[i])
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 //   zlibDecode    zlib envelope -> tree  PropertyList | zlib (inflate alone: the lower bound)
 //   zlibEncode    tree -> zlib envelope  PropertyList (level 1)
 // Foundation has no zlib envelope on Linux, so the zlib rows compare with zlib itself.
+// Codable rows (PlistDecoder, PlistEncoder, and the decoder's allocation floor): CodableBenchmarks.swift.
 //
 // Environment: BENCH_SMOKE=1 (a few iterations each, no peak-RSS sampling: CI), BENCH_DATA_DIR,
 // BENCH_DIVISOR (see Workloads).
@@ -38,6 +39,7 @@ let benchmarks: @Sendable () -> Void = {
             "workload \(w.name): \(w.bytes.count) bytes (zlib \(w.zlibBytes.count)), \(w.count) elements, \(w.source)")
         registerCore(w)
         registerFoundation(w)
+        registerPlistCoders(w)  // Codable (CodableBenchmarks.swift)
     }
 }
 

@@ -54,7 +54,7 @@ public struct KeyedArchiveDecoder {
 extension KeyedUnarchiver {
     /// Decodes a `Codable` value stored under `key` (by ``KeyedArchiver/encodeCodable(_:forKey:)``).
     public func decodeCodable<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T {
-        let codingKey = ArchiveCodingKey(key)
+        let codingKey = PlistCodingKey(key)
         let ref: ObjectRef?
         do {
             ref = try lookup(key)
@@ -85,14 +85,15 @@ extension KeyedUnarchiver {
             switch e.code {
             case .typeMismatch, .classNotAllowed: throw DecodingError.typeMismatch(type, context)
             case .missingKey:
-                throw DecodingError.keyNotFound(codingPath.last ?? ArchiveCodingKey(""), context)
+                throw DecodingError.keyNotFound(codingPath.last ?? PlistCodingKey(""), context)
             default: throw DecodingError.dataCorrupted(context)
             }
         }
     }
 
     func decodeCodableValue<T: Decodable>(_ type: T.Type, ref: ObjectRef, codingPath: [any CodingKey]) throws -> T {
-        try wrapped(T.self, codingPath) { () throws -> T in
+        if NumberConversion.handles(T.self) { return try decodeCodableNumber(type, ref: ref, codingPath: codingPath) }
+        return try wrapped(T.self, codingPath) { () throws -> T in
             let value = UnarchivedValue(ref: ref)
             if let kv = T.self as? any KeyedArchiveValue.Type {
                 guard let v = try kv.decodeArchiveValue(value, from: self) as? T else {
@@ -128,6 +129,47 @@ extension KeyedUnarchiver {
             return try nestedCollection(uid: uid) {
                 try T(from: ArchiveDecoderImpl(unarchiver: self, ref: ref, codingPath: codingPath))
             }
+        }
+    }
+}
+
+extension KeyedUnarchiver {
+    /// A number or `Bool` by the rule `PlistDecoder` follows too (``NumberConversion``): inline, or
+    /// an `NSNumber` object reached through its UID.
+    func decodeCodableNumber<T>(_ type: T.Type, ref: ObjectRef, codingPath: [any CodingKey]) throws -> T {
+        let (object, uid): (PlistObject, Int?)
+        do {
+            (object, _, uid) = try resolveRef(UnarchivedValue(ref: ref))
+        } catch {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: error.description, underlyingError: error))
+        }
+        let number: StoredNumber
+        switch object {
+        case .integer(let i): number = .integer(i)
+        case .real(let d): number = .real(d)
+        case .bool(let b): number = .bool(b)
+        default:
+            let e = mismatch("a number", found: object, uid: uid)
+            if case .null = object {
+                throw DecodingError.valueNotFound(
+                    T.self,
+                    DecodingError.Context(codingPath: codingPath, debugDescription: e.description, underlyingError: e))
+            }
+            throw DecodingError.typeMismatch(
+                T.self,
+                DecodingError.Context(codingPath: codingPath, debugDescription: e.description, underlyingError: e))
+        }
+        switch NumberConversion.convert(number, to: T.self) {
+        case .success(let v)?: return v
+        case .failure(let failure)?:
+            let e = error(.typeMismatch, uid: uid, failure.detail)
+            throw NumberConversion.decodingError(failure, type: T.self, codingPath: codingPath, underlying: e)
+        case nil:
+            throw DecodingError.typeMismatch(
+                T.self,
+                DecodingError.Context(codingPath: codingPath, debugDescription: "\(T.self) is not a number type"))
         }
     }
 }
@@ -244,7 +286,7 @@ struct ArchiveKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        let key = ArchiveCodingKey("super")
+        let key = PlistCodingKey.superKey
         guard let r = entries[key.stringValue] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no super"))
         }
@@ -272,7 +314,7 @@ struct ArchiveUnkeyedDecoding: UnkeyedDecodingContainer {
     var isAtEnd: Bool { currentIndex >= list.count }
 
     mutating func next(_ type: Any.Type) throws -> (ObjectRef, [any CodingKey]) {
-        let path = codingPath + [ArchiveCodingKey(index: currentIndex)]
+        let path = codingPath + [PlistCodingKey(index: currentIndex)]
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 type, .init(codingPath: path, debugDescription: "unkeyed container is at its end"))
@@ -323,7 +365,9 @@ struct ArchiveSingleDecoding: SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let u = decoder.unarchiver
-        if T.self is any KeyedArchiveValue.Type || T.self is any ArchiveDictionaryDecodable.Type {
+        if NumberConversion.handles(T.self) || T.self is any KeyedArchiveValue.Type
+            || T.self is any ArchiveDictionaryDecodable.Type
+        {
             return try u.decodeCodableValue(type, ref: decoder.ref, codingPath: codingPath)
         }
         // A wrapper decoding another Codable type from the same value: avoid re-marking its UID.
@@ -352,7 +396,7 @@ extension Dictionary: ArchiveDictionaryDecodable where Key: Decodable, Value: De
             }
             var result: [Key: Value] = [:]
             for i in 0..<keys.count {
-                let path = codingPath + [ArchiveCodingKey(index: i)]
+                let path = codingPath + [PlistCodingKey(index: i)]
                 let k = try u.decodeCodableValue(Key.self, ref: keys[i], codingPath: path)
                 result[k] = try u.decodeCodableValue(Value.self, ref: values[i], codingPath: path)
             }

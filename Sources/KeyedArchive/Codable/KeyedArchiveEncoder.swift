@@ -227,14 +227,14 @@ struct ArchiveKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
         box.set(key.stringValue, .unkeyed(nested))
         return ArchiveUnkeyedEncoding(encoder: encoder, box: nested, codingPath: codingPath + [key])
     }
-    mutating func superEncoder() -> any Encoder { superEncoder(forKey: ArchiveCodingKey("super")) }
+    mutating func superEncoder() -> any Encoder { superEncoder(forKey: PlistCodingKey.superKey) }
     mutating func superEncoder(forKey key: some CodingKey) -> any Encoder {
         let e = ArchiveEncoderImpl(archiver: encoder.archiver, codingPath: codingPath + [key])
         box.set(key.stringValue, .encoder(e))
         return e
     }
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        superEncoder(forKey: ArchiveCodingKey(key.stringValue))
+        superEncoder(forKey: PlistCodingKey(key.stringValue))
     }
 }
 
@@ -248,26 +248,26 @@ struct ArchiveUnkeyedEncoding: UnkeyedEncodingContainer {
         box.values.append(.value(ArchivedValue(ref: encoder.archiver.nullUID, isReference: true)))
     }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let path = codingPath + [ArchiveCodingKey(index: count)]
+        let path = codingPath + [PlistCodingKey(index: count)]
         box.values.append(.value(try encoder.encodeValue(value, path: path)))
     }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
         -> KeyedEncodingContainer<NestedKey>
     {
         let nested = KeyedBox()
-        let path = codingPath + [ArchiveCodingKey(index: count)]
+        let path = codingPath + [PlistCodingKey(index: count)]
         box.values.append(.keyed(nested))
         return KeyedEncodingContainer(ArchiveKeyedEncoding<NestedKey>(encoder: encoder, box: nested, codingPath: path))
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = UnkeyedBox()
-        let path = codingPath + [ArchiveCodingKey(index: count)]
+        let path = codingPath + [PlistCodingKey(index: count)]
         box.values.append(.unkeyed(nested))
         return ArchiveUnkeyedEncoding(encoder: encoder, box: nested, codingPath: path)
     }
     mutating func superEncoder() -> any Encoder {
         let e = ArchiveEncoderImpl(
-            archiver: encoder.archiver, codingPath: codingPath + [ArchiveCodingKey(index: count)])
+            archiver: encoder.archiver, codingPath: codingPath + [PlistCodingKey(index: count)])
         box.values.append(.encoder(e))
         return e
     }
@@ -285,22 +285,6 @@ struct ArchiveSingleEncoding: SingleValueEncodingContainer {
     }
 }
 
-/// A coding key for positions and synthetic keys.
-struct ArchiveCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(_ string: String) {
-        stringValue = string
-        intValue = nil
-    }
-    init(index: Int) {
-        stringValue = "Index \(index)"
-        intValue = index
-    }
-    init?(stringValue: String) { self.init(stringValue) }
-    init?(intValue: Int) { self.init(index: intValue) }
-}
-
 // MARK: - Dictionaries and sets
 
 protocol ArchiveDictionaryEncodable {
@@ -313,7 +297,7 @@ extension Dictionary: ArchiveDictionaryEncodable where Key: Encodable, Value: En
             var keys: [BuilderRef] = []
             var values: [BuilderRef] = []
             for (k, v) in self {
-                let path = codingPath + [ArchiveCodingKey("\(k)")]
+                let path = codingPath + [PlistCodingKey("\(k)")]
                 keys.append(archiver.objectReference(try archiver.encodeCodableValue(k, codingPath: path)))
                 values.append(archiver.objectReference(try archiver.encodeCodableValue(v, codingPath: path)))
             }
@@ -335,7 +319,7 @@ extension Set: ArchiveSetEncodable where Element: Encodable {
         let refs = try archiver.nested { () throws -> [BuilderRef] in
             var refs: [BuilderRef] = []
             for (i, e) in enumerated() {
-                let path = codingPath + [ArchiveCodingKey(index: i)]
+                let path = codingPath + [PlistCodingKey(index: i)]
                 refs.append(archiver.objectReference(try archiver.encodeCodableValue(e, codingPath: path)))
             }
             return refs

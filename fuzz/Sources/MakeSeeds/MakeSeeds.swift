@@ -49,6 +49,7 @@ struct Seeds {
         try compressed()
         try truncatedAndConfigured()
         try text()
+        try codable()
     }
 
     // MARK: Valid files from our writer

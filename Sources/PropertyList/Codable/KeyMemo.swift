@@ -1,0 +1,249 @@
+// Sources/PropertyList/Codable/KeyMemo.swift - Finding a CodingKey in a binary dictionary without
+// making strings: one memo per container type.
+//
+// A keyed container of type `K` is made once per object of that type (50,000 times for 50,000
+// records), and each asks for the same keys in the same order. So each container type gets a memo
+// (`DecodeKeyMemo`), a list of slots in the order the keys are first asked for:
+//
+//   slot = (the key's text, its UTF-8 made once, where it was found last: position and key object)
+//
+// Finding a key: its slot is the one after the last matched (keys are asked for in order), else
+// the last matched, else a search of the slots (by `String ==`, which compares the storage of two
+// literals first). In the dictionary, the key object at the slot's position is compared with the
+// slot's key object by reference (writers share key strings, so this is usually the whole test);
+// otherwise the keys are searched from the last one back, by reference, then as bytes against the
+// slot's UTF-8 (or its UTF-16, made the first time a UTF-16 key object is met).
+//
+// A key held twice in one dictionary (no writer makes one) is read at its last occurrence, as
+// `BinaryPlistDocument.ref(at:)` and `value()` read it. Each dictionary is checked once, when its
+// container is made: cheaply when its key objects are those of a dictionary checked before (writers
+// share key strings, so 50,000 records have one list of key objects), else by comparing the keys'
+// text. A dictionary with a repeated key is searched from the end for every key, without the memo. A memo holds at most 64 slots: keys
+// beyond (a `[String: V]` with many keys, read through the generic path) are searched without one,
+// and a dictionary of more than 32 entries searched that way gets an index of its keys, made once.
+
+/// One key of a container type, as the decoder remembers it.
+struct DecodeKeySlot {
+    let key: String
+    let utf8: [UInt8]
+    /// The key as UTF-16BE bytes, made when a UTF-16 key object is first compared with it.
+    var utf16: [UInt8]? = nil
+    /// Where the key was found last: its position in the dictionary and the key object there.
+    var position = -1
+    var keyRef = -1
+
+    init(_ key: String) {
+        self.key = key
+        utf8 = Array(key.utf8)
+    }
+}
+
+/// The key memo of one container type (see the file header). Its slots live in the decoder's flat
+/// `keySlots` array, from `base` (one level of array access on the hot path, not two).
+struct DecodeKeyMemo {
+    static let capacity = 64
+    /// Where this memo's slots start in `DecoderState.keySlots`, and how many it has.
+    var base: Int
+    var count = 0
+    /// The slot matched last.
+    var last = -1
+    /// The key-reference bytes of dictionaries found free of repeated keys (at most four, the most
+    /// recent first): a dictionary with the same bytes has the same key objects.
+    var distinctKeyLists: [[UInt8]] = []
+}
+
+/// An index of the keys of one large dictionary, made when it is searched without a memo slot.
+struct LargeDictionaryIndex {
+    /// The dictionary object.
+    var ref: Int
+    /// Each key's text → its first position.
+    var positions: [String: Int]
+}
+
+extension BinaryDecoderImpl {
+    /// The memo of the container type `type`.
+    @inline(__always)
+    func memo(for type: Any.Type) -> Int {
+        let id = ObjectIdentifier(type)
+        if state.lastMemoType == id { return state.lastMemo }
+        let index: Int
+        if let i = state.memoIndex[id] {
+            index = i
+        } else {
+            index = state.memos.count
+            state.memos.append(DecodeKeyMemo(base: state.keySlots.count))
+            state.keySlots.append(contentsOf: repeatElement(DecodeKeySlot(""), count: DecodeKeyMemo.capacity))
+            state.memoIndex[id] = index
+        }
+        state.lastMemoType = id
+        state.lastMemo = index
+        return index
+    }
+
+    /// The index in `keySlots` of `key`'s slot in memo `m`, added when new; -1 when the memo is full
+    /// and has none.
+    @inline(__always)
+    func slot(_ key: String, memo m: Int) -> Int {
+        let base = state.memos[m].base
+        let last = state.memos[m].last
+        let next = last &+ 1
+        if next < state.memos[m].count && state.keySlots[base &+ next].key == key {
+            state.memos[m].last = next
+            return base &+ next
+        }
+        if last >= 0 && state.keySlots[base &+ last].key == key { return base &+ last }
+        return searchSlot(key, memo: m)
+    }
+
+    func searchSlot(_ key: String, memo m: Int) -> Int {
+        let base = state.memos[m].base
+        let n = state.memos[m].count
+        for i in 0..<n where state.keySlots[base &+ i].key == key {
+            state.memos[m].last = i
+            return base &+ i
+        }
+        guard n < DecodeKeyMemo.capacity else { return -1 }
+        state.keySlots[base &+ n] = DecodeKeySlot(key)
+        state.memos[m].count = n &+ 1
+        state.memos[m].last = n
+        return base &+ n
+    }
+
+    /// Whether the dictionary whose `count` key references start at `keysStart` holds a key twice
+    /// (see the file header).
+    func hasRepeatedKeys(memo m: Int, keysStart: Int, count: Int) throws(DecodeFailure) -> Bool {
+        guard count > 1 else { return false }
+        let length = count &* refWidth
+        let lists = state.memos[m].distinctKeyLists.count
+        for l in 0..<lists where state.memos[m].distinctKeyLists[l].count == length {
+            // One comparison of the raw reference bytes (the scanner proved them inside the input).
+            let same = try read { (r) throws(DecodeFailure) in
+                r.bytes(at: keysStart, equal: state.memos[m].distinctKeyLists[l])
+            }
+            if same { return false }
+        }
+        var texts = Set<String>()
+        var repeated = false
+        for i in 0..<count {
+            let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, i) }
+            if let text = try? readString(k), !texts.insert(text).inserted { repeated = true }
+        }
+        if !repeated, let bytes = try? read({ (r) throws(DecodeFailure) in r.data(offset: keysStart, length: length) })
+        {
+            if state.memos[m].distinctKeyLists.count == 4 { state.memos[m].distinctKeyLists.removeLast() }
+            state.memos[m].distinctKeyLists.insert(Array(bytes), at: 0)
+        }
+        return repeated
+    }
+
+    /// The value reference of `key` in the dictionary whose `count` key references start at
+    /// `keysStart` (the values follow them), or nil when the dictionary does not have it.
+    ///
+    /// - Parameter repeated: Whether the dictionary holds a key twice (`hasRepeatedKeys`): then the
+    ///   remembered position is not trusted, and the search from the end finds the last occurrence.
+    func lookup(
+        _ key: String, memo m: Int, dictionary ref: Int, keysStart: Int, count: Int, repeated: Bool
+    ) throws(DecodeFailure) -> Int? {
+        let s = slot(key, memo: m)
+        guard s >= 0 else { return try lookupWithoutMemo(key, dictionary: ref, keysStart: keysStart, count: count) }
+        let p = state.keySlots[s].position
+        let known = state.keySlots[s].keyRef
+        if let r = state.input, p >= 0, p < count, !repeated, reference(r, keysStart, p) == known {
+            return reference(r, keysStart, count &+ p)
+        }
+        return try read { (r) throws(DecodeFailure) -> Int? in
+            // Search from the last key back (a key held twice: the last one wins, as in
+            // `BinaryPlistDocument.ref(at:)` and `value()`), by reference, then by bytes.
+            var i = count
+            while i > 0 {
+                i &-= 1
+                let k = reference(r, keysStart, i)
+                if k == known || keyObject(r, k, equals: s) {
+                    state.keySlots[s].position = i
+                    state.keySlots[s].keyRef = k
+                    return reference(r, keysStart, count &+ i)
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Whether key object `k` holds the text of key slot `s` (compared as bytes).
+    func keyObject(_ r: ByteReader, _ k: Int, equals s: Int) -> Bool {
+        guard k >= 0, k < objectCount else { return false }
+        let off = ScanContext.objectOffset(r, k, table: tableOffset, width: offsetWidth)
+        let mk = marker(r, off)
+        switch mk >> 4 {
+        case 0x5:
+            let length = state.keySlots[s].utf8.count
+            guard let (count, start) = ScanContext.shortCount(r, marker: mk, at: off, end: tableOffset) else {
+                guard let raw = try? scan(r, k), raw.kind == .ascii, raw.count == length else { return false }
+                return r.bytes(at: raw.payload, equal: state.keySlots[s].utf8)
+            }
+            return count == length && start <= tableOffset &- count
+                && r.bytes(at: start, equal: state.keySlots[s].utf8)
+        case 0x6:
+            if state.keySlots[s].utf16 == nil {
+                var bytes: [UInt8] = []
+                for unit in state.keySlots[s].key.utf16 { bytes += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+                state.keySlots[s].utf16 = bytes
+            }
+            guard let raw = try? scan(r, k), raw.kind == .utf16, let units = state.keySlots[s].utf16,
+                raw.count &* 2 == units.count
+            else { return false }
+            return r.bytes(at: raw.payload, equal: units)
+        default:
+            return false
+        }
+    }
+
+    /// `lookup` for a key the memo has no slot for: a linear search, or an index for a large dictionary.
+    func lookupWithoutMemo(_ key: String, dictionary ref: Int, keysStart: Int, count: Int) throws(DecodeFailure)
+        -> Int?
+    {
+        if count > 32 {
+            if state.largeIndex?.ref != ref {
+                var positions: [String: Int] = [:]
+                positions.reserveCapacity(count)
+                for i in 0..<count {
+                    let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, i) }
+                    if let text = try? string(k) { positions[text] = i }  // a repeated key: the last wins
+                }
+                state.largeIndex = LargeDictionaryIndex(ref: ref, positions: positions)
+            }
+            guard let p = state.largeIndex?.positions[key] else { return nil }  // the last position (below)
+            return try read { (r) throws(DecodeFailure) in reference(r, keysStart, count &+ p) }
+        }
+        let utf8 = Array(key.utf8)
+        for i in (0..<count).reversed() {
+            let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, i) }
+            let matches = try read { (r) throws(DecodeFailure) -> Bool in
+                let off = try offset(r, k)
+                let mk = marker(r, off)
+                if mk >> 4 == 0x5, let (n, start) = ScanContext.shortCount(r, marker: mk, at: off, end: tableOffset) {
+                    return n == utf8.count && start <= tableOffset &- n && r.bytes(at: start, equal: utf8)
+                }
+                return false
+            }
+            if matches || (try? string(k)) == key {
+                return try read { (r) throws(DecodeFailure) in reference(r, keysStart, count &+ i) }
+            }
+        }
+        return nil
+    }
+}
+
+// MARK: - Encoding
+
+/// One key of a container type, as the encoder remembers it: the string object it was added as.
+struct EncodeKeySlot {
+    let key: String
+    let ref: BuilderRef
+}
+
+/// The key memo of one container type on the encoding side (same order rule as `DecodeKeyMemo`).
+struct EncodeKeyMemo {
+    static let capacity = 64
+    var slots: [EncodeKeySlot] = []
+    var last = -1
+}

@@ -1,0 +1,124 @@
+// Sources/PropertyList/Codable/PlistEncoder.swift - Encodable values as property lists: the public API.
+//
+// Every form starts as a binary property list built straight in the object-table builder
+// (BinaryEncoding.swift). XML, OpenStep and `encodeValue` read that back as a `PlistValue` and write
+// it in their form, so every form holds exactly what the binary one does.
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// Encodes `Encodable` values as property lists, in the layout Foundation's `PropertyListEncoder`
+/// writes.
+///
+/// ```swift
+/// let bytes = try PlistEncoder().encode(settings)            // bplist00
+/// var encoder = PlistEncoder()
+/// encoder.outputFormat = .xml
+/// encoder.sortsKeys = true
+/// let xml = try encoder.encode(settings)
+/// let tree: PlistValue = try PlistEncoder().encodeValue(settings)
+/// ```
+///
+/// The binary form is built straight in the object-table builder, without a tree: equal strings,
+/// numbers, dates and data are written once, and so are equal arrays and dictionaries. Keys keep the
+/// order they were encoded in unless ``sortsKeys`` is set. `Float` is written as a 4-byte real,
+/// `Date` and `Data` as the format's dates and data, `nil` as the string `"$null"`, a ``PlistUID``
+/// as a UID; every other type through its own `Encodable` conformance, as Foundation's encoder does
+/// (a `URL` as `{relative, base}`, a `UUID` as its string, a `Decimal` as its fields, an
+/// `[Int: V]` as a dictionary whose keys are the numbers' text).
+///
+/// Errors are `EncodingError`s with the coding path of the value, also for values nested deep
+/// inside (Foundation's encoder loses it). The differences from Foundation's `PropertyListEncoder`
+/// are listed in the article <doc:CodablePropertyLists>.
+public struct PlistEncoder: Sendable {
+    /// The form to write: ``PlistFormat/binary`` (the default), ``PlistFormat/xml``, or
+    /// ``PlistFormat/openStep`` (which holds only strings, data, arrays and dictionaries: any other
+    /// value makes `encode` throw).
+    public var outputFormat: PlistFormat = .binary
+    /// Write every dictionary's keys in order of their UTF-8 bytes (default `false`: the order the
+    /// keys were encoded in).
+    public var sortsKeys = false
+    /// Contextual information for the values' `encode(to:)`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// An envelope around binary output (default none); see ``BinaryPlistWriter/Compression``.
+    public var compression: BinaryPlistWriter.Compression = .none
+    /// Reference and offset widths of binary output (default ``BinaryPlistWriter/Widths/powersOfTwo``).
+    public var widths: BinaryPlistWriter.Widths = .powersOfTwo
+    /// The deepest nesting of values (default ``PlistLimits/maxDepth``'s 512): deeper, `encode`
+    /// throws instead of recursing further (a cycle of references between class instances would
+    /// otherwise never end).
+    public var maxDepth = PlistLimits.default.maxDepth
+
+    /// An encoder that writes binary property lists.
+    public init() {}
+
+    /// Encodes a value as a property list in ``outputFormat``.
+    ///
+    /// Unlike Foundation's encoder, a top-level scalar (a string, a number, a date) is accepted: the
+    /// property list's root is that value.
+    ///
+    /// - Parameter value: The value.
+    /// - Returns: The property list's bytes.
+    /// - Throws: `EncodingError.invalidValue` with the coding path of the value that could not be
+    ///   encoded (its `underlyingError` a ``PlistError`` where one applies).
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        let binary = try encodeBinary(value)
+        do {
+            switch outputFormat {
+            case .binary:
+                switch compression {
+                case .none: return binary
+                case .zlib(let level): return try Zlib.deflate(binary, level: level)
+                }
+            case .xml:
+                return try XMLPlist.encode(try BinaryPlistDocument(binary, limits: PlistEncoder.readBack).value())
+            case .openStep:
+                return try OpenStepPlist.encode(try BinaryPlistDocument(binary, limits: PlistEncoder.readBack).value())
+            }
+        } catch {
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: [], debugDescription: "\(outputFormat) output: \(error)", underlyingError: error))
+        }
+    }
+
+    /// Encodes a value as an in-memory property-list value.
+    ///
+    /// - Parameter value: The value.
+    /// - Returns: What ``encode(_:)`` would write, as a tree (keys in the same order).
+    /// - Throws: `EncodingError.invalidValue` with the coding path of the value that could not be encoded.
+    public func encodeValue<T: Encodable>(_ value: T) throws -> PlistValue {
+        let binary = try encodeBinary(value)
+        do {
+            return try BinaryPlistDocument(binary, limits: PlistEncoder.readBack).value()
+        } catch {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "\(error)", underlyingError: error))
+        }
+    }
+
+    /// What reading our own output back may need: any depth, object count and node count.
+    static let readBack = PlistLimits(maxDepth: Int.max, maxObjects: Int.max / 16, maxNodes: Int.max)
+
+    /// The binary property list of `value`, built in the object-table builder.
+    func encodeBinary<T: Encodable>(_ value: T) throws -> Data {
+        let impl = BinaryEncoderImpl(
+            userInfo: userInfo.mapValues { $0 as Any }, sortsKeys: sortsKeys, maxDepth: max(1, maxDepth))
+        let root = try impl.encodeValue(value, parent: -1, step: .none)
+        if let failure = impl.state.failure { throw failure }
+        var builder = impl.state.builder
+        impl.state.builder = ObjectTableBuilder()
+        // Encoding looks nothing up any more: free the dedup table before the output is written.
+        builder.table = DedupTable()
+        do {
+            return try builder.finish(root: BuilderRef(id: root), widths: widths)
+        } catch {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "\(error)", underlyingError: error))
+        }
+    }
+}
