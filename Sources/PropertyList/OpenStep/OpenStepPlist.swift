@@ -93,9 +93,21 @@ public enum OpenStepPlist {
         if value.containsDistinctNode(where: OpenStepWriter.refuses) {
             // The writer's own error (naming the key path), found without writing a byte.
             var discard = TextSink.discarding()
-            try OpenStepWriter.write(value, indent: 0, path: [], into: &discard)
+            try OpenStepWriter.write(value, into: &discard)
         }
-        try OpenStepWriter.write(value, indent: 0, path: [], into: &out)
+        try OpenStepWriter.write(value, into: &out)
+        out.write(0x0A)
+    }
+
+    /// Writes the object `ref` of a binary document as OpenStep text into `out`, reading the document
+    /// in place (no ``PlistValue`` tree is built). Everything that makes the writer throw is checked
+    /// before the first byte.
+    package static func write(
+        _ tree: DocumentTree, from ref: ObjectRef, budget: OutputBudget = .default, into out: inout TextSink
+    ) throws(PlistError) {
+        try PlistTreeMeasure(tree, budget: budget).check(
+            ref, as: "OpenStep text", refuses: OpenStepWriter.refuses, failure: OpenStepWriter.failure)
+        try OpenStepWriter.write(tree, ref, into: &out)
         out.write(0x0A)
     }
 }

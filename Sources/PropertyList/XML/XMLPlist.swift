@@ -102,6 +102,18 @@ public enum XMLPlist {
         try writer.write(value, into: &out)
     }
 
+    /// Writes the object `ref` of a binary document as an XML property list into `out`, reading the
+    /// document in place (no ``PlistValue`` tree is built). Everything that makes the writer throw
+    /// (the budget, anything XML cannot hold, cycles, malformed objects) is checked before the first byte.
+    package static func write(
+        _ tree: DocumentTree, from ref: ObjectRef, sortKeys: Bool = false, budget: OutputBudget = .default,
+        into out: inout TextSink
+    ) throws(PlistError) {
+        try PlistTreeMeasure(tree, budget: budget).check(
+            ref, as: "an XML property list", refuses: XMLPlistWriter.refuses, failure: XMLPlistWriter.failure)
+        try XMLPlistWriter(sortKeys: sortKeys).write(tree, ref, into: &out)
+    }
+
     /// Whether the bytes look like an XML property list: in UTF-8, UTF-16 or UTF-32 (a byte-order mark
     /// optional), whitespace then `<?xml`, `<!DOCTYPE`, `<!--` or `<plist`.
     ///
