@@ -39,7 +39,12 @@ enum IO {
         mappedInputs.withLock { maps in maps.lazy.compactMap { $0.changedError() }.first }
     }
 
-    /// Writes `data` to `path` atomically (a temporary file renamed into place), or to stdout for `-`.
+    /// Writes `data` to `path` atomically, or to stdout for `-`.
+    ///
+    /// A file is written as ``stream(to:beforeOutput:_:)`` writes one: a temporary file in the
+    /// directory of the file `path` names (following symbolic links, so a link keeps pointing at the
+    /// new content), flushed to disk, given the old file's permissions (and owner, when allowed), then
+    /// renamed over it. On any failure the old file is left as it was.
     static func write(_ data: Data, to path: String) throws(ToolError) {
         if path == "-" {
             do {
@@ -49,11 +54,26 @@ enum IO {
             }
             return
         }
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw ToolError("cannot write '\(path)': \(error.localizedDescription)")
+        let target = AtomicFileTarget(path)
+        try target.commit(complete: target.deliver(data))
+    }
+
+    /// The file `path` names after following symbolic links (a relative link is read from the link's
+    /// directory); `path` itself when it is not a link. A link to a file that does not exist yet
+    /// names that file. Stops after 40 links (a loop), as the kernel does.
+    static func resolvingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+                return current
+            }
+            if destination.hasPrefix("/") {
+                current = destination
+            } else {
+                current = URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(destination).path
+            }
         }
+        return current
     }
 
     /// Runs `body` with a sink whose bytes go to `path` (standard output for `-`) as it fills, 64 KiB
@@ -116,6 +136,8 @@ struct OutputOptions: ParsableArguments {
     }
 }
 
+/// How the commands read: by default, every file the toolchain's `plutil` reads; `--strict`, only what
+/// the format allows.
 struct ReadOptions: ParsableArguments {
     @Flag(name: .long, help: "Accept bytes after the property list (they are reported, not read).")
     var allowTrailing = false
@@ -123,15 +145,43 @@ struct ReadOptions: ParsableArguments {
     @Flag(
         name: .long,
         help: """
-            Read strings as CoreFoundation does: ASCII-marked (0x5n) strings holding bytes above 0x7F \
-            as UTF-8, and unpaired UTF-16 surrogates as U+FFFD.
+            Also read ASCII-marked (0x5n) binary strings holding bytes above 0x7F, as UTF-8 (some \
+            non-Apple writers emit them).
             """)
     var lenientStrings = false
 
+    @Flag(
+        name: .long,
+        help: """
+            Refuse what the format forbids instead of reading it as Apple's tools do: unpaired UTF-16 \
+            surrogates in binary strings (read as U+FFFD by default, with a warning naming the key \
+            path) and XML dates with fields past their range (by default they count on, as \
+            CoreFoundation reads them: month 13 is the next January, 24:00:00 the next day).
+            """)
+    var strict = false
+
+    func validate() throws {
+        if strict && lenientStrings { throw ValidationError("give either --strict or --lenient-strings, not both") }
+    }
+
+    /// How binary documents are opened (lone surrogates are read leniently only through
+    /// `PlistInput`, which warns where: the strict read comes first).
     var documentOptions: BinaryPlistDocument.Options {
         BinaryPlistDocument.Options(
-            allowTrailingData: allowTrailing, asciiStringsMayBeUTF8: lenientStrings,
-            replacesLoneSurrogates: lenientStrings)
+            allowTrailingData: allowTrailing, asciiStringsMayBeUTF8: lenientStrings, replacesLoneSurrogates: !strict)
+    }
+
+    /// How XML is read.
+    var xmlOptions: XMLPlist.Options { XMLPlist.Options(normalizesDates: !strict) }
+
+    /// The strict reading (the library's defaults, with --allow-trailing and --lenient-strings).
+    static let strictDefault = ReadOptions.parseOrDefault(["--strict"])
+
+    /// The defaults of the command line (lenient).
+    static let standard = ReadOptions.parseOrDefault([])
+
+    private static func parseOrDefault(_ arguments: [String]) -> ReadOptions {
+        (try? ReadOptions.parse(arguments)) ?? ReadOptions()
     }
 }
 
@@ -173,16 +223,21 @@ private final class StandardOutputTarget: OutputTarget {
     func abandon() {}
 }
 
-/// A file written atomically: a temporary file beside it, renamed over it once complete.
+/// A file written atomically: a temporary file beside it (beside the file a symbolic link names),
+/// flushed, given the old file's permissions, renamed over it once complete.
 private final class AtomicFileTarget: OutputTarget {
+    /// The path as given (for messages).
     private let path: String
+    /// The file replaced: `path` with its symbolic links followed.
+    private let target: String
     private let temporaryPath: String
     private var handle: FileHandle?
     private var failure: String?
 
     init(_ path: String) {
         self.path = path
-        let url = URL(fileURLWithPath: path)
+        target = IO.resolvingLinks(path)
+        let url = URL(fileURLWithPath: target)
         temporaryPath =
             url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).bplist-\(UUID().uuidString).tmp").path
@@ -198,9 +253,14 @@ private final class AtomicFileTarget: OutputTarget {
         return opened
     }
 
-    func deliver(_ chunk: [UInt8]) -> Bool {
+    func deliver(_ chunk: [UInt8]) -> Bool { deliver(bytes: chunk) }
+
+    /// Writes `data` whole (no copy into an array).
+    func deliver(_ data: Data) -> Bool { deliver(bytes: data) }
+
+    private func deliver(bytes: some DataProtocol) -> Bool {
         do {
-            try open().write(contentsOf: chunk)
+            try open().write(contentsOf: bytes)
             return true
         } catch {
             failure = Self.describe(error)
@@ -215,12 +275,33 @@ private final class AtomicFileTarget: OutputTarget {
             try file.synchronize()
             try file.close()
             handle = nil
-            if let errorNumber = AtomicRename.move(temporaryPath, over: path) {
+            keepAttributes()
+            if let errorNumber = AtomicRename.move(temporaryPath, over: target) {
                 throw NSError(domain: NSPOSIXErrorDomain, code: Int(errorNumber))
+            }
+            // The rename is durable once the directory is flushed too (best effort: not every file
+            // system lets a directory be opened for this).
+            let directory = URL(fileURLWithPath: target).deletingLastPathComponent().path
+            if let entries = FileHandle(forReadingAtPath: directory) {
+                try? entries.synchronize()
+                try? entries.close()
             }
         } catch {
             abandon()
             throw ToolError("cannot write '\(path)': \(Self.describe(error))")
+        }
+    }
+
+    /// Gives the temporary file the permissions of the file it replaces, and its owner and group when
+    /// the process may (as root); a new file keeps the mode it was created with (0666 less the umask).
+    private func keepAttributes() {
+        guard let old = try? FileManager.default.attributesOfItem(atPath: target) else { return }
+        if let mode = old[.posixPermissions] {
+            try? FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporaryPath)
+        }
+        if let owner = old[.ownerAccountID], let group = old[.groupOwnerAccountID] {
+            try? FileManager.default.setAttributes(
+                [.ownerAccountID: owner, .groupOwnerAccountID: group], ofItemAtPath: temporaryPath)
         }
     }
 

@@ -59,19 +59,24 @@ internal import CZlib
     ///   - data: The bytes to compress (usually a whole `bplist00` file).
     ///   - level: 0 (store) ... 9 (smallest); -1 is zlib's default (6). Level 1 is usually the best
     ///     trade for property lists (measured: faster and often smaller than 6).
-    public static func deflate(_ data: Data, level: Int = -1) throws(PlistError) -> Data {
-        try deflate(data, level: level, piece: maxPiece)
+    ///   - gzip: Write a gzip member (RFC 1952) instead of a zlib stream.
+    public static func deflate(_ data: Data, level: Int = -1, gzip: Bool = false) throws(PlistError) -> Data {
+        try deflate(data, level: level, piece: maxPiece, gzip: gzip)
     }
 
-    /// `deflate(_:level:)` lending zlib at most `piece` bytes per call (tests use small pieces to
+    /// `deflate(_:level:gzip:)` lending zlib at most `piece` bytes per call (tests use small pieces to
     /// exercise the path that inputs and outputs over 4 GiB take).
-    static func deflate(_ data: Data, level: Int, piece: Int) throws(PlistError) -> Data {
+    static func deflate(_ data: Data, level: Int, piece: Int, gzip: Bool = false) throws(PlistError) -> Data {
         guard (-1...9).contains(level) else {
             throw PlistError(.unencodable, "zlib level \(level) is not -1...9")
         }
         let piece = min(max(piece, 1), maxPiece)
         var stream = unsafe z_stream()
-        let initRC = unsafe deflateInit_(&stream, Int32(level), ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        // windowBits 15 (the largest window), + 16 for a gzip header and trailer; memLevel 8 and the
+        // default strategy are what deflateInit uses.
+        let initRC = unsafe deflateInit2_(
+            &stream, Int32(level), Z_DEFLATED, gzip ? 15 + 16 : 15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+            Int32(MemoryLayout<z_stream>.size))
         guard initRC == Z_OK else { throw PlistError(.compression, "deflateInit failed (\(initRC))") }
         defer { unsafe _ = deflateEnd(&stream) }
         // deflateBound (a uLong, 64-bit here) is the most a complete stream can take, so the block

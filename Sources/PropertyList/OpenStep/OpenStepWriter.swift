@@ -20,10 +20,14 @@ enum OpenStepWriter {
         try write(PlistValueTree(), value, into: &out)
     }
 
-    /// Writes the tree at `root` into `out` as it walks it; stops early when `out` does.
-    static func write<T: PlistTree>(_ tree: T, _ root: T.Node, into out: inout TextSink) throws(PlistError) {
+    /// Writes the tree at `root` into `out` as it walks it; stops early when `out` does. With
+    /// `stringsFile` (a root dictionary only), the root's entries are written without braces.
+    static func write<T: PlistTree>(_ tree: T, _ root: T.Node, stringsFile: Bool = false, into out: inout TextSink)
+        throws(PlistError)
+    {
         var frames: [Frame<T.Children>] = []
-        try open(tree, root, indent: 0, into: &out, frames: &frames)
+        // Indentation -1: the root dictionary's entries at the left margin, and no braces.
+        try open(tree, root, indent: stringsFile ? -1 : 0, into: &out, frames: &frames)
         while !out.isStopped, let top = frames.popLast() {
             switch top {
             case .array(let children, let next, let indent):
@@ -39,8 +43,10 @@ enum OpenStepWriter {
             case .dictionary(let keys, let values, let next, let indent):
                 if next > 0 { out.write(";\n") }
                 guard next < keys.count else {
-                    out.write(repeating: 0x09, count: indent)
-                    out.write(UInt8(ascii: "}"))
+                    if indent >= 0 {
+                        out.write(repeating: 0x09, count: indent)
+                        out.write(UInt8(ascii: "}"))
+                    }
                     continue
                 }
                 frames.append(.dictionary(keys, values: values, next: next + 1, indent: indent))
@@ -70,7 +76,7 @@ enum OpenStepWriter {
         case .scalar(.string(let s)):
             // A root string is quoted, so that the output is recognised as OpenStep text (a bare
             // word alone is not: see PlistSniffer).
-            writeString(s.string, quoted: frames.isEmpty && indent == 0, into: &out)
+            writeString(s.string, quoted: frames.isEmpty && indent <= 0, into: &out)
         case .scalar(.data(let d)):
             out.write(UInt8(ascii: "<"))
             for (k, b) in d.enumerated() {
@@ -88,7 +94,7 @@ enum OpenStepWriter {
             frames.append(.array(children, next: 0, indent: indent))
         case .dictionary(let keys, let values, _):
             guard !keys.isEmpty else {
-                out.write("{}")
+                if indent >= 0 { out.write("{}") }
                 return
             }
             var names: [String] = []
@@ -100,7 +106,7 @@ enum OpenStepWriter {
                 }
                 names.append(text.string)
             }
-            out.write("{\n")
+            if indent >= 0 { out.write("{\n") }
             frames.append(.dictionary(names, values: values, next: 0, indent: indent))
         case let contents:
             throw unencodable(

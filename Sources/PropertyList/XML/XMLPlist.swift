@@ -44,21 +44,36 @@
 /// ``PlistLimits/maxUID`` is `limitExceeded`. No input traps; memory stays proportional to
 /// the input.
 public enum XMLPlist {
+    /// Reading options. The defaults read what the format allows, exactly.
+    public struct Options: Sendable, Hashable {
+        /// Read `<date>` text whose fields are past their range as CoreFoundation does, instead of
+        /// failing: the fields count on (`2020-13-01` is 2021-01-01, `24:00:00` the next day, second 60
+        /// the next minute, `02-30` is March 1 or 2; a month outside 1…13 counts as none), and years of
+        /// up to ten digits (to 2,147,483,647). Off by default: such a date is a `syntax` error.
+        public var normalizesDates = false
+
+        public init(normalizesDates: Bool = false) {
+            self.normalizesDates = normalizesDates
+        }
+    }
+
     /// Parses an XML property list.
     ///
     /// - Parameters:
     ///   - data: XML in UTF-8 (as Apple and other writers produce it), UTF-16 or UTF-32.
     ///   - limits: Bounds for hostile input (depth, values, UID size).
+    ///   - options: What is read beyond the format (``Options``); exactly the format by default.
     /// - Returns: The root value.
     /// - Throws: ``PlistError`` with code `syntax` (with offset, line and column; in UTF-16 or
     ///   UTF-32 input the offset counts bytes of its UTF-8 transcoding) or `limitExceeded`.
     /// - Complexity: O(n) in the input size.
-    public static func decode(_ data: Data, limits: PlistLimits = .default) throws(PlistError)
-        -> PlistValue
+    public static func decode(_ data: Data, limits: PlistLimits = .default, options: Options = Options())
+        throws(PlistError) -> PlistValue
     {
         let text = try PlistText(data)
         var reader = XMLPlistReader(bytes: text.utf8, limits: limits)
         reader.ignoresDeclaredEncoding = text.isTranscoded
+        reader.normalizesDates = options.normalizesDates
         return try reader.parseDocument()
     }
 
