@@ -20,6 +20,9 @@ struct BPlistCommand: ParsableCommand {
         subcommands: [
             ToJSON.self, FromJSON.self, Validate.self, Inspect.self, Bench.self, Convert.self, Print.self, Get.self,
             Unarchive.self, Split.self, Generate.self,
+            // Editing, plutil's syntax, structural diff (issue 25).
+            Insert.self, Replace.self, SetValue.self, Remove.self, Append.self, Edit.self, TypeCommand.self,
+            Create.self, Diff.self,
         ]
     )
 }
