@@ -32,34 +32,36 @@ package struct DocumentTree: PlistTree {
     }
 
     package func contents(of ref: ObjectRef) throws(PlistError) -> PlistTreeContents<ReferenceList> {
-        let object = try document.object(ref)
-        let value: PlistValue
-        switch object {
-        case .array(let list): return .array(list, id: UInt64(ref.index))
-        case .set(let list): return .set(list, id: UInt64(ref.index))
-        case .dictionary(let keys, let values): return .dictionary(keys: keys, values: values, id: UInt64(ref.index))
-        case .null, .fill: value = .null
-        case .bool(let b): value = .bool(b)
-        case .integer(let i): value = .integer(i)
-        case .real(let d): value = .real(d)
-        case .date(let d): value = .date(d)
-        case .uid(let u): value = .uid(u)
-        case .data(let range): value = .data(document.bytes(range))
-        case .asciiString, .utf16String: value = .string(PlistString(try string(object, ref)))
+        // One borrow of the input for the object and its payload (nil: a string to read leniently).
+        let contents = try document.withReader {
+            (r: borrowing BinaryPlistDocument.Reader) throws(PlistError) -> PlistTreeContents<ReferenceList>? in
+            let object = try r.object(ref)
+            switch object {
+            case .array(let list): return .array(list, id: UInt64(ref.index))
+            case .set(let list): return .set(list, id: UInt64(ref.index))
+            case .dictionary(let keys, let values):
+                return .dictionary(keys: keys, values: values, id: UInt64(ref.index))
+            case .null, .fill: return .scalar(.null)
+            case .bool(let b): return .scalar(.bool(b))
+            case .integer(let i): return .scalar(.integer(i))
+            case .real(let d): return .scalar(.real(d))
+            case .date(let d): return .scalar(.date(d))
+            case .uid(let u): return .scalar(.uid(u))
+            case .data(let range): return .scalar(.data(r.bytes(range)))
+            case .asciiString, .utf16String:
+                do throws(PlistError) {
+                    return .scalar(.string(PlistString(try r.string(object) ?? "")))
+                } catch {
+                    guard error.code == .invalidString, case .utf16String = object, lenient != nil else { throw error }
+                    return nil
+                }
+            }
         }
-        return .scalar(value)
-    }
-
-    /// The text of a string object; a lone surrogate read leniently when allowed (and recorded).
-    private func string(_ object: PlistObject, _ ref: ObjectRef) throws(PlistError) -> String {
-        do {
-            return try document.string(object) ?? ""
-        } catch {
-            guard error.code == .invalidString, case .utf16String = object, let lenient else { throw error }
-            let text = try lenient.string(object) ?? ""
-            repairs.record(ref)
-            return text
-        }
+        if let contents { return contents }
+        // A lone surrogate, read with U+FFFD (and recorded).
+        guard let lenient, let text = try lenient.string(ref) else { return .scalar(.string("")) }
+        repairs.record(ref)
+        return .scalar(.string(PlistString(text)))
     }
 
     package var maxDepth: Int { document.limits.maxDepth }

@@ -122,33 +122,43 @@ package enum PlistTreeVisit {
 }
 
 /// The walk every writer makes before its first byte (see the file comment).
+///
+/// `check` is inlinable so that a caller in another module (the tool, walking its own trees) gets it
+/// specialised for its tree type: unspecialised, the walk spends most of its time in generic metadata.
 package struct PlistTreeMeasure<Tree: PlistTree> {
     /// Whether the form cannot hold a node; `nil`: it holds everything.
     package typealias Refusal = (PlistTreeVisit) -> Bool
     /// The error for a refused node at a key path (its components as text).
     package typealias Failure = (PlistTreeVisit, [String]) -> PlistError
 
-    let tree: Tree
-    let budget: OutputBudget
+    @usableFromInline let tree: Tree
+    @usableFromInline let budget: OutputBudget
 
     package init(_ tree: Tree, budget: OutputBudget) {
         self.tree = tree
         self.budget = budget
     }
 
-    private struct Frame {
-        var id: UInt64
-        var keys: Tree.Children?
-        var values: Tree.Children
+    @usableFromInline struct Frame {
+        @usableFromInline var id: UInt64
+        @usableFromInline var keys: Tree.Children?
+        @usableFromInline var values: Tree.Children
         /// The next slot: for a dictionary, 2 × entry (+ 1 for the value).
-        var next = 0
-        var nodes = 1
-        var bytes = 16
+        @usableFromInline var next = 0
+        @usableFromInline var nodes = 1
+        @usableFromInline var bytes = 16
         /// Whether this container is reached for the second time: its size is memoised when done.
-        var memoise: Bool
+        @usableFromInline var memoise: Bool
         /// The current entry's key as text (for key paths in errors).
-        var keyText = ""
-        var slots: Int { keys == nil ? values.count : values.count &* 2 }
+        @usableFromInline var keyText = ""
+        @usableFromInline var slots: Int { keys == nil ? values.count : values.count &* 2 }
+
+        @usableFromInline init(id: UInt64, keys: Tree.Children?, values: Tree.Children, memoise: Bool) {
+            self.id = id
+            self.keys = keys
+            self.values = values
+            self.memoise = memoise
+        }
     }
 
     /// Measures the expansion of the tree at `root` as `form`, and checks every distinct node.
@@ -156,6 +166,7 @@ package struct PlistTreeMeasure<Tree: PlistTree> {
     /// - Throws: `limitExceeded` naming the budget (or the depth limit), `cycle` for a container
     ///   that contains itself, the error `failure` makes for the first node `refuses`, or the format
     ///   error of a node that does not read.
+    @inlinable
     package func check(
         _ root: Tree.Node, as form: String, refuses: Refusal? = nil, failure: Failure? = nil
     ) throws(PlistError) {
@@ -256,7 +267,7 @@ package struct PlistTreeMeasure<Tree: PlistTree> {
     }
 
     /// The size of a scalar written out (as ``PlistValue/expansion(within:)`` counts it).
-    static func leafSize(_ v: PlistValue) -> (nodes: Int, bytes: Int) {
+    @usableFromInline static func leafSize(_ v: PlistValue) -> (nodes: Int, bytes: Int) {
         switch v {
         case .string(let s): (1, 16 &+ 6 &* s.utf8Count)
         case .data(let d): (1, 16 &+ 2 &* d.count)
@@ -264,7 +275,7 @@ package struct PlistTreeMeasure<Tree: PlistTree> {
         }
     }
 
-    static func checkBudget(_ size: (nodes: Int, bytes: Int), _ budget: OutputBudget, _ form: String)
+    @usableFromInline static func checkBudget(_ size: (nodes: Int, bytes: Int), _ budget: OutputBudget, _ form: String)
         throws(PlistError)
     {
         if size.nodes > budget.maxNodes {
@@ -281,18 +292,18 @@ package struct PlistTreeMeasure<Tree: PlistTree> {
     }
 
     /// "the root" or `a.b.0` (a key with a dot written `\.`).
-    static func place(_ path: [String]) -> String {
+    @usableFromInline static func place(_ path: [String]) -> String {
         path.isEmpty ? "the root" : PlistKeyPath(keys: path).description
     }
 }
 
 /// Container ids seen by a walk: a bitmap when they are below a known bound, else a hash set.
-struct IDSet {
-    private var bits: [UInt64]
-    private var hashed: Set<UInt64>
-    private let dense: Bool
+@usableFromInline struct IDSet {
+    @usableFromInline var bits: [UInt64]
+    @usableFromInline var hashed: Set<UInt64>
+    @usableFromInline let dense: Bool
 
-    init(bound: Int?) {
+    @usableFromInline init(bound: Int?) {
         if let bound, bound >= 0 {
             bits = Array(repeating: 0, count: (bound &+ 63) / 64)
             dense = true
@@ -304,7 +315,7 @@ struct IDSet {
     }
 
     /// Adds `id`; `false` when it was there already.
-    mutating func insert(_ id: UInt64) -> Bool {
+    @usableFromInline mutating func insert(_ id: UInt64) -> Bool {
         if dense, let word = Int(exactly: id >> 6), word < bits.count {
             let mask: UInt64 = 1 << (id & 63)
             if bits[word] & mask != 0 { return false }

@@ -78,14 +78,7 @@ enum PlutilOutput {
                 }
             }
         case .document(let tree, let ref):
-            try PlistTreeMeasure(tree, budget: budget).check(
-                ref, as: "a property list", refuses: { visit in
-                    if case .key(let k) = visit { return k.kind != .string }
-                    return false
-                },
-                failure: { _, _ in
-                    PlistError(.unencodable, "Dictionaries are required to have string keys in property lists")
-                })
+            // Each writer checks the document first (one walk), non-string keys included.
             try IO.stream(to: destination) { out in
                 switch emission {
                 case .xml: try XMLPlist.write(tree, from: ref, budget: budget, into: &out)
