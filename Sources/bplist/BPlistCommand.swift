@@ -34,7 +34,10 @@ struct BPlistCommand: ParsableCommand {
         if URL(fileURLWithPath: arguments.first ?? "").lastPathComponent == "plutil" {
             exit(withError: ExitCode(Plutil.run(Array(arguments.dropFirst()), name: "plutil")))
         }
-        if arguments.count > 1, arguments[1] == "plutil" {
+        // `bplist plutil --help` is this command's help; plutil's own is `-help`.
+        if arguments.count > 1, arguments[1] == "plutil",
+            !(arguments.count == 3 && ["--help", "-h"].contains(arguments[2]))
+        {
             exit(withError: ExitCode(Plutil.run(Array(arguments.dropFirst(2)), name: "bplist plutil")))
         }
         main(nil)

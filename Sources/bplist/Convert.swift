@@ -77,7 +77,7 @@ struct Convert: BPlistSubcommand {
         let input = try IO.read(file)
         let progress = Progress("convert", inputBytes: input.count)
         defer { progress.finish() }
-        let budget = outputBudget.budget
+        let budget = outputBudget.budget(for: input)
         // The text forms of a binary file are written as the file is read (no PlistValue tree): the
         // budget, every object and anything the form cannot hold are checked before the first byte.
         if to != .binary, PlistInput.sniff(input) == .binary {
@@ -118,7 +118,9 @@ struct Convert: BPlistSubcommand {
             try IO.write(bytes, to: destination)
             return
         case .xml: write = { out throws in try XMLPlist.write(value, budget: budget, into: &out) }
-        case .json: write = { [style] out throws in try value.writeCanonicalJSON(into: &out, style: style.style, budget: budget) }
+        case .json:
+            write = { [style] out throws in try value.writeCanonicalJSON(into: &out, style: style.style, budget: budget)
+            }
         case .openstep: write = { out throws in try OpenStepPlist.write(value, budget: budget, into: &out) }
         }
         try IO.stream(to: destination, beforeOutput: progress.erasingBeforeTerminalOutput, write)

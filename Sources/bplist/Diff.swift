@@ -45,7 +45,8 @@ struct Diff: ParsableCommand {
     func validate() throws {
         if git {
             guard files.count == 7 || files.count == 9 else {
-                throw ValidationError("--git takes git's seven arguments: PATH OLD OLD-HEX OLD-MODE NEW NEW-HEX NEW-MODE")
+                throw ValidationError(
+                    "--git takes git's seven arguments: PATH OLD OLD-HEX OLD-MODE NEW NEW-HEX NEW-MODE")
             }
         } else {
             guard files.count == 2 else { throw ValidationError("give two files, A and B") }
@@ -54,7 +55,8 @@ struct Diff: ParsableCommand {
 
     mutating func run() throws {
         do {
-            let (a, b, header) = git ? (files[1], files[4], "diff --git a/\(files[0]) b/\(files[0])") : (files[0], files[1], nil)
+            let (a, b, header) =
+                git ? (files[1], files[4], "diff --git a/\(files[0]) b/\(files[0])") : (files[0], files[1], nil)
             let differences = StructuralDiff.differences(try load(a), try load(b), order: order)
             try IO.stream(to: "-") { out in
                 if let header, !differences.isEmpty {
@@ -75,6 +77,7 @@ struct Diff: ParsableCommand {
 
     /// The value of `path`; an empty file, or /dev/null (git's missing side), is no value at all.
     private func load(_ path: String) throws -> PlistValue? {
+        if path == "/dev/null" { return nil }
         let data = try IO.read(path)
         if data.isEmpty { return nil }
         return try PlistInput.decode(data, read: read).0

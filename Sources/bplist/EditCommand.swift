@@ -39,7 +39,9 @@ struct Edit: BPlistSubcommand {
 
     @Argument(
         parsing: .captureForPassthrough,
-        help: "Operations and options, in order: --set KP=TEXT, --set KP:=JSON, --insert, --replace, --append, --remove KP, -o PATH, -p.")
+        help:
+            "Operations and options, in order: --set KP=TEXT, --set KP:=JSON, --insert, --replace, --append, --remove KP, -o PATH, -p."
+    )
     var operations: [String] = []
 
     /// The operations read from the arguments, and the options among them.

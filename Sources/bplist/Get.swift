@@ -72,7 +72,8 @@ struct Get: BPlistSubcommand {
     var path: PlistKeyPath {
         if separator == "." { return PlistKeyPath(parsing: keyPath) }
         return PlistKeyPath(
-            keys: keyPath.isEmpty ? [] : keyPath.split(separator: separator, omittingEmptySubsequences: false).map(String.init))
+            keys: keyPath.isEmpty
+                ? [] : keyPath.split(separator: separator, omittingEmptySubsequences: false).map(String.init))
     }
 
     func execute() throws {
@@ -87,22 +88,22 @@ struct Get: BPlistSubcommand {
                 // The sub-tree is written as it is read, not decoded first.
                 try IO.stream(to: "-") { out in
                     try BinaryPlistDocument.writeCanonicalJSON(
-                        tree, from: ref, style: style.style, budget: outputBudget.budget, into: &out)
+                        tree, from: ref, style: style.style, budget: outputBudget.budget(for: input), into: &out)
                 }
                 return
             }
-            try show(tree, ref, kind: try tree.contents(of: ref).kind)
+            try show(tree, ref, kind: try tree.contents(of: ref).kind, budget: outputBudget.budget(for: input))
             return
         }
         let decoded = try PlistInput.decode(input, read: read).0
         let value = try found(Result { () throws(PlistError) in try decoded.value(at: path) })
         if json {
             try IO.stream(to: "-") { out in
-                try value.writeCanonicalJSON(into: &out, style: style.style, budget: outputBudget.budget)
+                try value.writeCanonicalJSON(into: &out, style: style.style, budget: outputBudget.budget(for: input))
             }
             return
         }
-        try show(PlistValueTree(), value, kind: value.kind)
+        try show(PlistValueTree(), value, kind: value.kind, budget: outputBudget.budget(for: input))
     }
 
     /// The value found, or the `noValue` error saying why there is none.
@@ -116,7 +117,7 @@ struct Get: BPlistSubcommand {
     }
 
     /// Prints the node: raw, as a scalar line, or as the tree of 'print'.
-    private func show<T: PlistTree>(_ tree: T, _ node: T.Node, kind: PlistKind) throws {
+    private func show<T: PlistTree>(_ tree: T, _ node: T.Node, kind: PlistKind, budget: OutputBudget) throws {
         if raw {
             // A container's raw form needs its elements' count or keys only: small, decoded here.
             guard let text = PlutilText.raw(try Self.shallowValue(tree, node)) else {
@@ -131,8 +132,9 @@ struct Get: BPlistSubcommand {
         case .scalar(let v):
             IO.printOut((Render.scalar(v, Palette(enabled: false)) ?? "") + "\n")
         default:
-            try PlistTreeMeasure(tree, budget: outputBudget.budget).check(node, as: "an indented tree")
-            try IO.stream(to: "-") { out in try PlistTreePrinter(palette: colors.palette).print(tree, node, into: &out) }
+            try PlistTreeMeasure(tree, budget: budget).check(node, as: "an indented tree")
+            try IO.stream(to: "-") { out in try PlistTreePrinter(palette: colors.palette).print(tree, node, into: &out)
+            }
         }
     }
 

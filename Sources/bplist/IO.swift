@@ -18,6 +18,13 @@ enum IO {
         if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
             throw ToolError("cannot read '\(path)': it is a directory")
         }
+        // A pipe, a device or a process substitution (`<(git show HEAD:Info.plist)`): read to its end.
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        if let type, type != .typeRegular, type != .typeSymbolicLink {
+            guard let handle = FileHandle(forReadingAtPath: path) else { throw ToolError("cannot read '\(path)'") }
+            defer { try? handle.close() }
+            return handle.readDataToEndOfFile()
+        }
         do {
             // The tool opts in to mapping: files of 1 MiB or more are memory-mapped, so a lookup or
             // a validation reads only the pages it needs (the library's default reads). The maps are
@@ -70,7 +77,8 @@ enum IO {
             if destination.hasPrefix("/") {
                 current = destination
             } else {
-                current = URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(destination).path
+                current =
+                    URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(destination).path
             }
         }
         return current
@@ -126,6 +134,16 @@ struct OutputOptions: ParsableArguments {
     var maxOutputBytes = OutputBudget.default.maxBytes
 
     var budget: OutputBudget { OutputBudget(maxNodes: maxOutputNodes, maxBytes: maxOutputBytes) }
+
+    /// The budget for an input of `input.count` bytes: a limit left at its default grows with the
+    /// input (a node per input byte, 16 bytes of text per input byte), so a large real file converts
+    /// without flags while a tiny hostile one still stops at the defaults.
+    func budget(for input: Data) -> OutputBudget {
+        OutputBudget.scaled(
+            OutputBudget(maxNodes: maxOutputNodes, maxBytes: maxOutputBytes), inputBytes: input.count,
+            nodesGiven: maxOutputNodes != OutputBudget.default.maxNodes,
+            bytesGiven: maxOutputBytes != OutputBudget.default.maxBytes)
+    }
 
     /// `value` with its nested plists decoded in place (within the budget), each one that stays data
     /// reported as a warning line on stderr.
@@ -185,6 +203,21 @@ struct ReadOptions: ParsableArguments {
     }
 }
 
+extension OutputBudget {
+    /// `budget` with each limit not given explicitly raised to what an input of `inputBytes` bytes
+    /// can expand to without sharing (one node per input byte, 16 bytes of text per input byte).
+    static func scaled(_ budget: OutputBudget, inputBytes: Int, nodesGiven: Bool = false, bytesGiven: Bool = false)
+        -> OutputBudget
+    {
+        var result = budget
+        if !nodesGiven { result.maxNodes = max(budget.maxNodes, inputBytes) }
+        if !bytesGiven {
+            result.maxBytes = max(budget.maxBytes, inputBytes.multipliedReportingOverflow(by: 16).partialValue)
+        }
+        return result
+    }
+}
+
 /// Where ``IO/stream(to:beforeOutput:_:)`` sends a sink's deliveries.
 private protocol OutputTarget: AnyObject {
     /// Writes one delivery; `false` (the reason kept) when it could not.
@@ -231,21 +264,33 @@ private final class AtomicFileTarget: OutputTarget {
     /// The file replaced: `path` with its symbolic links followed.
     private let target: String
     private let temporaryPath: String
+    /// The target is not a regular file (`/dev/null`, a named pipe, a terminal): written to directly,
+    /// never replaced.
+    private let direct: Bool
     private var handle: FileHandle?
     private var failure: String?
 
     init(_ path: String) {
         self.path = path
         target = IO.resolvingLinks(path)
+        let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
+        direct = type != nil && type != .typeRegular
         let url = URL(fileURLWithPath: target)
         temporaryPath =
             url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).bplist-\(UUID().uuidString).tmp").path
     }
 
-    /// The temporary file, created on first use.
+    /// The temporary file (or a non-regular target itself), created on first use.
     private func open() throws -> FileHandle {
         if let handle { return handle }
+        if direct {
+            guard let opened = FileHandle(forWritingAtPath: target) else {
+                throw ToolError("cannot open '\(path)' for writing")
+            }
+            handle = opened
+            return opened
+        }
         let url = URL(fileURLWithPath: temporaryPath)
         try Data().write(to: url)  // creates it (mode 0666 less the umask, as an atomic write does)
         let opened = try FileHandle(forWritingTo: url)
@@ -271,6 +316,11 @@ private final class AtomicFileTarget: OutputTarget {
     func commit(complete: Bool) throws(ToolError) {
         do {
             guard complete else { throw ToolError(failure ?? "write failed") }
+            if direct {
+                try open().close()
+                handle = nil
+                return
+            }
             let file = try open()
             try file.synchronize()
             try file.close()
@@ -308,7 +358,7 @@ private final class AtomicFileTarget: OutputTarget {
     func abandon() {
         try? handle?.close()
         handle = nil
-        try? FileManager.default.removeItem(atPath: temporaryPath)
+        if !direct { try? FileManager.default.removeItem(atPath: temporaryPath) }
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -6,7 +6,7 @@
 // so a data object referenced many times is decoded once.
 
 import Foundation
-import PropertyList
+@_spi(Internals) import PropertyList
 
 /// `Base` with each data value that holds a binary property list replaced by its decoded form
 /// (``PlistValue/expandingNestedPlists(maxNesting:limits:budget:)`` then
@@ -88,6 +88,8 @@ struct NestedPlistTree<Base: PlistTree>: PlistTree {
 
     /// The decoded form of `bytes`, or nil when they are not a property list (or one over the budget).
     private func expand(_ bytes: Data) -> PlistValue? {
+        // Most data is not a property list: told at once from its first bytes.
+        guard bytes.starts(with: "bplist".utf8) || CompressionEnvelope.detect(bytes) != nil else { return nil }
         if let known = cache.expanded[bytes] { return known }
         let data = PlistValue.data(bytes)
         var result: PlistValue? = nil

@@ -92,6 +92,8 @@ enum PlistInput {
     /// Opens a binary property list, reading lone surrogates strictly (``load(_:read:)`` and the
     /// streamed writers read them leniently through a ``DocumentTree``, which records where).
     static func openBinary(_ data: Data, read: ReadOptions) throws(PlistError) -> BinaryPlistDocument {
+        // Input that is no property list at all gets the sniffer's error (it names the first bytes).
+        _ = try PlistSniffer.sniff(data)
         var options = read.documentOptions
         options.replacesLoneSurrogates = false
         return try BinaryPlistDocument(data, options: options)

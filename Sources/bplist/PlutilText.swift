@@ -74,7 +74,8 @@ enum PlutilText {
     /// Whether `a` sorts before `b` as `plutil` sorts dictionary keys (`-p`, raw keys, Swift and
     /// Objective-C literals): numbers by value, case ignored, then exact order to break ties.
     static func keyPrecedes(_ a: String, _ b: String) -> Bool {
-        a.compare(b, options: [.numeric, .caseInsensitive, .forcedOrdering], range: nil, locale: Locale(identifier: ""))
+        a.compare(
+            b, options: [.numeric, .caseInsensitive, .forcedOrdering], range: nil, locale: Locale(identifier: ""))
             == .orderedAscending
     }
 }

@@ -51,17 +51,17 @@ struct Print: BPlistSubcommand {
         // A binary file is walked in place (no PlistValue tree); other forms are decoded first.
         if PlistInput.sniff(input) == .binary {
             let tree = PlistInput.tree(try PlistInput.openBinary(input, read: read), read: read)
-            try print(tree, tree.root, progress: progress)
+            try print(tree, tree.root, budget: outputBudget.budget(for: input), progress: progress)
             PlistInput.warnRepairs(tree)
         } else {
-            try print(PlistValueTree(), try PlistInput.decode(input, read: read).0, progress: progress)
+            let value = try PlistInput.decode(input, read: read).0
+            try print(PlistValueTree(), value, budget: outputBudget.budget(for: input), progress: progress)
         }
     }
 
     /// Checks the tree (budget, cycles, every object), then prints it; nested plists shown decoded
     /// unless --no-expand-nested.
-    private func print<T: PlistTree>(_ tree: T, _ root: T.Node, progress: Progress) throws {
-        let budget = outputBudget.budget
+    private func print<T: PlistTree>(_ tree: T, _ root: T.Node, budget: OutputBudget, progress: Progress) throws {
         if expandNested {
             let nested = NestedPlistTree(base: tree, budget: budget)
             try PlistTreeMeasure(nested, budget: budget).check(.base(root), as: "an indented tree")

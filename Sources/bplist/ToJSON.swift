@@ -48,7 +48,7 @@ struct ToJSON: BPlistSubcommand {
             let tree = PlistInput.tree(try PlistInput.openBinary(data, read: read), read: read)
             try IO.stream(to: "-") { out in
                 try BinaryPlistDocument.writeCanonicalJSON(
-                    tree, from: tree.root, style: style.style, budget: outputBudget.budget, into: &out)
+                    tree, from: tree.root, style: style.style, budget: outputBudget.budget(for: data), into: &out)
             }
             PlistInput.warnRepairs(tree)
             return
@@ -56,7 +56,7 @@ struct ToJSON: BPlistSubcommand {
         var value = try PlistInput.decode(data, read: read).0
         if expandNested { value = outputBudget.expandingNested(value) }
         try IO.stream(to: "-") { out in
-            try value.writeCanonicalJSON(into: &out, style: style.style, budget: outputBudget.budget)
+            try value.writeCanonicalJSON(into: &out, style: style.style, budget: outputBudget.budget(for: data))
         }
     }
 }

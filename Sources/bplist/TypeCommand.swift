@@ -37,7 +37,9 @@ struct TypeCommand: BPlistSubcommand {
 
     func validate() throws {
         if let expect, PlutilText.kinds(named: expect) == nil {
-            throw ValidationError("--expect \(expect): not a type (bool, integer, float, string, date, data, dictionary, array, set, uid, null)")
+            throw ValidationError(
+                "--expect \(expect): not a type (bool, integer, float, string, date, data, dictionary, array, set, uid, null)"
+            )
         }
     }
 
@@ -57,7 +59,7 @@ struct TypeCommand: BPlistSubcommand {
         }
         let name = PlutilText.typeName(kind)
         if let expect, let kinds = PlutilText.kinds(named: expect), !kinds.contains(kind) {
-            let article = name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            let article = ["integer", "array"].contains(name) ? "an" : "a"
             throw ToolError(
                 "the value at \(keyPath.isEmpty ? "the root" : keyPath) is \(article) \(name), expected \(expect)",
                 code: "type")

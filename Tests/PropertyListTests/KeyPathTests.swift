@@ -81,19 +81,19 @@ import Testing
         #expect(PlistKeyPath(plutil: PlistKeyPath(keys: [""]).description) == .root)
     }
 
-    static let document: BinaryPlistDocument = {
+    static func document() throws -> BinaryPlistDocument {
         let value: PlistValue = [
             "com.apple.security.app-sandbox": true,
             "people": [["name": "Ada"], ["name": "Grace"]],
             "set": .set(["x", "y"]),
             "n": 5,
         ]
-        return try! BinaryPlistDocument(try! BinaryPlistWriter().write(value))
-    }()
+        return try BinaryPlistDocument(try BinaryPlistWriter().write(value))
+    }
 
     @Test("the document's lookups take a PlistKeyPath: escapes, components and sets")
     func documentLookup() throws {
-        let doc = Self.document
+        let doc = try Self.document()
         #expect(try doc.lookup("com\\.apple\\.security\\.app-sandbox" as PlistKeyPath) == true)
         #expect(try doc.lookup(["people", 1, "name"] as PlistKeyPath) == "Grace")
         #expect(try doc.lookup(["set", 1] as PlistKeyPath) == "y")
@@ -107,7 +107,7 @@ import Testing
 
     @Test("resolve says where a path ends: notFound, indexOutOfRange, notAContainer with the key path")
     func documentResolveErrors() throws {
-        let doc = Self.document
+        let doc = try Self.document()
         let missing = #expect(throws: PlistError.self) { try doc.resolve(["people", 0, "age", "x"]) }
         #expect(missing?.code == .notFound)
         #expect(missing?.keyPath == ["people", 0, "age"])

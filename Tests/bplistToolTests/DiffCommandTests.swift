@@ -23,7 +23,7 @@ struct DiffCommandTests {
     func lines() throws {
         let dir = try TempDir()
         let a = try dir.write(try BinaryPlistWriter().write(Self.before), "a.bplist")
-        let b = try dir.write(try XMLPlist.encode(Self.after), "b.plist")
+        let b = try dir.write(try BinaryPlistWriter(compression: .gzip(level: 1)).write(Self.after), "b.plist")
         let r = try Tool.run(["diff", a, b])
         #expect(r.status == 1, "\(r.stderr)")
         #expect(
@@ -70,7 +70,9 @@ struct DiffCommandTests {
         let dir = try TempDir()
         let exe = try #require(Tool.executable)
         func git(_ args: [String]) throws -> ToolResult {
-            try Tool.run(["-c", "user.name=t", "-c", "user.email=t@e", "-C", dir.url.path] + args, executable: URL(fileURLWithPath: "/usr/bin/git"))
+            try Tool.run(
+                ["-c", "user.name=t", "-c", "user.email=t@e", "-C", dir.url.path] + args,
+                executable: URL(fileURLWithPath: "/usr/bin/git"))
         }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git") else {
             Issue.record("git is not installed at /usr/bin/git")

@@ -8,6 +8,7 @@
 // duration of one `deflate`/`inflate` call, with avail_in/avail_out set to those buffers' sizes.
 
 internal import CZlib
+
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
 #else

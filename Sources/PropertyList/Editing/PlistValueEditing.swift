@@ -7,7 +7,7 @@
 // unchanged when an edit throws. Dictionary entries keep their order: a new key goes at the end, a
 // replaced value keeps its key's place, a removal closes the gap.
 
-/// One change to a property list, named by key path: what ``PlistValue/apply(_:)`` applies in order.
+/// One change to a property list, named by key path: what ``PlistValue/apply(_:)-([PlistEdit])`` applies in order.
 public enum PlistEdit: Hashable, Sendable {
     /// ``PlistValue/insert(_:at:creatingParents:)``: fails when a value is already there.
     case insert(PlistValue, at: PlistKeyPath, creatingParents: Bool = false)

@@ -18,7 +18,8 @@ enum PlistISO8601 {
 
         static let xml = Dialect(yearDigits: 1...9, negativeYear: true, requiresZ: true)
         static let json = Dialect(yearDigits: 4...4, negativeYear: false, requiresZ: false)
-        static let coreFoundationXML = Dialect(yearDigits: 1...10, negativeYear: true, requiresZ: true, normalizes: true)
+        static let coreFoundationXML = Dialect(
+            yearDigits: 1...10, negativeYear: true, requiresZ: true, normalizes: true)
     }
 
     enum Outcome: Equatable {

@@ -104,12 +104,16 @@ public enum XMLPlist {
     ///
     /// - Throws: As ``encode(_:sortKeys:budget:)``, with the same errors. A failed delivery is not
     ///   an error here: it stops `out` (see ``TextSink``).
+    ///
+    /// With `rawCharacters`, characters XML 1.0 cannot hold are written as they are, as CoreFoundation
+    /// writes them (`plutil -convert xml1`), instead of being refused.
     package static func write(
-        _ value: PlistValue, sortKeys: Bool = false, budget: OutputBudget = .default, into out: inout TextSink
+        _ value: PlistValue, sortKeys: Bool = false, rawCharacters: Bool = false, budget: OutputBudget = .default,
+        into out: inout TextSink
     ) throws(PlistError) {
         try value.checkExpansion(budget, as: "an XML property list")
-        let writer = XMLPlistWriter(sortKeys: sortKeys)
-        if value.containsDistinctNode(where: XMLPlistWriter.refuses) {
+        let writer = XMLPlistWriter(sortKeys: sortKeys, rawCharacters: rawCharacters)
+        if value.containsDistinctNode(where: { XMLPlistWriter.refuses($0, rawCharacters: rawCharacters) }) {
             // The writer's own error (its key path and wording), found without writing a byte.
             var discard = TextSink.discarding()
             try writer.write(value, into: &discard)
@@ -121,12 +125,13 @@ public enum XMLPlist {
     /// document in place (no ``PlistValue`` tree is built). Everything that makes the writer throw
     /// (the budget, anything XML cannot hold, cycles, malformed objects) is checked before the first byte.
     package static func write(
-        _ tree: DocumentTree, from ref: ObjectRef, sortKeys: Bool = false, budget: OutputBudget = .default,
-        into out: inout TextSink
+        _ tree: DocumentTree, from ref: ObjectRef, sortKeys: Bool = false, rawCharacters: Bool = false,
+        budget: OutputBudget = .default, into out: inout TextSink
     ) throws(PlistError) {
+        let writer = XMLPlistWriter(sortKeys: sortKeys, rawCharacters: rawCharacters)
         try PlistTreeMeasure(tree, budget: budget).check(
-            ref, as: "an XML property list", refuses: XMLPlistWriter.refuses, failure: XMLPlistWriter.failure)
-        try XMLPlistWriter(sortKeys: sortKeys).write(tree, ref, into: &out)
+            ref, as: "an XML property list", refuses: writer.refuses, failure: XMLPlistWriter.failure)
+        try writer.write(tree, ref, into: &out)
     }
 
     /// Whether the bytes look like an XML property list: in UTF-8, UTF-16 or UTF-32 (a byte-order mark

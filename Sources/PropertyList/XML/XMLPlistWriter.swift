@@ -53,9 +53,13 @@ package struct XMLPlistWriter: Sendable {
     /// Write dictionary entries sorted by key (UTF-16 code-unit order), as CoreFoundation does.
     /// Off by default: entries keep their order.
     package var sortKeys: Bool
+    /// Write characters XML 1.0 cannot hold as they are, as CoreFoundation does (its own reader, and
+    /// ours, read them back; standard XML parsers do not). Off by default: they are `unencodable`.
+    package var rawCharacters: Bool
 
-    package init(sortKeys: Bool = false) {
+    package init(sortKeys: Bool = false, rawCharacters: Bool = false) {
         self.sortKeys = sortKeys
+        self.rawCharacters = rawCharacters
     }
 
     /// Writes the XML property list of a value.
@@ -102,7 +106,7 @@ package struct XMLPlistWriter: Sendable {
                     continue
                 }
                 frames.append(.dictionary(keys, values: values, next: next + 1, indent: indent))
-                if let bad = XMLCharacters.firstInvalidScalar(keys[next].key) {
+                if !rawCharacters, let bad = XMLCharacters.firstInvalidScalar(keys[next].key) {
                     throw XMLCharacters.describe(bad, "the key \(XMLCharacters.place(XMLPlistWriter.path(frames)))")
                 }
                 out.tabs(indent + 1)
@@ -139,13 +143,25 @@ package struct XMLPlistWriter: Sendable {
         }
     }
 
+    /// ``refuses(_:)``, or with `rawCharacters` only what no XML form exists for (null, a date out of
+    /// range, a non-string key).
+    static func refuses(_ value: PlistValue, rawCharacters: Bool) -> Bool {
+        guard rawCharacters else { return refuses(value) }
+        switch value {
+        case .null: return true
+        case .date(let d): return (try? dateText(d)) == nil
+        case .dictionary(let d): return d.entries.contains { $0.key.kind != .string }
+        default: return false
+        }
+    }
+
     /// ``refuses(_:)`` for the nodes ``PlistTreeMeasure`` shows (a document read in place).
-    static func refuses(_ visit: PlistTreeVisit) -> Bool {
+    func refuses(_ visit: PlistTreeVisit) -> Bool {
         switch visit {
-        case .scalar(let v): return refuses(v)
+        case .scalar(let v): return XMLPlistWriter.refuses(v, rawCharacters: rawCharacters)
         case .key(let k):
             guard case .string(let key) = k else { return true }
-            return XMLCharacters.firstInvalidScalar(key.string) != nil
+            return !rawCharacters && XMLCharacters.firstInvalidScalar(key.string) != nil
         case .container: return false
         }
     }
@@ -204,7 +220,7 @@ package struct XMLPlistWriter: Sendable {
     ) throws(PlistError) {
         switch try tree.contents(of: node) {
         case .scalar(let v):
-            if case .string(let text) = v, let bad = XMLCharacters.firstInvalidScalar(text.string) {
+            if !rawCharacters, case .string(let text) = v, let bad = XMLCharacters.firstInvalidScalar(text.string) {
                 throw XMLCharacters.describe(bad, "the string at \(XMLCharacters.place(XMLPlistWriter.path(frames)))")
             }
             try scalar(v, indent: indent, into: &out)

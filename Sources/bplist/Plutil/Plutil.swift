@@ -262,7 +262,8 @@ extension Array {
 struct PlutilCompat: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plutil",
-        abstract: "The toolchain plutil's syntax: -lint, -p, -convert, -insert, -replace, -remove, -extract, -type, -create.",
+        abstract:
+            "The toolchain plutil's syntax: -lint, -p, -convert, -insert, -replace, -remove, -extract, -type, -create.",
         discussion: """
             'bplist plutil ARGS…' (or bplist run through a link named 'plutil') takes plutil's arguments \
             and prints what plutil prints, with its messages and exit status, so scripts written for \

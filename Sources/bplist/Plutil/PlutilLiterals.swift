@@ -106,7 +106,9 @@ struct PlutilLiterals {
             case .dictionary(let d):
                 out += swift ? "[\n" : "@{\n"
                 work.append(.text(pad(depth) + (swift ? "]" : "}")))
-                let sorted = d.entries.sorted { PlutilText.keyPrecedes($0.key.stringValue ?? "", $1.key.stringValue ?? "") }
+                let sorted = d.entries.sorted {
+                    PlutilText.keyPrecedes($0.key.stringValue ?? "", $1.key.stringValue ?? "")
+                }
                 for entry in sorted.reversed() {
                     work.append(.text(",\n"))
                     work.append(.value(entry.value, depth: depth + 1, indent: false))

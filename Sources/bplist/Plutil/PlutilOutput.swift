@@ -21,6 +21,16 @@ enum PlutilOutput {
         }
     }
 
+    /// The name plutil's messages give a type (its enumeration's case names): `boolean` for `bool`,
+    /// `any` for `(any)`.
+    static func caseName(_ typeName: String) -> String {
+        switch typeName {
+        case "bool": "boolean"
+        case "(any)": "any"
+        default: typeName
+        }
+    }
+
     /// Writes `source` as `emission` for the input `inputPath`: to standard output for `-o -` (and for
     /// raw and type output without -o), else to the file plutil would write (atomically).
     static func write(
@@ -28,7 +38,8 @@ enum PlutilOutput {
         keyPath: String? = nil, header: Bool = false
     ) throws {
         let toStandardOutput =
-            common.output == "-" || (common.output == nil && (emission == .raw || emission == .type || inputPath == "-"))
+            common.output == "-"
+            || (common.output == nil && (emission == .raw || emission == .type || inputPath == "-"))
         let destination = toStandardOutput ? "-" : outputPath(inputPath, emission: emission, common: common)
         // What only a one-line text needs: raw and type are small, written whole.
         switch emission {
@@ -40,7 +51,8 @@ enum PlutilOutput {
             } else {
                 guard let raw = PlutilText.raw(value), value.kind != .set else {
                     throw Plutil.Failure(
-                        "Value at \(keyPath ?? "unknown key path") is a \(typeName(value.kind)) type and cannot be extracted in raw format")
+                        "Value at \(keyPath ?? "unknown key path") is a \(caseName(typeName(value.kind))) type and cannot be extracted in raw format"
+                    )
                 }
                 text = raw
             }
@@ -66,28 +78,35 @@ enum PlutilOutput {
             break
         }
         // The text forms: checked whole first (budget, what the form cannot hold), then streamed.
-        let budget = OutputBudget.default
+        let budget = OutputBudget.scaled(.default, inputBytes: inputBytes(source))
         switch source {
         case .value(let value):
             try checkKeys(value)
             try IO.stream(to: destination) { out in
                 switch emission {
-                case .xml: try XMLPlist.write(value, budget: budget, into: &out)
+                case .xml: try XMLPlist.write(value, rawCharacters: true, budget: budget, into: &out)
                 case .openStep: try OpenStepPlist.write(value, budget: budget, into: &out)
-                default: try PlutilJSON.write(PlistValueTree(), value, readable: common.readable, budget: budget, into: &out)
+                default:
+                    try PlutilJSON.write(PlistValueTree(), value, readable: common.readable, budget: budget, into: &out)
                 }
             }
         case .document(let tree, let ref):
             // Each writer checks the document first (one walk), non-string keys included.
             try IO.stream(to: destination) { out in
                 switch emission {
-                case .xml: try XMLPlist.write(tree, from: ref, budget: budget, into: &out)
+                case .xml: try XMLPlist.write(tree, from: ref, rawCharacters: true, budget: budget, into: &out)
                 case .openStep: try OpenStepPlist.write(tree, from: ref, budget: budget, into: &out)
                 default: try PlutilJSON.write(tree, ref, readable: common.readable, budget: budget, into: &out)
                 }
             }
             PlistInput.warnRepairs(tree)
         }
+    }
+
+    /// The size of the input `source` was read from (a value: none known, the defaults apply).
+    static func inputBytes(_ source: Source) -> Int {
+        if case .document(let tree, _) = source { return tree.document.data.count }
+        return 0
     }
 
     /// The whole value of `source`.

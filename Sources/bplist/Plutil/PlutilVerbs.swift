@@ -43,7 +43,8 @@ extension Plutil {
                 _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
                 json = "<unknown error>"
             } catch {
-                json = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? error.localizedDescription
+                json =
+                    ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? error.localizedDescription
             }
             throw Failure("Property List error: \(ToolError.oneLine(error.description)) / JSON error: \(json)")
         }
@@ -92,12 +93,13 @@ extension Plutil {
 
         func run() throws -> Bool {
             eachFile(common.paths) { path in
-                let input = try read(try readPath(path), inPlace: true)
+                let data = try readPath(path)
+                let input = try read(data, inPlace: true)
                 if let tree = input.tree {
-                    try PlutilPrinter.print(tree, tree.root)
+                    try PlutilPrinter.print(tree, tree.root, inputBytes: data.count)
                     PlistInput.warnRepairs(tree)
                 } else {
-                    try PlutilPrinter.print(PlistValueTree(), try input.value())
+                    try PlutilPrinter.print(PlistValueTree(), try input.value(), inputBytes: data.count)
                 }
             }
         }
@@ -275,7 +277,10 @@ extension Plutil {
                     source = .value(found)
                 }
                 if let expect, PlutilOutput.typeName(kind) != expect {
-                    throw Failure("Value at [\(keyPath)] expected to be \(expect) but is \(PlutilOutput.typeName(kind))")
+                    // plutil names the types here by its enumeration's case names: boolean, any.
+                    throw Failure(
+                        "Value at [\(keyPath)] expected to be \(PlutilOutput.caseName(expect)) but is "
+                            + PlutilOutput.caseName(PlutilOutput.typeName(kind)))
                 }
                 try PlutilOutput.write(source, inputPath: path, emission: target, common: common, keyPath: keyPath)
             }
@@ -298,14 +303,16 @@ extension Plutil {
                 switch emission {
                 case .swift: text = "/// Generated from -\nlet - = [\n    ]"
                 case .objc:
-                    text = "/// Generated from -\n__attribute__((visibility(\"hidden\")))\nNSDictionary * const _ = @{\n};"
+                    text =
+                        "/// Generated from -\n__attribute__((visibility(\"hidden\")))\nNSDictionary * const _ = @{\n};"
                 case .raw: text = "\n"
                 case .type: text = "dictionary"
                 case .json: text = common.readable ? "{\n\n}" : "{}"
                 case .openStep: text = "{\n}\n"
                 case .xml, .binary:
                     let form: PlistInput.Form = emission == .xml ? .xml : .binary
-                    let bytes = try PlistInput.encode(.dictionary(PlistDictionary()), as: PlistInput.FileForm(form: form))
+                    let bytes = try PlistInput.encode(
+                        .dictionary(PlistDictionary()), as: PlistInput.FileForm(form: form))
                     try IO.write(bytes, to: path)
                     return
                 }

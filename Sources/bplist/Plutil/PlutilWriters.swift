@@ -73,8 +73,10 @@ enum PlutilJSON {
     ) throws(PlistError) {
         switch try tree.contents(of: node) {
         case .scalar(.uid(let u)):
-            out.write(readable ? "{\n" + String(repeating: " ", count: indent + 2) + "\"CF$UID\" : \(u)\n"
-                + String(repeating: " ", count: indent) + "}" : "{\"CF$UID\":\(u)}")
+            out.write(
+                readable
+                    ? "{\n" + String(repeating: " ", count: indent + 2) + "\"CF$UID\" : \(u)\n"
+                        + String(repeating: " ", count: indent) + "}" : "{\"CF$UID\":\(u)}")
         case .scalar(let v):
             out.write(scalar(v))
         case .array(let children, _), .set(let children, _):
@@ -148,8 +150,9 @@ enum PlutilPrinter {
     }
 
     /// Prints the tree at `root` to standard output (after checking it against the output budget).
-    static func print<T: PlistTree>(_ tree: T, _ root: T.Node) throws {
-        try PlistTreeMeasure(tree, budget: .default).check(root, as: "plutil -p output")
+    static func print<T: PlistTree>(_ tree: T, _ root: T.Node, inputBytes: Int) throws {
+        try PlistTreeMeasure(tree, budget: .scaled(.default, inputBytes: inputBytes)).check(
+            root, as: "plutil -p output")
         try IO.stream(to: "-") { out in
             var frames: [Frame<T.Children>] = []
             try open(tree, root, indent: 2, into: &out, frames: &frames)
