@@ -61,6 +61,20 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         /// No value where one is needed: the null object, a `"$null"` string read as a non-optional
         /// number, or the end of an array.
         public static let valueNotFound = Code("valueNotFound")
+
+        // Editing by key path (``PlistKeyPath``): ``PlistError/keyPath`` names the place.
+
+        /// Nothing is at the key path: ``PlistError/keyPath`` ends with the first component that is
+        /// missing (a dictionary without that key, or an array position past the end).
+        public static let notFound = Code("notFound")
+        /// An insertion found a value already at the key path.
+        public static let alreadyExists = Code("alreadyExists")
+        /// The key path goes through a value that is not a container (a string, a number, …), or
+        /// appends to something that is not an array; ``PlistError/keyPath`` names that value.
+        public static let notAContainer = Code("notAContainer")
+        /// An array position that is not in the array (or a component that is not a position);
+        /// ``PlistError/keyPath`` ends with it.
+        public static let indexOutOfRange = Code("indexOutOfRange")
     }
 
     /// What went wrong.
@@ -71,11 +85,15 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
     public var object: Int?
     /// A readable explanation with the numbers involved.
     public var detail: String
+    /// The key path of the value concerned, when known: for the editing errors, the path up to and
+    /// including the component where the edit failed.
+    public var keyPath: PlistKeyPath?
 
-    public init(_ code: Code, offset: Int? = nil, object: Int? = nil, _ detail: String) {
+    public init(_ code: Code, offset: Int? = nil, object: Int? = nil, keyPath: PlistKeyPath? = nil, _ detail: String) {
         self.code = code
         self.offset = offset
         self.object = object
+        self.keyPath = keyPath
         self.detail = detail
     }
 
@@ -84,6 +102,7 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         var s = code.name
         if let offset { s += " at byte \(offset)" }
         if let object { s += " (object \(object))" }
+        if let keyPath { s += " at key path " + (keyPath.isEmpty ? "(the root)" : keyPath.description) }
         return s + ": " + detail
     }
 }

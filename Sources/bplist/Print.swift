@@ -48,20 +48,39 @@ struct Print: BPlistSubcommand {
         let progress = Progress("print", inputBytes: input.count)
         defer { progress.finish() }
         progress.phase("decoding")
-        var (value, _) = try PlistInput.decode(input, options: read.documentOptions)
-        try value.checkExpansion(outputBudget.budget, as: "an indented tree")
-        if expandNested {
-            let expanded = outputBudget.expandingNested(value)
-            // Only when something was nested (== is memoised by shared storage: cheap on a DAG). The
-            // budget is checked again: the nested plists add what they hold.
-            if expanded != value {
-                try expanded.checkExpansion(outputBudget.budget, as: "an indented tree")
-                value = ArchiveView.unarchivingNested(expanded)
-            }
+        // A binary file is walked in place (no PlistValue tree); other forms are decoded first.
+        if PlistInput.sniff(input) == .binary {
+            let tree = PlistInput.tree(try PlistInput.openBinary(input, read: read), read: read)
+            try print(tree, tree.root, budget: outputBudget.budget(for: input), progress: progress)
+            PlistInput.warnRepairs(tree)
+        } else {
+            let value = try PlistInput.decode(input, read: read).0
+            try print(PlistValueTree(), value, budget: outputBudget.budget(for: input), progress: progress)
         }
-        progress.phase("printing")
-        try IO.stream(to: "-", beforeOutput: progress.erasingBeforeTerminalOutput) { out in
-            PlistTreePrinter(palette: colors.palette, progress: progress).print(value, into: &out)
+    }
+
+    /// Checks the tree (budget, cycles, every object), then prints it; nested plists shown decoded
+    /// unless --no-expand-nested.
+    private func print<T: PlistTree>(_ tree: T, _ root: T.Node, budget: OutputBudget, progress: Progress) throws {
+        if expandNested {
+            let nested = NestedPlistTree(base: tree, budget: budget)
+            try PlistTreeMeasure(nested, budget: budget).check(.base(root), as: "an indented tree")
+            progress.phase("printing")
+            let printer = PlistTreePrinter(palette: colors.palette, progress: progress) { data, path in
+                // A data value left as data: say why, when it looked like a property list.
+                for issue in NestedPlistTree<T>.issues(of: data, budget: budget) {
+                    IO.printError("warning: \(NestedPlistIssue(path: path + issue.path, error: issue.error))")
+                }
+            }
+            try IO.stream(to: "-", beforeOutput: progress.erasingBeforeTerminalOutput) { out in
+                try printer.print(nested, .base(root), into: &out)
+            }
+        } else {
+            try PlistTreeMeasure(tree, budget: budget).check(root, as: "an indented tree")
+            progress.phase("printing")
+            try IO.stream(to: "-", beforeOutput: progress.erasingBeforeTerminalOutput) { out in
+                try PlistTreePrinter(palette: colors.palette, progress: progress).print(tree, root, into: &out)
+            }
         }
     }
 }

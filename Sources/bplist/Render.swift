@@ -1,62 +1,9 @@
-// Sources/bplist/Render.swift - Shared by convert, print, get and unarchive: loading any input
-// form, ANSI colours, buffered text output and the one-line forms of scalar values.
+// Sources/bplist/Render.swift - Shared by convert, print, get and unarchive: ANSI colours, buffered
+// text output and the one-line forms of scalar values (PlistInput.swift loads the input forms).
 
 import ArgumentParser
 import Foundation
 import PropertyList
-
-/// A property list read from any of the forms the tool accepts.
-enum PlistInput {
-    /// The encodings told apart by sniffing the first bytes (``PlistSniffer``, as the library does).
-    enum Form: String {
-        case binary, xml, openStep, json
-    }
-
-    /// Which form `data` is in; an input that is none of them is `.binary`, whose reader reports it.
-    static func sniff(_ data: Data) -> Form {
-        switch try? PlistSniffer.sniff(data) {
-        case .xml: .xml
-        case .openStep: .openStep
-        case .json: .json
-        case .binary, nil: .binary
-        }
-    }
-
-    /// Decodes the whole value of `data` in whichever form it is.
-    ///
-    /// - Throws: `notABinaryPlist` naming the first bytes when the input is none of the forms.
-    static func decode(_ data: Data, options: BinaryPlistDocument.Options) throws -> (PlistValue, Form) {
-        switch try PlistSniffer.sniff(data) {
-        case .xml: return (try XMLPlist.decode(data), .xml)
-        case .openStep: return (try OpenStepPlist.decode(data), .openStep)
-        case .json: return (try PlistValue(canonicalJSONBytes: data), .json)
-        case .binary:
-            let document = try BinaryPlistDocument(data, options: options)
-            return (try document.value(), .binary)
-        }
-    }
-}
-
-extension PlistValue {
-    /// The value at key path components, with the semantics of `BinaryPlistDocument.ref(at:)`:
-    /// decimal indices into arrays and sets, string keys into dictionaries (the last equal key wins).
-    func value(at components: [String]) -> PlistValue? {
-        var current = self
-        for component in components {
-            switch current {
-            case .array(let a), .set(let a):
-                guard let i = Int(component), a.indices.contains(i) else { return nil }
-                current = a[i]
-            case .dictionary(let d):
-                guard let next = d.entries.last(where: { $0.key == .string(component) })?.value else { return nil }
-                current = next
-            default:
-                return nil
-            }
-        }
-        return current
-    }
-}
 
 /// ANSI colours, on only when asked for or when stdout is a terminal and `NO_COLOR` is unset.
 struct Palette {
@@ -176,81 +123,6 @@ enum Render {
         case .string(let s): return p.paint(quoted(s.string), .string)
         case .uid(let u): return p.paint(uid(u), .marker)
         case .array, .set, .dictionary: return nil
-        }
-    }
-}
-
-/// Prints a value as an indented tree like `plutil -p`, without recursion (any depth).
-///
-/// ```
-/// {
-///   "name" => "Ada"
-///   "list" => [
-///     0 => 1
-///     1 => <set> [
-///       0 => "x"
-///     ]
-///   ]
-/// }
-/// ```
-struct PlistTreePrinter {
-    var palette: Palette
-    var progress: Progress?
-
-    private enum Work {
-        case value(PlistValue, label: String?, indent: Int)
-        case close(String, indent: Int)
-    }
-
-    func print(_ root: PlistValue, into out: inout TextSink) {
-        let p = palette
-        var work: [Work] = [.value(root, label: nil, indent: 0)]
-        var lines = 0
-        while !out.isStopped, let item = work.popLast() {
-            lines += 1
-            if lines & 0xFFF == 0 { progress?.update(done: lines, of: lines + work.count) }
-            switch item {
-            case .close(let text, let indent):
-                out.line(String(repeating: "  ", count: indent) + p.paint(text, .punctuation))
-            case .value(let v, let label, let indent):
-                let prefix =
-                    String(repeating: "  ", count: indent) + (label.map { $0 + p.paint(" => ", .punctuation) } ?? "")
-                if let s = Render.scalar(v, p) {
-                    out.line(prefix + s)
-                    continue
-                }
-                var children: [(String, PlistValue)] = []
-                let open: String
-                let close: String
-                switch v {
-                case .array(let a):
-                    (open, close) = ("[", "]")
-                    children = a.enumerated().map { (p.paint(String($0.offset), .punctuation), $0.element) }
-                case .set(let a):
-                    (open, close) = (p.paint("<set>", .marker) + " [", "]")
-                    children = a.enumerated().map { (p.paint(String($0.offset), .punctuation), $0.element) }
-                default:
-                    (open, close) = ("{", "}")
-                    children = (v.dictionaryValue?.entries ?? []).map { entry in
-                        let key: String
-                        if let s = entry.key.stringValue {
-                            key = p.paint(Render.quoted(s), .key)
-                        } else {
-                            key = Render.scalar(entry.key, p) ?? p.paint("<\(entry.key.kind.rawValue) key>", .marker)
-                        }
-                        return (key, entry.value)
-                    }
-                }
-                if children.isEmpty {
-                    out.line(prefix + p.paint(open == "{" ? "{}" : open + "]", .punctuation))
-                    continue
-                }
-                out.line(prefix + (open == "{" || open == "[" ? p.paint(open, .punctuation) : open))
-                work.append(.close(close, indent: indent))
-                for (label, child) in children.reversed() {
-                    work.append(.value(child, label: label, indent: indent + 1))
-                }
-            }
         }
     }
 }

@@ -99,7 +99,7 @@ struct Unarchive: BPlistSubcommand {
         if isBinary {
             binary = input
         } else {
-            binary = try BinaryPlistWriter().write(PlistInput.decode(input, options: .init()).0)
+            binary = try BinaryPlistWriter().write(PlistInput.decode(input, read: .standard).0)
         }
         // Objects print once (a shared one as a reference), but plain containers the archive shares
         // would print once per reference: the whole plist's expansion bounds what is printed.

@@ -3,7 +3,7 @@
 //
 //   convert FILE --to binary|xml|json [-o OUT] [--compress zlib]   0 | 1 + "error: …" | 64
 //   print FILE                      0 + tree | 1 + "error: CODE at byte N: …"
-//   get FILE KEYPATH                0 + value | 1 + "error: no value at KEYPATH"
+//   get FILE KEYPATH                0 + value | 1 + "error: no value at KEYPATH: why"
 //   unarchive FILE [--json]         0 + object graph | 1 + "error: CODE at byte N …"
 //   split FILE [-o DIR]             0 + one line per piece | 1 + "error: CODE at byte N: …"
 
@@ -293,11 +293,17 @@ struct BPlistCommandsTests {
     @Test func getMissingValue() throws {
         let dir = try TempDir()
         let path = try Self.write(Self.personArchive(), "person.archive", in: dir)
-        for keyPath in ["$objects.99", "$top.nope", "$version.x", "$objects.-1"] {
+        let reasons = [
+            "$objects.99": "position 99 is out of range", "$top.nope": "$top has no key \"nope\"",
+            "$version.x": "$version is an integer", "$objects.-1": "position -1 is out of range",
+        ]
+        for (keyPath, reason) in reasons {
             let r = try Tool.run(["get", path, keyPath])
             #expect(r.status == 1)
             #expect(r.stdout.isEmpty)
-            #expect(r.stderrLines == ["error: no value at \(keyPath)"])
+            #expect(r.stderrLines.count == 1)
+            #expect(r.stderr.hasPrefix("error: no value at \(keyPath): "), "\(r.stderr)")
+            #expect(r.stderr.contains(reason), "\(r.stderr)")
         }
         let bad = try Tool.run(["get", try dir.write(Data("bplist00".utf8), "short"), "a"])
         #expect(bad.status == 1)

@@ -43,12 +43,14 @@ import Testing
         bytes[at] = 0xDC
         let dir = try TempDir()
         let path = try dir.write(Data(bytes), "lone.bplist")
-        let strict = try Tool.run(["to-json", path])
+        let strict = try Tool.run(["to-json", "--strict", path])
         #expect(strict.status == 1)
         #expect(strict.stderr.contains("invalidString"))
-        let lenient = try Tool.run(["to-json", "--lenient-strings", path])
+        // Read as Apple's tools read it by default, with a warning naming the key path.
+        let lenient = try Tool.run(["to-json", path])
         #expect(lenient.status == 0, "\(lenient.stderr)")
         #expect(lenient.stdoutText == "{\n \"k\": \"\\ufffdx\"\n}\n")
+        #expect(lenient.stderrLines.count == 1 && lenient.stderr.hasPrefix("warning: k: a lone UTF-16 surrogate"))
     }
 
     @Test func xmlOfControlCharactersIsRefusedByName() throws {

@@ -52,8 +52,16 @@ enum Tool {
     /// Runs `bplist args…`, feeding `stdin` (if any); stdout and stderr go through temporary files,
     /// so large outputs cannot deadlock a pipe. With `stdoutPath`, standard output goes to that file
     /// instead (e.g. `/dev/full`) and the result's `stdout` is empty.
-    static func run(_ args: [String], stdin: Data? = nil, stdoutPath: String? = nil) throws -> ToolResult {
-        let exe = try #require(executable, "bplist executable not found next to the test bundle; set BPLIST_EXECUTABLE")
+    static func run(
+        _ args: [String], stdin: Data? = nil, stdoutPath: String? = nil, executable other: URL? = nil,
+        directory: URL? = nil
+    ) throws -> ToolResult {
+        let exe: URL
+        if let other {
+            exe = other
+        } else {
+            exe = try #require(executable, "bplist executable not found next to the test bundle; set BPLIST_EXECUTABLE")
+        }
         let dir = try TempDir()
         let outURL = dir.file("stdout")
         let errURL = dir.file("stderr")
@@ -62,6 +70,7 @@ enum Tool {
         let process = Process()
         process.executableURL = exe
         process.arguments = args
+        if let directory { process.currentDirectoryURL = directory }
         let out =
             if let stdoutPath { try #require(FileHandle(forWritingAtPath: stdoutPath)) } else {
                 try FileHandle(forWritingTo: outURL)

@@ -60,29 +60,29 @@ internal import CZlib
     ///   - data: The bytes to compress (usually a whole `bplist00` file).
     ///   - level: 0 (store) ... 9 (smallest); -1 is zlib's default (6). Level 1 is usually the best
     ///     trade for property lists (measured: faster and often smaller than 6).
-    public static func deflate(_ data: Data, level: Int = -1) throws(PlistError) -> Data {
-        try deflate(data, level: level, piece: maxPiece)
+    ///   - gzip: Write a gzip member (RFC 1952) instead of a zlib stream.
+    public static func deflate(_ data: Data, level: Int = -1, gzip: Bool = false) throws(PlistError) -> Data {
+        try deflate(data, level: level, piece: maxPiece, gzip: gzip)
     }
 
     /// Compresses `data` into a gzip member (RFC 1952): the same deflate stream as
-    /// ``deflate(_:level:)``, with gzip's header and trailer instead of zlib's.
+    /// ``deflate(_:level:gzip:)``, with gzip's header and trailer instead of zlib's.
     public static func gzip(_ data: Data, level: Int = -1) throws(PlistError) -> Data {
-        try deflate(data, level: level, piece: maxPiece, windowBits: 15 + 16)
+        try deflate(data, level: level, piece: maxPiece, gzip: true)
     }
 
-    /// `deflate(_:level:)` lending zlib at most `piece` bytes per call (tests use small pieces to
-    /// exercise the path that inputs and outputs over 4 GiB take). `windowBits` 15 writes a zlib
-    /// stream, 15 + 16 a gzip member.
-    package static func deflate(_ data: Data, level: Int, piece: Int, windowBits: Int32 = 15) throws(PlistError) -> Data
-    {
+    /// `deflate(_:level:gzip:)` lending zlib at most `piece` bytes per call (tests use small pieces to
+    /// exercise the path that inputs and outputs over 4 GiB take).
+    package static func deflate(_ data: Data, level: Int, piece: Int, gzip: Bool = false) throws(PlistError) -> Data {
         guard (-1...9).contains(level) else {
             throw PlistError(.unencodable, "zlib level \(level) is not -1...9")
         }
         let piece = min(max(piece, 1), maxPiece)
         var stream = unsafe z_stream()
-        // deflateInit2 with window bits 15, memory level 8 and the default strategy is deflateInit.
+        // windowBits 15 (the largest window), + 16 for a gzip header and trailer; memLevel 8 and the
+        // default strategy are what deflateInit uses.
         let initRC = unsafe deflateInit2_(
-            &stream, Int32(level), Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+            &stream, Int32(level), Z_DEFLATED, gzip ? 15 + 16 : 15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
             Int32(MemoryLayout<z_stream>.size))
         guard initRC == Z_OK else { throw PlistError(.compression, "deflateInit failed (\(initRC))") }
         defer { unsafe _ = deflateEnd(&stream) }

@@ -58,6 +58,17 @@ public enum OpenStepPlist {
         return try reader.parseDocument()
     }
 
+    /// ``decode(_:limits:)``, also telling whether the text was a `.strings` file (dictionary entries
+    /// at the top level, without braces), so that an edited file can be written back in its form.
+    package static func decodeTellingForm(_ data: Data, limits: PlistLimits = .default) throws(PlistError)
+        -> (value: PlistValue, isStringsFile: Bool)
+    {
+        let text = try PlistText(data)
+        var reader = OpenStepReader(bytes: text.utf8, limits: limits)
+        let value = try reader.parseDocument()
+        return (value, reader.isStringsFile)
+    }
+
     /// Writes a value as an OpenStep property list, in UTF-8, with tabs for indentation.
     ///
     /// Strings made only of letters, digits and `_ $ / : . -` are written unquoted (except a root
@@ -86,16 +97,32 @@ public enum OpenStepPlist {
     ///
     /// - Throws: As ``encode(_:budget:)``, with the same errors. A failed delivery is not an error
     ///   here: it stops `out` (see ``TextSink``).
-    package static func write(_ value: PlistValue, budget: OutputBudget = .default, into out: inout TextSink)
-        throws(PlistError)
-    {
+    ///
+    /// With `stringsFile`, a root dictionary is written as a `.strings` file: its entries at the top
+    /// level, without braces (anything else is written as usual).
+    package static func write(
+        _ value: PlistValue, stringsFile: Bool = false, budget: OutputBudget = .default, into out: inout TextSink
+    ) throws(PlistError) {
         try value.checkExpansion(budget, as: "OpenStep text")
         if value.containsDistinctNode(where: OpenStepWriter.refuses) {
             // The writer's own error (naming the key path), found without writing a byte.
             var discard = TextSink.discarding()
-            try OpenStepWriter.write(value, indent: 0, path: [], into: &discard)
+            try OpenStepWriter.write(value, into: &discard)
         }
-        try OpenStepWriter.write(value, indent: 0, path: [], into: &out)
+        let entriesOnly = stringsFile && value.kind == .dictionary
+        try OpenStepWriter.write(PlistValueTree(), value, stringsFile: entriesOnly, into: &out)
+        if !entriesOnly { out.write(0x0A) }
+    }
+
+    /// Writes the object `ref` of a binary document as OpenStep text into `out`, reading the document
+    /// in place (no ``PlistValue`` tree is built). Everything that makes the writer throw is checked
+    /// before the first byte.
+    package static func write(
+        _ tree: DocumentTree, from ref: ObjectRef, budget: OutputBudget = .default, into out: inout TextSink
+    ) throws(PlistError) {
+        try PlistTreeMeasure(tree, budget: budget).check(
+            ref, as: "OpenStep text", refuses: OpenStepWriter.refuses, failure: OpenStepWriter.failure)
+        try OpenStepWriter.write(tree, ref, into: &out)
         out.write(0x0A)
     }
 }

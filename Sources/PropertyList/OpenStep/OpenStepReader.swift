@@ -27,12 +27,16 @@ struct OpenStepReader {
 
     // MARK: Document
 
+    /// Whether the document read was a `.strings` file (entries without braces).
+    var isStringsFile = false
+
     mutating func parseDocument() throws(PlistError) -> PlistValue {
         guard try skipSpace() else { return .dictionary(PlistDictionary()) }
         let root = try parseObject(depth: 0)
         guard try skipSpace() else { return root }
         guard case .string = root else { throw fail(i, "unexpected \(describe(i)) after the property list") }
         // A .strings file: dictionary entries without braces.
+        isStringsFile = true
         i = 0
         nodes = 0
         let dictionary = try parseDictionaryContent(depth: 0, opened: nil)

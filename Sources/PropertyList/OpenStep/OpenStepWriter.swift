@@ -8,16 +8,76 @@
 #endif
 
 enum OpenStepWriter {
-    /// Writes `value` at `indent` into `out`; `path` names it in errors. Stops early when `out` does.
-    static func write(_ value: PlistValue, indent: Int, path: [String], into out: inout TextSink)
+    /// An open container: what is left to write of it.
+    private enum Frame<Children> {
+        case array(Children, next: Int, indent: Int)
+        /// A dictionary: its keys as text (in entry order) and its values.
+        case dictionary([String], values: Children, next: Int, indent: Int)
+    }
+
+    /// Writes `value` into `out`; an error names the key path of what the format cannot hold.
+    static func write(_ value: PlistValue, into out: inout TextSink) throws(PlistError) {
+        try write(PlistValueTree(), value, into: &out)
+    }
+
+    /// Writes the tree at `root` into `out` as it walks it; stops early when `out` does. With
+    /// `stringsFile` (a root dictionary only), the root's entries are written without braces.
+    static func write<T: PlistTree>(_ tree: T, _ root: T.Node, stringsFile: Bool = false, into out: inout TextSink)
         throws(PlistError)
     {
-        switch value {
-        case .string(let s):
+        var frames: [Frame<T.Children>] = []
+        // Indentation -1: the root dictionary's entries at the left margin, and no braces.
+        try open(tree, root, indent: stringsFile ? -1 : 0, into: &out, frames: &frames)
+        while !out.isStopped, let top = frames.popLast() {
+            switch top {
+            case .array(let children, let next, let indent):
+                if next > 0 { out.write(next < children.count ? ",\n" : "\n") }
+                guard next < children.count else {
+                    out.write(repeating: 0x09, count: indent)
+                    out.write(UInt8(ascii: ")"))
+                    continue
+                }
+                frames.append(.array(children, next: next + 1, indent: indent))
+                out.write(repeating: 0x09, count: indent + 1)
+                try open(tree, children[next], indent: indent + 1, into: &out, frames: &frames)
+            case .dictionary(let keys, let values, let next, let indent):
+                if next > 0 { out.write(";\n") }
+                guard next < keys.count else {
+                    if indent >= 0 {
+                        out.write(repeating: 0x09, count: indent)
+                        out.write(UInt8(ascii: "}"))
+                    }
+                    continue
+                }
+                frames.append(.dictionary(keys, values: values, next: next + 1, indent: indent))
+                out.write(repeating: 0x09, count: indent + 1)
+                writeString(keys[next], into: &out)
+                out.write(" = ")
+                try open(tree, values[next], indent: indent + 1, into: &out, frames: &frames)
+            }
+        }
+    }
+
+    /// The key path of the node being written (each frame's `next` has moved past its child).
+    private static func path<C>(_ frames: [Frame<C>]) -> [String] {
+        frames.map { frame in
+            switch frame {
+            case .array(_, let next, _): String(next - 1)
+            case .dictionary(let keys, _, let next, _): keys[next - 1]
+            }
+        }
+    }
+
+    /// Writes a scalar, or the opening of a container (pushing its frame).
+    private static func open<T: PlistTree>(
+        _ tree: T, _ node: T.Node, indent: Int, into out: inout TextSink, frames: inout [Frame<T.Children>]
+    ) throws(PlistError) {
+        switch try tree.contents(of: node) {
+        case .scalar(.string(let s)):
             // A root string is quoted, so that the output is recognised as OpenStep text (a bare
             // word alone is not: see PlistSniffer).
-            writeString(s.string, quoted: path.isEmpty && indent == 0, into: &out)
-        case .data(let d):
+            writeString(s.string, quoted: frames.isEmpty && indent <= 0, into: &out)
+        case .scalar(.data(let d)):
             out.write(UInt8(ascii: "<"))
             for (k, b) in d.enumerated() {
                 if k > 0 && k % 4 == 0 { out.write(0x20) }
@@ -25,43 +85,51 @@ enum OpenStepWriter {
                 out.write(OpenStepWriter.hexDigits[Int(b & 0x0F)])
             }
             out.write(UInt8(ascii: ">"))
-        case .array(let elements):
-            guard !elements.isEmpty else {
+        case .array(let children, _):
+            guard !children.isEmpty else {
                 out.write("()")
                 return
             }
             out.write("(\n")
-            for (k, element) in elements.enumerated() {
-                guard !out.isStopped else { return }
-                out.write(repeating: 0x09, count: indent + 1)
-                try write(element, indent: indent + 1, path: path + [String(k)], into: &out)
-                out.write(k + 1 < elements.count ? ",\n" : "\n")
-            }
-            out.write(repeating: 0x09, count: indent)
-            out.write(UInt8(ascii: ")"))
-        case .dictionary(let dictionary):
-            guard !dictionary.isEmpty else {
-                out.write("{}")
+            frames.append(.array(children, next: 0, indent: indent))
+        case .dictionary(let keys, let values, _):
+            guard !keys.isEmpty else {
+                if indent >= 0 { out.write("{}") }
                 return
             }
-            out.write("{\n")
-            for (key, element) in dictionary.entries {
-                guard !out.isStopped else { return }
-                guard case .string(let text) = key else {
-                    throw unencodable(path, "has a key of kind \(key.kind); OpenStep keys are strings")
+            var names: [String] = []
+            names.reserveCapacity(keys.count)
+            for i in keys.indices {
+                let key = try tree.contents(of: keys[i])
+                guard case .scalar(.string(let text)) = key else {
+                    throw unencodable(path(frames), "has a key of kind \(key.kind); OpenStep keys are strings")
                 }
-                let name = text.string
-                out.write(repeating: 0x09, count: indent + 1)
-                writeString(name, into: &out)
-                out.write(" = ")
-                try write(element, indent: indent + 1, path: path + [name], into: &out)
-                out.write(";\n")
+                names.append(text.string)
             }
-            out.write(repeating: 0x09, count: indent)
-            out.write(UInt8(ascii: "}"))
-        case .null, .bool, .integer, .real, .date, .uid, .set:
+            if indent >= 0 { out.write("{\n") }
+            frames.append(.dictionary(names, values: values, next: 0, indent: indent))
+        case let contents:
             throw unencodable(
-                path, "(\(value.kind)) has no OpenStep form (strings, data, arrays and dictionaries only)")
+                path(frames), "(\(contents.kind)) has no OpenStep form (strings, data, arrays and dictionaries only)")
+        }
+    }
+
+    /// ``refuses(_:)`` for the nodes ``PlistTreeMeasure`` shows (a document read in place).
+    static func refuses(_ visit: PlistTreeVisit) -> Bool {
+        switch visit {
+        case .scalar(.string), .scalar(.data), .key(.string), .container(.array), .container(.dictionary): false
+        default: true
+        }
+    }
+
+    /// The writer's error for a node ``refuses(_:)-(PlistTreeVisit)`` refuses, at `path`.
+    static func failure(_ visit: PlistTreeVisit, _ path: [String]) -> PlistError {
+        switch visit {
+        case .key(let k): unencodable(Array(path.dropLast()), "has a key of kind \(k.kind); OpenStep keys are strings")
+        case .scalar(let v):
+            unencodable(path, "(\(v.kind)) has no OpenStep form (strings, data, arrays and dictionaries only)")
+        case .container(let kind):
+            unencodable(path, "(\(kind)) has no OpenStep form (strings, data, arrays and dictionaries only)")
         }
     }
 

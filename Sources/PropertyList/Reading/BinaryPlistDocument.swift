@@ -64,7 +64,7 @@ public struct BinaryPlistDocument: Sendable {
     /// The limits in force for reads through this document.
     public let limits: PlistLimits
     /// The options the document was opened with.
-    public let options: Options
+    public internal(set) var options: Options
     /// Bytes found after the property list (only non-zero with ``Options/allowTrailingData``).
     public let trailingByteCount: Int
     /// The envelope the input came in.

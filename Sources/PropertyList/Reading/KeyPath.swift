@@ -3,14 +3,46 @@
 extension BinaryPlistDocument {
     /// Finds the object at a key path without materialising anything on the way.
     ///
-    /// Components are separated by `.`: a dictionary component is a string key, an array component a
-    /// decimal index (`"$objects.3.name"`, `"people.0"`). Keys containing a dot can be reached with
-    /// ``ref(at:)-([String])``.
+    /// A dictionary component is a string key (when a binary dictionary repeats a key, the last one
+    /// wins, as in materialisation); an array or set component is a decimal position.
+    ///
+    /// ```swift
+    /// let ref = try doc.ref(at: ["$objects", 3, "name"])
+    /// let sandbox = try doc.lookup("com\\.apple\\.security\\.app-sandbox")   // plutil's `\.`
+    /// ```
+    ///
+    /// - Returns: The object's reference, or `nil` when a key is missing, a position is out of range
+    ///   or the path goes through a scalar (``resolve(_:)`` says which).
+    /// - Throws: Only the format errors of the objects read on the way.
+    /// - Complexity: O(length of the path × size of the containers it passes through); independent of
+    ///   the file size.
+    public func ref(at keyPath: PlistKeyPath) throws(PlistError) -> ObjectRef? {
+        switch try walk(keyPath) {
+        case .success(let ref): ref
+        case .failure: nil
+        }
+    }
+
+    /// Finds the object at a key path, or says why there is none.
+    ///
+    /// - Throws: ``PlistError`` with code `notFound`, `indexOutOfRange` or `notAContainer` naming the
+    ///   failing place in ``PlistError/keyPath`` (as ``PlistValue/value(at:)`` does), or the format
+    ///   error of an object read on the way.
+    public func resolve(_ keyPath: PlistKeyPath) throws(PlistError) -> ObjectRef {
+        try walk(keyPath).get()
+    }
+
+    /// The value at a key path, materialised (see ``ref(at:)-(PlistKeyPath)``), or `nil` when absent.
+    public func lookup(_ keyPath: PlistKeyPath) throws(PlistError) -> PlistValue? {
+        guard let r = try ref(at: keyPath) else { return nil }
+        return try value(of: r)
+    }
+
+    /// Finds the object at a key path written with `.` between components and no escapes (every
+    /// `.` separates; ``ref(at:)-(PlistKeyPath)`` reads `\.` as a dot in a key).
     ///
     /// - Returns: The object's reference, or `nil` when a key is missing, an index is out of range or a
     ///   component meets a scalar.
-    /// - Complexity: O(length of the path × size of the containers it passes through); independent of
-    ///   the file size.
     public func ref(at keyPath: String) throws(PlistError) -> ObjectRef? {
         try ref(
             at: keyPath.isEmpty ? [] : keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
@@ -18,30 +50,40 @@ extension BinaryPlistDocument {
 
     /// Finds the object at a path given as separate components.
     public func ref(at components: [String]) throws(PlistError) -> ObjectRef? {
+        try ref(at: PlistKeyPath(keys: components))
+    }
+
+    /// The value at a key path written with `.` between components and no escapes (see
+    /// ``ref(at:)-(String)``), materialised, or `nil` when absent.
+    public func lookup(_ keyPath: String) throws(PlistError) -> PlistValue? {
+        guard let r = try ref(at: keyPath) else { return nil }
+        return try value(of: r)
+    }
+
+    /// The walk of ``ref(at:)-(PlistKeyPath)``: the reference, or the error naming where the path
+    /// ends; format errors are thrown.
+    func walk(_ keyPath: PlistKeyPath) throws(PlistError) -> Result<ObjectRef, PlistError> {
         var current = root
-        for component in components {
-            switch try object(current) {
+        for (depth, component) in keyPath.components.enumerated() {
+            let object = try object(current)
+            switch object {
             case .array(let refs), .set(let refs):
-                guard let i = Int(component), i >= 0, i < refs.count else { return nil }
+                guard let i = component.index, i >= 0, i < refs.count else {
+                    return .failure(EditFailure.badPosition(keyPath, depth, count: refs.count, kind: object.kind))
+                }
                 current = refs[i]
             case .dictionary(let keys, let values):
                 var found: ObjectRef?
                 // The last matching key wins, as in materialisation.
-                for (i, k) in keys.enumerated() where try string(k, equals: component) {
+                for (i, k) in keys.enumerated() where try string(k, equals: component.key) {
                     found = values[i]
                 }
-                guard let found else { return nil }
+                guard let found else { return .failure(EditFailure.missingKey(keyPath, depth)) }
                 current = found
             default:
-                return nil
+                return .failure(EditFailure.scalar(object.kind, keyPath, depth))
             }
         }
-        return current
-    }
-
-    /// The value at a key path, materialised (see ``ref(at:)-(String)``), or `nil` when absent.
-    public func lookup(_ keyPath: String) throws(PlistError) -> PlistValue? {
-        guard let r = try ref(at: keyPath) else { return nil }
-        return try value(of: r)
+        return .success(current)
     }
 }

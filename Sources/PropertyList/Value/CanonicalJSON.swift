@@ -23,8 +23,8 @@
 // cannot be read back as a tagged value.
 //
 // Both directions work without recursion (explicit stacks), so nesting depth never touches the call
-// stack. This file holds the public API, the text of numbers and dates, and the writer; the parser
-// is in CanonicalJSONParser.swift.
+// stack. This file holds the public API and the text of numbers and dates; the writer is in
+// CanonicalJSONWriter.swift, the parser in CanonicalJSONParser.swift.
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     import FoundationEssentials
@@ -56,9 +56,7 @@ extension PlistValue {
     package func writeCanonicalJSON(into out: inout TextSink, budget: OutputBudget = .default)
         throws(PlistError)
     {
-        try checkExpansion(budget, as: "canonical JSON")
-        CanonicalJSONWriter.write(self, into: &out)
-        out.write(0x0A)
+        try writeCanonicalJSON(into: &out, style: .canonical, budget: budget)
     }
 
     /// Reads canonical JSON back into a value.
@@ -174,158 +172,5 @@ extension PlistValue {
     private static func pad(_ v: Int64, _ width: Int) -> String {
         let s = String(v)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
-}
-
-// MARK: - Writer
-
-/// Writes the canonical JSON of a value tree into a sink, with an explicit stack.
-enum CanonicalJSONWriter {
-    private enum Work {
-        case value(PlistValue, level: Int)
-        case text(String)
-    }
-
-    static func write(_ root: PlistValue, into out: inout TextSink) {
-        var work: [Work] = [.value(root, level: 0)]
-        while !out.isStopped, let item = work.popLast() {
-            switch item {
-            case .text(let s):
-                out.write(s)
-            case .value(let v, let level):
-                switch v {
-                case .null: out.write("null")
-                case .bool(let b): out.write(b ? "true" : "false")
-                case .integer(let i): out.write(String(i))
-                case .string(let s): writeString(s.string, into: &out)
-                case .real(let d):
-                    tagged("$real", level, &out)
-                    writeString(PlistValue.pythonRepr(d), into: &out)
-                    work.append(.text(close(level, "}")))
-                case .date(let date):
-                    let x = date.timeIntervalSinceReferenceDate
-                    tagged("$date", level, &out)
-                    writeString(
-                        PlistValue.iso8601(secondsSinceReferenceDate: x) ?? PlistValue.pythonRepr(x), into: &out)
-                    work.append(.text(close(level, "}")))
-                case .data(let d):
-                    tagged("$data", level, &out)
-                    out.write(0x22)
-                    writeBase64(d, into: &out)
-                    out.write(0x22)
-                    work.append(.text(close(level, "}")))
-                case .uid(let u):
-                    tagged("$uid", level, &out)
-                    out.write(String(u))
-                    work.append(.text(close(level, "}")))
-                case .array(let elements):
-                    pushArray(elements, level, &work)
-                case .set(let members):
-                    tagged("$set", level, &out)
-                    work.append(.text(close(level, "}")))
-                    pushArray(members, level + 1, &work)
-                case .dictionary(let d):
-                    pushDictionary(d, level, &work)
-                }
-            }
-        }
-    }
-
-    private static func indent(_ level: Int) -> String { "\n" + String(repeating: " ", count: level) }
-
-    private static func close(_ level: Int, _ bracket: String) -> String { indent(level) + bracket }
-
-    /// Opens `{"tag": ` at `level`; the caller writes the value and pushes the closing brace.
-    private static func tagged(_ tag: String, _ level: Int, _ out: inout TextSink) {
-        out.write("{" + indent(level + 1) + "\"" + tag + "\": ")
-    }
-
-    private static func pushArray(_ elements: [PlistValue], _ level: Int, _ work: inout [Work]) {
-        if elements.isEmpty {
-            work.append(.text("[]"))
-            return
-        }
-        work.append(.text(close(level, "]")))
-        for (i, e) in elements.enumerated().reversed() {
-            work.append(.value(e, level: level + 1))
-            work.append(.text((i == 0 ? "[" : ",") + indent(level + 1)))
-        }
-    }
-
-    private static func pushDictionary(_ d: PlistDictionary, _ level: Int, _ work: inout [Work]) {
-        if d.isEmpty {
-            work.append(.text("{}"))
-            return
-        }
-        var keyed: [(key: String, scalars: [UInt32], value: PlistValue)] = []
-        keyed.reserveCapacity(d.count)
-        for e in d.entries {
-            guard case .string(let k) = e.key else {
-                keyed = []
-                break
-            }
-            keyed.append((k.string, k.string.unicodeScalars.map(\.value), e.value))
-        }
-        let isTagLike = keyed.count == 1 && PlistValue.canonicalJSONTags.contains(keyed[0].key)
-        if keyed.count != d.count || isTagLike {
-            // {"$dict": [[key, value], ...]} in entry order.
-            let pairs = d.entries.map { PlistValue.array([$0.key, $0.value]) }
-            work.append(.text(close(level, "}")))
-            pushArray(pairs, level + 1, &work)
-            work.append(.text("{" + indent(level + 1) + "\"$dict\": "))
-            return
-        }
-        // Python sorts str keys by code point; Swift's String `<` does not, so compare scalars.
-        keyed.sort { $0.scalars.lexicographicallyPrecedes($1.scalars) }
-        work.append(.text(close(level, "}")))
-        for (i, e) in keyed.enumerated().reversed() {
-            work.append(.value(e.value, level: level + 1))
-            var s = ""
-            appendString(e.key, to: &s)
-            work.append(.text((i == 0 ? "{" : ",") + indent(level + 1) + s + ": "))
-        }
-    }
-
-    /// A JSON string with Python's `ensure_ascii` escapes (lowercase hex, DEL escaped too).
-    static func appendString(_ s: String, to out: inout String) {
-        var sink = TextSink.collecting(reserving: s.utf8.count &+ 2)
-        writeString(s, into: &sink)
-        out += String(decoding: sink.takeBytes(), as: UTF8.self)
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// Writes `s` as a JSON string with Python's `ensure_ascii` escapes (lowercase hex, DEL escaped too).
-    static func writeString(_ s: String, into out: inout TextSink) {
-        out.write(0x22)
-        for unit in s.utf16 {
-            switch unit {
-            case 0x22: out.write("\\\"")
-            case 0x5C: out.write("\\\\")
-            case 0x0A: out.write("\\n")
-            case 0x0D: out.write("\\r")
-            case 0x09: out.write("\\t")
-            case 0x08: out.write("\\b")
-            case 0x0C: out.write("\\f")
-            case 0x20..<0x7F: out.write(UInt8(truncatingIfNeeded: unit))
-            default:
-                out.write("\\u")
-                for shift in stride(from: 12, through: 0, by: -4) {
-                    out.write(hexDigits[Int(truncatingIfNeeded: unit >> UInt16(shift)) & 0xF])
-                }
-            }
-        }
-        out.write(0x22)
-    }
-
-    /// `data` in base64 with padding and no line breaks (the text of `base64EncodedString()`),
-    /// written as it is encoded.
-    static func writeBase64(_ data: Data, into out: inout TextSink) {
-        TextSink.base64Groups(of: data) { a, b, c, d in
-            out.write(a)
-            out.write(b)
-            out.write(c)
-            out.write(d)
-        }
     }
 }

@@ -73,6 +73,41 @@ public struct PlistDictionary: Sendable, Hashable, RandomAccessCollection {
         set { self[PlistValue.string(key)] = newValue }
     }
 
+    /// The position of the entry whose key is the string `key`, or `nil`.
+    ///
+    /// - Complexity: O(n).
+    public func index(forKey key: String) -> Int? {
+        entries.firstIndex { entry in
+            if case .string(let s) = entry.key { s == key } else { false }
+        }
+    }
+
+    // MARK: Editing in place (key order kept)
+
+    /// Replaces the value of the entry at `position`, keeping its key and its place.
+    mutating func setValue(_ value: PlistValue, at position: Int) {
+        entries[position].value = value
+    }
+
+    /// The value of the entry at `position`, left as `.null` in the entry: the caller edits it while
+    /// it is uniquely referenced, then puts it back with ``setValue(_:at:)``.
+    mutating func takeValue(at position: Int) -> PlistValue {
+        let value = entries[position].value
+        entries[position].value = .null
+        return value
+    }
+
+    /// Adds an entry at the end; `key` must not be in the dictionary already.
+    mutating func appendNew(key: PlistValue, value: PlistValue) {
+        entries.append((key, value))
+    }
+
+    /// Removes the entry at `position`; the others keep their order.
+    @discardableResult
+    mutating func remove(at position: Int) -> Element {
+        entries.remove(at: position)
+    }
+
     public static func == (lhs: PlistDictionary, rhs: PlistDictionary) -> Bool {
         PlistValue.dictionary(lhs) == PlistValue.dictionary(rhs)
     }

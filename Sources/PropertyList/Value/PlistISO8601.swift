@@ -11,9 +11,15 @@ enum PlistISO8601 {
         var negativeYear: Bool
         /// Whether the final `Z` is required (XML) or optional (JSON).
         var requiresZ: Bool
+        /// Fields past their range count on, as CoreFoundation reads XML dates: month 13 is the next
+        /// January, day 32 of January is February 1, hour 24 is the next day, second 60 the next
+        /// minute; a month outside 1…13 counts as no months at all; years to the 32-bit limit.
+        var normalizes = false
 
         static let xml = Dialect(yearDigits: 1...9, negativeYear: true, requiresZ: true)
         static let json = Dialect(yearDigits: 4...4, negativeYear: false, requiresZ: false)
+        static let coreFoundationXML = Dialect(
+            yearDigits: 1...10, negativeYear: true, requiresZ: true, normalizes: true)
     }
 
     enum Outcome: Equatable {
@@ -61,6 +67,15 @@ enum PlistISO8601 {
         let z = expect(UInt8(ascii: "Z"))
         guard k == end, z || !dialect.requiresZ else { return .malformed }
         let year = negativeYear ? -y : y
+        if dialect.normalizes {
+            guard y <= Int64(Int32.max) else { return .outOfRange }
+            let leap = PlistCalendar.daysInMonth(year, 2) == 29
+            // Days before each month (13: the whole year), as CoreFoundation's table has them.
+            let before: [Int64] = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]
+            let monthDays = (1...13).contains(month) ? before[Int(month)] + (month > 2 && leap ? 1 : 0) : 0
+            let days = PlistCalendar.daysSince2001(year: year, month: 1, day: 1) + monthDays + day - 1
+            return .seconds(Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction)
+        }
         guard (1...12).contains(month), day >= 1, day <= PlistCalendar.daysInMonth(year, month), hour < 24,
             minute < 60, second < 60
         else { return .outOfRange }

@@ -24,6 +24,8 @@ public struct BinaryPlistWriter: Sendable {
         case none
         /// A zlib stream (RFC 1950) at `level` 0...9 (-1 = zlib's default).
         case zlib(level: Int)
+        /// A gzip member (RFC 1952) at `level` 0...9 (-1 = zlib's default); read like a zlib stream.
+        case gzip(level: Int)
     }
 
     /// How wide references and offset-table entries are.
@@ -56,20 +58,14 @@ public struct BinaryPlistWriter: Sendable {
     /// - Throws: `unencodable` for values the format cannot hold; `compression` if zlib fails.
     public func write(_ value: PlistValue) throws(PlistError) -> Data {
         if deduplicate, let plain = Self.writeFlat(value, widths: widths) {
-            switch compression {
-            case .none: return plain
-            case .zlib(let level): return try Zlib.deflate(plain, level: level)
-            }
+            return try compression.wrap(plain)
         }
         var builder = ObjectTableBuilder(deduplicate: deduplicate)
         let root = try builder.add(value)
         // Encoding does not look values up: the dedup table's memory can serve the output instead.
         builder.table = DedupTable()
         let plain = try builder.finish(root: root, widths: widths)
-        switch compression {
-        case .none: return plain
-        case .zlib(let level): return try Zlib.deflate(plain, level: level)
-        }
+        return try compression.wrap(plain)
     }
 
     /// The fast path for a root array or set of scalars (no nested containers): each element is
@@ -521,6 +517,17 @@ extension ObjectTableBuilder {
         case .string(let x): return addString(x)
         case .uid(let x): return addUID(x)
         case .array, .set, .dictionary: preconditionFailure("containers are added by add(_:)")  // Internal invariant.
+        }
+    }
+}
+
+extension BinaryPlistWriter.Compression {
+    /// `plain` in this envelope.
+    func wrap(_ plain: Data) throws(PlistError) -> Data {
+        switch self {
+        case .none: plain
+        case .zlib(let level): try Zlib.deflate(plain, level: level)
+        case .gzip(let level): try Zlib.deflate(plain, level: level, gzip: true)
         }
     }
 }

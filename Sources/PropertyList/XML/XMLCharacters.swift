@@ -27,39 +27,7 @@ enum XMLCharacters {
         }
     }
 
-    /// Marks the errors `check` throws, so the writer can name the string's key path afterwards.
-    static let marker = "a character XML 1.0 cannot hold"
-
-    /// Throws `unencodable` when `s` holds a character outside XML 1.0's `Char`.
-    static func check(_ s: String) throws(PlistError) {
-        guard let bad = firstInvalidScalar(s) else { return }
-        throw PlistError(.unencodable, "\(marker) (U+\(hex(bad.value)))")
-    }
-
-    /// The error of `check` with the key path of the first such string (or key) in `root`.
-    static func named(_ error: PlistError, in root: PlistValue) -> PlistError {
-        guard error.code == .unencodable, error.detail.hasPrefix(marker) else { return error }
-        var work: [(PlistValue, [String])] = [(root, [])]
-        while let (value, path) = work.popLast() {
-            switch value {
-            case .string(let s):
-                if let bad = firstInvalidScalar(s.string) { return describe(bad, "the string at \(place(path))") }
-            case .array(let elements), .set(let elements):
-                for (k, e) in elements.enumerated().reversed() { work.append((e, path + [String(k)])) }
-            case .dictionary(let d):
-                for (k, e) in d.entries.reversed() {
-                    guard case .string(let text) = k else { continue }
-                    let key = text.string
-                    if let bad = firstInvalidScalar(key) { return describe(bad, "the key \(place(path + [key]))") }
-                    work.append((e, path + [key]))
-                }
-            default: break
-            }
-        }
-        return error
-    }
-
-    static func place(_ path: [String]) -> String {
+    static func place(_ path: some Collection<String>) -> String {
         path.isEmpty ? "the root" : path.map { $0.debugDescription }.joined(separator: " → ")
     }
 

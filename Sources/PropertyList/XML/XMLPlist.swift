@@ -44,21 +44,36 @@
 /// ``PlistLimits/maxUID`` is `limitExceeded`. No input traps; memory stays proportional to
 /// the input.
 public enum XMLPlist {
+    /// Reading options. The defaults read what the format allows, exactly.
+    public struct Options: Sendable, Hashable {
+        /// Read `<date>` text whose fields are past their range as CoreFoundation does, instead of
+        /// failing: the fields count on (`2020-13-01` is 2021-01-01, `24:00:00` the next day, second 60
+        /// the next minute, `02-30` is March 1 or 2; a month outside 1…13 counts as none), and years of
+        /// up to ten digits (to 2,147,483,647). Off by default: such a date is a `syntax` error.
+        public var normalizesDates = false
+
+        public init(normalizesDates: Bool = false) {
+            self.normalizesDates = normalizesDates
+        }
+    }
+
     /// Parses an XML property list.
     ///
     /// - Parameters:
     ///   - data: XML in UTF-8 (as Apple and other writers produce it), UTF-16 or UTF-32.
     ///   - limits: Bounds for hostile input (depth, values, UID size).
+    ///   - options: What is read beyond the format (``Options``); exactly the format by default.
     /// - Returns: The root value.
     /// - Throws: ``PlistError`` with code `syntax` (with offset, line and column; in UTF-16 or
     ///   UTF-32 input the offset counts bytes of its UTF-8 transcoding) or `limitExceeded`.
     /// - Complexity: O(n) in the input size.
-    public static func decode(_ data: Data, limits: PlistLimits = .default) throws(PlistError)
-        -> PlistValue
+    public static func decode(_ data: Data, limits: PlistLimits = .default, options: Options = Options())
+        throws(PlistError) -> PlistValue
     {
         let text = try PlistText(data)
         var reader = XMLPlistReader(bytes: text.utf8, limits: limits)
         reader.ignoresDeclaredEncoding = text.isTranscoded
+        reader.normalizesDates = options.normalizesDates
         return try reader.parseDocument()
     }
 
@@ -89,17 +104,34 @@ public enum XMLPlist {
     ///
     /// - Throws: As ``encode(_:sortKeys:budget:)``, with the same errors. A failed delivery is not
     ///   an error here: it stops `out` (see ``TextSink``).
+    ///
+    /// With `rawCharacters`, characters XML 1.0 cannot hold are written as they are, as CoreFoundation
+    /// writes them (`plutil -convert xml1`), instead of being refused.
     package static func write(
-        _ value: PlistValue, sortKeys: Bool = false, budget: OutputBudget = .default, into out: inout TextSink
+        _ value: PlistValue, sortKeys: Bool = false, rawCharacters: Bool = false, budget: OutputBudget = .default,
+        into out: inout TextSink
     ) throws(PlistError) {
         try value.checkExpansion(budget, as: "an XML property list")
-        let writer = XMLPlistWriter(sortKeys: sortKeys)
-        if value.containsDistinctNode(where: XMLPlistWriter.refuses) {
+        let writer = XMLPlistWriter(sortKeys: sortKeys, rawCharacters: rawCharacters)
+        if value.containsDistinctNode(where: { XMLPlistWriter.refuses($0, rawCharacters: rawCharacters) }) {
             // The writer's own error (its key path and wording), found without writing a byte.
             var discard = TextSink.discarding()
             try writer.write(value, into: &discard)
         }
         try writer.write(value, into: &out)
+    }
+
+    /// Writes the object `ref` of a binary document as an XML property list into `out`, reading the
+    /// document in place (no ``PlistValue`` tree is built). Everything that makes the writer throw
+    /// (the budget, anything XML cannot hold, cycles, malformed objects) is checked before the first byte.
+    package static func write(
+        _ tree: DocumentTree, from ref: ObjectRef, sortKeys: Bool = false, rawCharacters: Bool = false,
+        budget: OutputBudget = .default, into out: inout TextSink
+    ) throws(PlistError) {
+        let writer = XMLPlistWriter(sortKeys: sortKeys, rawCharacters: rawCharacters)
+        try PlistTreeMeasure(tree, budget: budget).check(
+            ref, as: "an XML property list", refuses: writer.refuses, failure: XMLPlistWriter.failure)
+        try writer.write(tree, ref, into: &out)
     }
 
     /// Whether the bytes look like an XML property list: in UTF-8, UTF-16 or UTF-32 (a byte-order mark

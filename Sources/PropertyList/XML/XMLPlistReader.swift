@@ -106,6 +106,8 @@ struct XMLPlistReader {
     var nodes = 0
     /// Set when the input was transcoded from UTF-16 or UTF-32: its declaration names that encoding.
     var ignoresDeclaredEncoding = false
+    /// Read `<date>` fields past their range as CoreFoundation does (``XMLPlist/Options``).
+    var normalizesDates = false
 
     init(bytes: [UInt8], limits: PlistLimits) {
         self.bytes = bytes

@@ -124,7 +124,7 @@ extension XMLPlistReader {
     /// (`PlistISO8601`, shared with canonical JSON).
     func date(_ text: XMLText) throws(PlistError) -> Date {
         let r = trimmed(text)
-        switch PlistISO8601.parse(text.bytes[r], .xml) {
+        switch PlistISO8601.parse(text.bytes[r], normalizesDates ? .coreFoundationXML : .xml) {
         case .seconds(let x):
             return Date(timeIntervalSinceReferenceDate: x)
         case .outOfRange:

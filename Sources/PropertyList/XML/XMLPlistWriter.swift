@@ -53,9 +53,13 @@ package struct XMLPlistWriter: Sendable {
     /// Write dictionary entries sorted by key (UTF-16 code-unit order), as CoreFoundation does.
     /// Off by default: entries keep their order.
     package var sortKeys: Bool
+    /// Write characters XML 1.0 cannot hold as they are, as CoreFoundation does (its own reader, and
+    /// ours, read them back; standard XML parsers do not). Off by default: they are `unencodable`.
+    package var rawCharacters: Bool
 
-    package init(sortKeys: Bool = false) {
+    package init(sortKeys: Bool = false, rawCharacters: Bool = false) {
         self.sortKeys = sortKeys
+        self.rawCharacters = rawCharacters
     }
 
     /// Writes the XML property list of a value.
@@ -75,14 +79,52 @@ package struct XMLPlistWriter: Sendable {
     /// An `unencodable` value is found where the walk meets it: what came before it has been
     /// written. ``XMLPlist/write(_:sortKeys:budget:into:)`` checks first, so that nothing is.
     package func write(_ value: PlistValue, into out: inout TextSink) throws(PlistError) {
+        try write(PlistValueTree(), value, into: &out)
+    }
+
+    /// Writes the XML property list of the tree at `root` into `out` as it walks it (the document
+    /// read in place, or an owned value).
+    func write<T: PlistTree>(_ tree: T, _ root: T.Node, into out: inout TextSink) throws(PlistError) {
         out.write(XMLPlistWriter.header)
-        var work: [XMLWriteStep] = [.value(value, 0)]
-        do {
-            try writeSteps(&work, into: &out)
-        } catch {
-            throw XMLCharacters.named(error, in: value)
+        var frames: [Frame<T.Children>] = []
+        try open(tree, root, indent: 0, into: &out, frames: &frames)
+        while !out.isStopped, let top = frames.popLast() {
+            switch top {
+            case .array(let children, let next, let indent):
+                guard next < children.count else {
+                    out.tabs(indent)
+                    out.write("</array>\n")
+                    continue
+                }
+                frames.append(.array(children, next: next + 1, indent: indent))
+                out.tabs(indent + 1)
+                try open(tree, children[next], indent: indent + 1, into: &out, frames: &frames)
+            case .dictionary(let keys, let values, let next, let indent):
+                guard next < keys.count else {
+                    out.tabs(indent)
+                    out.write("</dict>\n")
+                    continue
+                }
+                frames.append(.dictionary(keys, values: values, next: next + 1, indent: indent))
+                if !rawCharacters, let bad = XMLCharacters.firstInvalidScalar(keys[next].key) {
+                    throw XMLCharacters.describe(bad, "the key \(XMLCharacters.place(XMLPlistWriter.path(frames)))")
+                }
+                out.tabs(indent + 1)
+                out.write("<key>")
+                out.xmlEscaped(keys[next].key)
+                out.write("</key>\n")
+                out.tabs(indent + 1)
+                try open(tree, values[keys[next].position], indent: indent + 1, into: &out, frames: &frames)
+            }
         }
         out.write("</plist>\n")
+    }
+
+    /// An open container: what is left to write of it.
+    enum Frame<Children> {
+        case array(Children, next: Int, indent: Int)
+        /// A dictionary's entries in the order they are written: (key, position in `values`).
+        case dictionary([(key: String, position: Int)], values: Children, next: Int, indent: Int)
     }
 
     /// Whether writing `value` would throw: a predicate on one node, for
@@ -101,22 +143,68 @@ package struct XMLPlistWriter: Sendable {
         }
     }
 
-    /// Runs the explicit stack of steps.
-    private func writeSteps(_ work: inout [XMLWriteStep], into out: inout TextSink) throws(PlistError) {
-        while !out.isStopped, let step = work.popLast() {
-            switch step {
-            case .close(let element, let indent):
-                out.tabs(indent)
-                out.write(element == .dict ? "</dict>\n" : "</array>\n")
-            case .key(let key, let indent):
-                try XMLCharacters.check(key)
-                out.tabs(indent)
-                out.write("<key>")
-                out.xmlEscaped(key)
-                out.write("</key>\n")
-            case .value(let v, let indent):
-                out.tabs(indent)
-                try write(v, indent: indent, into: &out, work: &work)
+    /// ``refuses(_:)``, or with `rawCharacters` only what no XML form exists for (null, a date out of
+    /// range, a non-string key).
+    static func refuses(_ value: PlistValue, rawCharacters: Bool) -> Bool {
+        guard rawCharacters else { return refuses(value) }
+        switch value {
+        case .null: return true
+        case .date(let d): return (try? dateText(d)) == nil
+        case .dictionary(let d): return d.entries.contains { $0.key.kind != .string }
+        default: return false
+        }
+    }
+
+    /// ``refuses(_:)`` for the nodes ``PlistTreeMeasure`` shows (a document read in place).
+    func refuses(_ visit: PlistTreeVisit) -> Bool {
+        switch visit {
+        case .scalar(let v): return XMLPlistWriter.refuses(v, rawCharacters: rawCharacters)
+        case .key(let k):
+            guard case .string(let key) = k else { return true }
+            return !rawCharacters && XMLCharacters.firstInvalidScalar(key.string) != nil
+        case .container: return false
+        }
+    }
+
+    /// The writer's error for a node ``refuses(_:)-(PlistTreeVisit)`` refuses, at `path`.
+    static func failure(_ visit: PlistTreeVisit, _ path: [String]) -> PlistError {
+        switch visit {
+        case .key(let k):
+            guard case .string(let key) = k else {
+                return PlistError(
+                    .unencodable,
+                    "XML dictionary keys must be strings, found a \(k.kind) key at \(XMLCharacters.place(path.dropLast()))"
+                )
+            }
+            if let bad = XMLCharacters.firstInvalidScalar(key.string) {
+                return XMLCharacters.describe(bad, "the key \(XMLCharacters.place(path))")
+            }
+        case .scalar(.string(let s)):
+            if let bad = XMLCharacters.firstInvalidScalar(s.string) {
+                return XMLCharacters.describe(bad, "the string at \(XMLCharacters.place(path))")
+            }
+        case .scalar(.null):
+            return PlistError(.unencodable, "XML property lists have no null (at \(XMLCharacters.place(path)))")
+        case .scalar(.date(let d)):
+            do {
+                _ = try dateText(d)
+            } catch {
+                var named = error
+                named.detail += " (at \(XMLCharacters.place(path)))"
+                return named
+            }
+        default:
+            break
+        }
+        return PlistError(.unencodable, "\(XMLCharacters.place(path)) cannot be written in XML")
+    }
+
+    /// The key path of the node being written: each frame's `next` has moved past its child.
+    private static func path<C>(_ frames: [Frame<C>]) -> [String] {
+        frames.map { frame in
+            switch frame {
+            case .array(_, let next, _): String(next - 1)
+            case .dictionary(let keys, _, let next, _): keys[next - 1].key
             }
         }
     }
@@ -126,10 +214,47 @@ package struct XMLPlistWriter: Sendable {
         + "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
         + "<plist version=\"1.0\">\n"
 
-    /// Writes one value after its indentation; containers push their children and end tag.
-    private func write(_ v: PlistValue, indent: Int, into out: inout TextSink, work: inout [XMLWriteStep])
-        throws(PlistError)
-    {
+    /// Writes one node after its indentation; a non-empty container pushes its frame instead.
+    private func open<T: PlistTree>(
+        _ tree: T, _ node: T.Node, indent: Int, into out: inout TextSink, frames: inout [Frame<T.Children>]
+    ) throws(PlistError) {
+        switch try tree.contents(of: node) {
+        case .scalar(let v):
+            if !rawCharacters, case .string(let text) = v, let bad = XMLCharacters.firstInvalidScalar(text.string) {
+                throw XMLCharacters.describe(bad, "the string at \(XMLCharacters.place(XMLPlistWriter.path(frames)))")
+            }
+            try scalar(v, indent: indent, into: &out)
+        case .array(let children, _), .set(let children, _):
+            guard !children.isEmpty else {
+                out.write("<array/>\n")
+                return
+            }
+            out.write("<array>\n")
+            frames.append(.array(children, next: 0, indent: indent))
+        case .dictionary(let keys, let values, _):
+            guard !keys.isEmpty else {
+                out.write("<dict/>\n")
+                return
+            }
+            var entries: [(key: String, position: Int)] = []
+            entries.reserveCapacity(keys.count)
+            for i in keys.indices {
+                let contents = try tree.contents(of: keys[i])
+                guard case .scalar(.string(let key)) = contents else {
+                    throw PlistError(.unencodable, "XML dictionary keys must be strings, found a \(contents.kind) key")
+                }
+                entries.append((key.string, i))
+            }
+            if sortKeys {
+                entries.sort { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }
+            }
+            out.write("<dict>\n")
+            frames.append(.dictionary(entries, values: values, next: 0, indent: indent))
+        }
+    }
+
+    /// Writes a scalar after its indentation.
+    private func scalar(_ v: PlistValue, indent: Int, into out: inout TextSink) throws(PlistError) {
         switch v {
         case .null:
             throw PlistError(.unencodable, "XML property lists have no null (at nesting level \(indent))")
@@ -154,7 +279,6 @@ package struct XMLPlistWriter: Sendable {
             out.write("</data>\n")
         case .string(let text):
             let s = text.string
-            try XMLCharacters.check(s)
             out.write("<string>")
             out.xmlEscaped(s)
             out.write("</string>\n")
@@ -168,37 +292,9 @@ package struct XMLPlistWriter: Sendable {
             out.write("</integer>\n")
             out.tabs(indent)
             out.write("</dict>\n")
-        case .array(let elements), .set(let elements):
-            guard !elements.isEmpty else {
-                out.write("<array/>\n")
-                return
-            }
-            out.write("<array>\n")
-            work.append(.close(.array, indent))
-            for e in elements.reversed() { work.append(.value(e, indent + 1)) }
-        case .dictionary(let d):
-            guard !d.isEmpty else {
-                out.write("<dict/>\n")
-                return
-            }
-            out.write("<dict>\n")
-            work.append(.close(.dict, indent))
-            var entries: [(key: String, value: PlistValue)] = []
-            entries.reserveCapacity(d.count)
-            for (k, x) in d.entries {
-                guard case .string(let key) = k else {
-                    throw PlistError(
-                        .unencodable, "XML dictionary keys must be strings, found a \(k.kind) key")
-                }
-                entries.append((key.string, x))
-            }
-            if sortKeys {
-                entries.sort { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }
-            }
-            for e in entries.reversed() {
-                work.append(.value(e.value, indent + 1))
-                work.append(.key(e.key, indent + 1))
-            }
+        case .array, .set, .dictionary:
+            // Containers come as frames (PlistTree never gives one as a scalar).
+            break
         }
     }
 
@@ -239,13 +335,6 @@ package struct XMLPlistWriter: Sendable {
         return yearText + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
             + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "Z"
     }
-}
-
-/// Pending work of the writer's explicit stack.
-enum XMLWriteStep {
-    case value(PlistValue, Int)
-    case key(String, Int)
-    case close(XMLPlistElement, Int)
 }
 
 /// The few writes of XML text beyond plain bytes.

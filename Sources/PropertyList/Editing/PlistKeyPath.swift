@@ -1,0 +1,181 @@
+// Sources/PropertyList/Editing/PlistKeyPath.swift - The one key-path type: lookup, editing and decoding
+// name a value inside a property list with it.
+//
+// Two text forms are read, the two that Apple's command-line tools use:
+//   plutil       a.b.0.c      components separated by '.', `\.` for a dot inside a key
+//   PlistBuddy   :a:b:0:c     components after ':', `\:` for a colon inside a key (our extension)
+// A path built from components never needs escaping; its text (`description`) is the plutil form.
+
+/// A path to a value inside a property list: the dictionary keys and array positions that lead to it
+/// from the root.
+///
+/// ```swift
+/// let version: PlistKeyPath = "CFBundleVersion"                          // plutil's form
+/// let sandbox: PlistKeyPath = "com\\.apple\\.security\\.app-sandbox"     // `\.` is a dot in a key
+/// let scheme = PlistKeyPath(["CFBundleURLTypes", 0, "CFBundleURLSchemes", 0])   // components: no escaping
+/// let same = try PlistKeyPath(plistBuddy: ":CFBundleURLTypes:0:CFBundleURLSchemes:0")
+/// try info.set("42", at: version)
+/// let value = try document.lookup(scheme)
+/// ```
+///
+/// **What a component means** depends on the container it is applied to, as in `plutil`: in a
+/// dictionary it is a string key; in an array (or a set) it is a decimal position, so the component
+/// `"0"` and the component `0` are the same component. A component that is not a decimal number
+/// does not name any element of an array. Dictionary keys that are not strings (the binary format
+/// allows integer or data keys) are not reached by key paths.
+///
+/// The empty path (``root``, or the text `""`) names the whole property list.
+public struct PlistKeyPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral,
+    ExpressibleByArrayLiteral
+{
+    /// One step of a path: a dictionary key, or (when it is a decimal number) an array position.
+    public struct Component: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral,
+        ExpressibleByIntegerLiteral
+    {
+        /// The component's text: the key, or the position in decimal.
+        public let key: String
+
+        /// A dictionary key (or, when it is a decimal number, an array position).
+        public init(_ key: String) { self.key = key }
+
+        /// An array position; in a dictionary, the key that is its decimal text.
+        public init(index: Int) { self.key = String(index) }
+
+        public init(stringLiteral value: String) { self.init(value) }
+        public init(integerLiteral value: Int) { self.init(index: value) }
+
+        /// The array position this component names: its text read as a decimal integer (an optional
+        /// sign and leading zeros are accepted, as `plutil` accepts them), or `nil`.
+        public var index: Int? { Int(key) }
+
+        /// The key as it is.
+        public var description: String { key }
+    }
+
+    /// The components, from the root.
+    public var components: [Component]
+
+    /// The path of these components (each used as it is: nothing is escaped or split).
+    public init(_ components: [Component]) { self.components = components }
+
+    /// The path of these keys (each used as it is: nothing is escaped or split).
+    public init(keys: some Sequence<String>) { components = keys.map { Component($0) } }
+
+    /// The path with no components: the whole property list.
+    public static let root = PlistKeyPath([])
+
+    /// Reads `plutil`'s form: components separated by `.`; `\.` is a dot inside a component (every
+    /// other backslash is itself). The empty text is the root; `a..b` has an empty key in the middle.
+    public init(plutil text: String) {
+        guard !text.isEmpty else {
+            components = []
+            return
+        }
+        var parts: [Component] = []
+        var current: [UInt8] = []
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\\"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ".") {
+                current.append(UInt8(ascii: "."))
+                i += 2
+                continue
+            }
+            if b == UInt8(ascii: ".") {
+                parts.append(Component(String(decoding: current, as: UTF8.self)))
+                current.removeAll(keepingCapacity: true)
+            } else {
+                current.append(b)
+            }
+            i += 1
+        }
+        parts.append(Component(String(decoding: current, as: UTF8.self)))
+        components = parts
+    }
+
+    /// Reads PlistBuddy's form: `:a:b:0:c`, each component after a `:`; `\:` is a colon inside a
+    /// component (an extension: PlistBuddy has no escape). `:` alone, and the empty text, are the root.
+    ///
+    /// - Throws: ``PlistError`` with code `syntax` when a non-empty `text` does not start with `:`.
+    public init(plistBuddy text: String) throws(PlistError) {
+        guard !text.isEmpty, text != ":" else {
+            components = []
+            return
+        }
+        let bytes = Array(text.utf8)
+        guard bytes[0] == UInt8(ascii: ":") else {
+            throw PlistError(
+                .syntax, offset: 0, "a PlistBuddy key path starts with ':' (\"\(text)\" does not)")
+        }
+        var parts: [Component] = []
+        var current: [UInt8] = []
+        var i = 1
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\\"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ":") {
+                current.append(UInt8(ascii: ":"))
+                i += 2
+                continue
+            }
+            if b == UInt8(ascii: ":") {
+                parts.append(Component(String(decoding: current, as: UTF8.self)))
+                current.removeAll(keepingCapacity: true)
+            } else {
+                current.append(b)
+            }
+            i += 1
+        }
+        parts.append(Component(String(decoding: current, as: UTF8.self)))
+        components = parts
+    }
+
+    /// Reads either form: PlistBuddy's when `text` starts with `:`, `plutil`'s otherwise.
+    ///
+    /// This is how the `bplist` tool reads the key paths it is given.
+    public init(parsing text: String) {
+        if text.hasPrefix(":"), let path = try? PlistKeyPath(plistBuddy: text) {
+            self = path
+        } else {
+            self.init(plutil: text)
+        }
+    }
+
+    /// `plutil`'s form (``init(plutil:)``).
+    public init(stringLiteral value: String) { self.init(plutil: value) }
+
+    public init(arrayLiteral elements: Component...) { self.init(elements) }
+
+    /// Whether this is the root (no components).
+    public var isEmpty: Bool { components.isEmpty }
+
+    /// The number of components.
+    public var count: Int { components.count }
+
+    /// The last component, or `nil` for the root.
+    public var last: Component? { components.last }
+
+    /// The path without its last component (the root's parent is the root).
+    public var parent: PlistKeyPath { PlistKeyPath(Array(components.dropLast())) }
+
+    /// The first `count` components.
+    public func prefix(_ count: Int) -> PlistKeyPath { PlistKeyPath(Array(components.prefix(count))) }
+
+    /// This path followed by `component`.
+    public func appending(_ component: Component) -> PlistKeyPath { PlistKeyPath(components + [component]) }
+
+    /// This path followed by `other`'s components.
+    public func appending(_ other: PlistKeyPath) -> PlistKeyPath { PlistKeyPath(components + other.components) }
+
+    /// `plutil`'s form, which ``init(plutil:)`` reads back: components joined with `.`, a dot inside a
+    /// key written `\.`. (A key that ends in a backslash followed by another component cannot be
+    /// written in this form; such paths are built from components.)
+    public var description: String {
+        components.map { $0.key.replacing(".", with: "\\.") }.joined(separator: ".")
+    }
+
+    /// PlistBuddy's form, which ``init(plistBuddy:)`` reads back (`:` for the root).
+    public var plistBuddyDescription: String {
+        ":" + components.map { $0.key.replacing(":", with: "\\:") }.joined(separator: ":")
+    }
+}
