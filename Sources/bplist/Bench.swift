@@ -232,7 +232,7 @@ struct Bench: ParsableCommand {
                 return list.count
             }()
             guard count > 0 else { throw ValidationError("lookup-codable-file: the root is not a non-empty array") }
-            let path = String(count / 2)
+            let path: PlistKeyPath = [PlistKeyPath.Component(index: count / 2)]
             _ = try timer.measure {
                 try PlistDecoder().decode(
                     BenchRecord.self, from: BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge), at: path)

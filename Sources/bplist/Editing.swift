@@ -3,20 +3,18 @@
 //
 // The verbs (insert, replace, set, remove, append, edit) turn their arguments into `PlistEdit`s and hand
 // them to `EditRunner.run`, which opens the file through `EditBackends.open`: the one place that decides
-// how a file's content is edited. Today every file is edited as a property list (`PlistValueBackend`);
-// a backend for NSKeyedArchiver archives (their object graph edited by path) plugs in there.
+// how a file's content is edited. A property list is edited as a `PlistValue` (`PlistValueBackend`); an
+// NSKeyedArchiver archive through its object graph (`KeyedArchiveBackend`, ArchiveEditing.swift).
 
 import ArgumentParser
 import Foundation
+import KeyedArchive
 import PropertyList
 
 /// The content of an edited file, as one kind of file is edited.
 protocol EditBackend {
     /// What the file is, for messages ("binary", "XML", …).
     var formDescription: String { get }
-
-    /// The value at `path` (`type`, and checks before an edit).
-    func value(at path: PlistKeyPath) throws -> PlistValue
 
     /// Applies `edits` in order, all or nothing: when one fails, nothing has changed and its error
     /// is thrown (a ``PlistError`` naming the key path).
@@ -30,12 +28,14 @@ protocol EditBackend {
 enum EditBackends {
     /// The backend for the file whose bytes are `data`.
     ///
-    /// The plug-in point for other kinds of editable content: an NSKeyedArchiver backend (issue 24)
-    /// is chosen here for keyed archives (`$archiver` = `NSKeyedArchiver` at the root), so that
-    /// `bplist set ARCHIVE root.settings.theme --string dark` edits the object graph; every verb
-    /// reaches the file through this function and the ``EditBackend`` protocol only.
+    /// A keyed archive (`$archiver` = `NSKeyedArchiver` at the root) gets ``KeyedArchiveBackend``, so
+    /// that `bplist set ARCHIVE root.settings.theme --string dark` edits its object graph; anything
+    /// else is edited as a property list. Every verb reaches the file through this function and the
+    /// ``EditBackend`` protocol only.
     static func open(_ data: Data, read: ReadOptions) throws -> any EditBackend {
-        PlistValueBackend(loaded: try PlistInput.load(data, read: read))
+        let plain = PlistValueBackend(loaded: try PlistInput.load(data, read: read))
+        guard KeyedArchiveGraph.isKeyedArchive(data) else { return plain }
+        return try KeyedArchiveBackend(input: data, plain: plain)
     }
 }
 
@@ -44,8 +44,6 @@ struct PlistValueBackend: EditBackend {
     var loaded: PlistInput.Loaded
 
     var formDescription: String { loaded.fileForm.description }
-
-    func value(at path: PlistKeyPath) throws -> PlistValue { try loaded.value.value(at: path) }
 
     mutating func apply(_ edits: [PlistEdit]) throws { try loaded.value.apply(edits) }
 

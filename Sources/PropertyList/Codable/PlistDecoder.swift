@@ -141,16 +141,14 @@ public struct PlistDecoder: Sendable {
     /// - Parameters:
     ///   - type: The type to decode.
     ///   - document: An opened document.
-    ///   - keyPath: Components separated by `.`: dictionary keys, or decimal positions in arrays
-    ///     (`"items.123456"`), as ``BinaryPlistDocument/ref(at:)-(String)`` reads them.
+    ///   - keyPath: Dictionary keys, or decimal positions in arrays; a string literal is read in
+    ///     plutil's form (`"items.123456"`, `\\.` for a dot inside a key), see ``PlistKeyPath``.
     /// - Throws: `DecodingError`: `valueNotFound` naming the first component that is missing, or
     ///   what decoding the value throws, with the components as the start of its coding path.
-    public func decode<T: Decodable>(_ type: T.Type, from document: BinaryPlistDocument, at keyPath: String) throws
-        -> T
-    {
-        try decode(
-            type, from: document,
-            at: keyPath.isEmpty ? [] : keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+    public func decode<T: Decodable>(
+        _ type: T.Type, from document: BinaryPlistDocument, at keyPath: PlistKeyPath
+    ) throws -> T {
+        try decode(type, from: document, at: keyPath.components.map(\.key))
     }
 
     /// Decodes the value at a key path given as separate components (keys may contain dots).
@@ -159,7 +157,7 @@ public struct PlistDecoder: Sendable {
     ///   - type: The type to decode.
     ///   - document: An opened document.
     ///   - components: Dictionary keys, or decimal positions in arrays.
-    /// - Throws: `DecodingError`, as ``decode(_:from:at:)-(_,_,String)``.
+    /// - Throws: `DecodingError`, as ``decode(_:from:at:)-(_,_,PlistKeyPath)``.
     public func decode<T: Decodable>(_ type: T.Type, from document: BinaryPlistDocument, at components: [String])
         throws -> T
     {

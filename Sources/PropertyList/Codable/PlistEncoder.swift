@@ -72,6 +72,7 @@ public struct PlistEncoder: Sendable {
                 switch compression {
                 case .none: return binary
                 case .zlib(let level): return try Zlib.deflate(binary, level: level)
+                case .gzip(let level): return try Zlib.gzip(binary, level: level)
                 }
             case .xml:
                 return try XMLPlist.encode(try BinaryPlistDocument(binary, limits: PlistEncoder.readBack).value())
