@@ -107,8 +107,12 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomSt
     public var classChain: [String]
     /// The object's fields, by key (unescaped; `$class` is not a field).
     public var fields: [String: AnyArchived]
-    /// The values the object encoded without a key (`$0`, `$1`, …), in order.
+    /// The values the object encoded without a key (`$0`, `$1`, …), in order. A typedstream
+    /// (`NSArchiver`) object has only these: its values in the order it wrote them.
     public var unkeyed: [AnyArchived] = []
+    /// The version of each class of ``classChain``, when the archive records them (typedstream
+    /// archives do); empty for keyed archives, which do not.
+    public var classVersions: [Int] = []
     /// Fields stored as plain property-list arrays or sets inside the object's dictionary (not as
     /// NSArray objects), written back the same way.
     var inlineKeys: Set<String> = []
