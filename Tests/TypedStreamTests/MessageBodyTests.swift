@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func stylesAndEffects() throws {
-        let blob = attributedBody(
+        let blob = TypedStreamSamples.attributedBody(
             "bold italic under strike big boom ???",
             runs: [
                 (4, [(A.partIndex, .int(0)), (A.bold, .int(1))]),
@@ -95,12 +95,12 @@ import Testing
     @Test func theTrapsOfHandWrittenScanners() throws {
         let words = (0..<130).map { "w\($0)" }
         let text = String(repeating: "é", count: 100) + words.joined()  // 200 bytes, then the words
-        var runs: [(Int, [(String, BodyValue)])] = [(100, [(A.partIndex, .int(0))])]
+        var runs: [(Int, [(String, TypedStreamSamples.BodyValue)])] = [(100, [(A.partIndex, .int(0))])]
         for (i, w) in words.enumerated() {
             runs.append((w.utf16.count, [(A.partIndex, .int(1)), ("k\(i)", .longLong(Int64(i) << 33))]))
         }
         for order in [TypedStreamByteOrder.littleEndian, .bigEndian] {
-            let blob = attributedBody(text, runs: runs, byteOrder: order)
+            let blob = TypedStreamSamples.attributedBody(text, runs: runs, byteOrder: order)
             #expect(blob.contains(0x87))
             let body = try MessageBody(attributedBody: blob)
             #expect(body.text == text)
@@ -112,14 +112,14 @@ import Testing
             #expect(body.parts.count == 2)
         }
         // The archive has past 240 objects: the later ones are referenced by 0x81 numbers.
-        let archive = try TypedStreamArchive(attributedBody(text, runs: runs))
+        let archive = try TypedStreamArchive(TypedStreamSamples.attributedBody(text, runs: runs))
         #expect(archive.objects.count > 240)
     }
 
     @Test func dataDetectedKeyedArchivesAreDecodedInPlace() throws {
         let result = ArchivedInstance(className: "DDScannerResult", fields: ["T": .string("PhoneNumber")])
         let archived = try KeyedArchiver.archivedData(withRootObject: AnyArchived.object(result))
-        let blob = attributedBody(
+        let blob = TypedStreamSamples.attributedBody(
             "call 555-0100",
             runs: [
                 (5, [(A.partIndex, .int(0))]),
@@ -137,7 +137,8 @@ import Testing
         #expect(raw.runs[1].dataDetected == .data(archived))
         // Data that is not a keyed archive stays data.
         let other = try MessageBody(
-            attributedBody: attributedBody("x", runs: [(1, [(A.dataDetected, .data(Array("bplist00 no".utf8)))])]))
+            attributedBody: TypedStreamSamples.attributedBody(
+                "x", runs: [(1, [(A.dataDetected, .data(Array("bplist00 no".utf8)))])]))
         #expect(other.runs[0].dataDetected == .data(Data("bplist00 no".utf8)))
     }
 
@@ -154,7 +155,7 @@ import Testing
             #expect(error.detail.contains("NSString"))
         }
         // Runs longer than the text.
-        let long = attributedBody("ab", runs: [(3, [(A.partIndex, .int(0))])])
+        let long = TypedStreamSamples.attributedBody("ab", runs: [(3, [(A.partIndex, .int(0))])])
         #expect(throws: TypedStreamError.self) { try MessageBody(attributedBody: long) }
         // A truncated blob: the byte where it ends.
         let full = bytes(MessageFixtures.hi)

@@ -89,6 +89,29 @@ public struct TypedStreamGroup: Hashable, Sendable {
         self.values = values
         self.offset = offset
     }
+
+    /// The type encoding of each value: ``types`` split at its top level (`"i{CGPoint=dd}@"` is
+    /// `["i", "{CGPoint=dd}", "@"]`).
+    public var typeEncodings: [String] {
+        var out: [String] = []
+        var current = ""
+        var depth = 0
+        for c in types {
+            current.append(c)
+            switch c {
+            case "[", "{", "(": depth += 1
+            case "]", "}", ")": depth -= 1
+            default: break
+            }
+            if depth <= 0 {
+                out.append(current)
+                current = ""
+                depth = 0
+            }
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
 }
 
 /// An archived object: its class and the groups its `encodeWithCoder:` wrote, in order.

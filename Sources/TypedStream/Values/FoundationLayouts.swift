@@ -16,7 +16,7 @@
 //   NSNull                                 nothing
 // Groups do not matter (`@@` or two `@` groups read alike): the values are taken in order.
 
-import KeyedArchive
+public import KeyedArchive
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     import FoundationEssentials
@@ -160,5 +160,14 @@ extension TypedValueDecoder {
         default:
             return nil
         }
+    }
+}
+
+extension TypedStreamValue {
+    /// The geometry a structure value holds (a point, size, rectangle, range or edge insets of
+    /// Foundation, AppKit or Core Graphics), `nil` for other values.
+    public var geometry: ArchivedGeometry? {
+        guard case .structure(let name, let fields) = self else { return nil }
+        return TypedValueDecoder.geometry(name: name, fields)
     }
 }

@@ -71,6 +71,19 @@ extension TypedStreamArchive {
         return out
     }
 
+    /// Every object as a typed value, by number: each converted once, so an object named from several
+    /// places is one value (one ``ArchivedInstance`` for an unknown class).
+    ///
+    /// - Throws: as ``decodeRoot(options:)``.
+    public func decodeObjects(options: TypedStreamDecodingOptions = .default) throws(TypedStreamError) -> [AnyArchived]
+    {
+        var decoder = TypedValueDecoder(archive: self, options: options)
+        var out: [AnyArchived] = []
+        out.reserveCapacity(objects.count)
+        for n in objects.indices { out.append(try decoder.object(n)) }
+        return out
+    }
+
     /// Object `number` as a typed value.
     ///
     /// - Throws: `badReference` when there is no such object; as ``decodeRoot(options:)``.
