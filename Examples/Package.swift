@@ -19,6 +19,7 @@ let scenarios = [
     "appended-data",  // (g) bytes appended to an archive: the error, and recovery
     "defaults-store",  // (h) an archived user in UserDefaults and in a plist file, read by a second process
     "macro-archivable",  // (i) the scenarios above with @KeyedArchivable beside the hand-written classes
+    "messages-bodies",  // (j) message bodies out of a database shaped like Messages' chat.db (typedstream)
 ]
 
 let package = Package(
@@ -35,8 +36,12 @@ let package = Package(
             dependencies: [
                 .product(name: "KeyedArchive", package: "KeyedArchive"),
                 .product(name: "PropertyList", package: "KeyedArchive"),
-            ] + (name == "macro-archivable" ? [.product(name: "KeyedArchiveMacros", package: "KeyedArchive")] : []),
+            ] + (name == "macro-archivable" ? [.product(name: "KeyedArchiveMacros", package: "KeyedArchive")] : [])
+                + (name == "messages-bodies" ? [.product(name: "TypedStream", package: "KeyedArchive"), "CSQLite"] : []),
             path: "Sources/\(name)"
         )
-    }
+    } + [
+        // The system SQLite library (Debian/Ubuntu: libsqlite3-dev; scripts/ensure-deps installs it).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])])
+    ]
 )

@@ -26,6 +26,16 @@ let package = Package(
             name: "FuzzKeyed",
             dependencies: ["FuzzCommon", .product(name: "KeyedArchive", package: "KeyedArchive")]
         ),
-        .executableTarget(name: "MakeSeeds", dependencies: ["FuzzCommon"]),
+        .executableTarget(
+            name: "FuzzTypedStream",
+            dependencies: [
+                "FuzzCommon", .product(name: "KeyedArchive", package: "KeyedArchive"),
+                .product(name: "TypedStream", package: "KeyedArchive"),
+            ]
+        ),
+        .executableTarget(
+            name: "MakeSeeds",
+            dependencies: ["FuzzCommon", .product(name: "TypedStream", package: "KeyedArchive")]
+        ),
     ]
 )

@@ -283,11 +283,17 @@ struct RandomStream {
             #expect(try TypedStreamWriter.write(again) == TypedStreamWriter.write(archive))
             // Every event stream of the same bytes ends where the archive does.
             #expect(try events(bytes).count >= archive.groups.count * 2)
-            // The typed layer reads any of them (or reports a cycle of value classes).
-            do {
-                _ = try archive.decodeValues()
-            } catch {
-                #expect(error.code == .cycle, "seed \(base &+ UInt64(i)): \(error)")
+            // The typed layer reads any of them (or reports a cycle of value classes), and reading the
+            // bytes straight into typed values gives the same graphs.
+            let typed = Result { () throws(TypedStreamError) in try archive.decodeValues() }
+            let streamed = Result { () throws(TypedStreamError) in try TypedStreamArchive.decodeValues(from: bytes) }
+            switch (typed, streamed) {
+            case (.success(let a), .success(let b)):
+                #expect(sameGraphs(a, b), "seed \(base &+ UInt64(i))")
+            case (.failure(let a), .failure(let b)):
+                #expect(a.code == .cycle && b.code == .cycle, "seed \(base &+ UInt64(i)): \(a) / \(b)")
+            default:
+                Issue.record("seed \(base &+ UInt64(i)): \(typed) / \(streamed)")
             }
         }
     }

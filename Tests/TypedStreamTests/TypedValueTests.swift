@@ -54,6 +54,23 @@ import Testing
         #expect(archive.objects[4].values == [.cString("q"), .integer(1 << 40)])
     }
 
+    /// Reading straight from the bytes gives the values of the object layer, for every fixture.
+    @Test func theOnePassDecoderAgreesWithTheObjectLayer() throws {
+        for fixture in [
+            TypedFixtures.foundation, TypedFixtures.colors, TypedFixtures.font, MessageFixtures.hi,
+            MessageFixtures.threeParts, EventTests.nsString,
+        ] {
+            let d = data(fixture)
+            #expect(sameGraphs(try TypedStreamArchive(d).decodeValues(), try TypedStreamArchive.decodeValues(from: d)))
+        }
+        for blob in TypedStreamSamples.messageBodies(count: 100) + [TypedStreamSamples.objectGraph(count: 40)] {
+            #expect(sameGraphs(try TypedStreamArchive(blob).decodeValues(), try TypedStreamArchive.decodeValues(from: blob)))
+        }
+        // A value class containing itself: a cycle both ways.
+        let cyclic = data("\(header) 84 01 \"@\" 84 84 84 07 \"NSArray\" 00 85 84 01 \"i\" 01 92 92 86")
+        #expect(throws: TypedStreamError.self) { try TypedStreamArchive.decodeRoot(from: cyclic) }
+    }
+
     @Test func aSharedObjectIsOneInstance() throws {
         // Two references to one unknown object: one ArchivedInstance.
         let d = data(

@@ -120,10 +120,15 @@ struct ArchiveBuilder {
     var endOrder: [Int] = []
     private var open: [Open] = []
 
-    init(data: Data) { self.data = data }
+    init(data: Data) {
+        self.data = data
+        open.reserveCapacity(16)
+        objects.reserveCapacity(min(data.count / 24, 1 << 16))
+        endOrder.reserveCapacity(min(data.count / 24, 1 << 16))
+    }
 
     private func slice(_ r: Range<Int>) -> Data {
-        Data(data[data.startIndex + r.lowerBound..<data.startIndex + r.upperBound])
+        data.subdata(in: data.startIndex + r.lowerBound..<data.startIndex + r.upperBound)
     }
 
     private mutating func append(_ value: TypedStreamValue) {
@@ -133,7 +138,10 @@ struct ArchiveBuilder {
     mutating func add(_ event: TypedStreamEvent, offset: Int) throws(TypedStreamError) {
         switch event {
         case .beginGroup(let types):
-            open.append(Open(kind: .group, types: types, offset: offset))
+            var g = Open(kind: .group, types: types, offset: offset)
+            // At most one value per byte of the encoding.
+            g.values.reserveCapacity(types.utf8.count)
+            open.append(g)
         case .endGroup:
             guard let g = open.popLast() else { return }
             let group = TypedStreamGroup(types: g.types, values: g.values, offset: g.offset)

@@ -12,7 +12,7 @@
 /// Objects and classes are numbers into ``TypedStreamArchive/objects`` and
 /// ``TypedStreamArchive/classes``, so an object mentioned twice is the same number twice. Strings are
 /// the bytes as written (an `NSString`'s `+` is UTF-8); ``text`` decodes one.
-public indirect enum TypedStreamValue: Hashable, Sendable {
+public enum TypedStreamValue: Hashable, Sendable {
     /// A signed integer (`c`, `s`, `i`, `l`, `q`).
     case integer(Int64)
     /// An unsigned integer (`C`, `S`, `I`, `L`, `Q`).
@@ -130,5 +130,5 @@ public struct TypedStreamObject: Hashable, Sendable {
     }
 
     /// Every value of every group, in order.
-    public var values: [TypedStreamValue] { groups.flatMap(\.values) }
+    public var values: [TypedStreamValue] { groups.count == 1 ? groups[0].values : groups.flatMap(\.values) }
 }

@@ -171,17 +171,11 @@ public struct MessageBody: Hashable {
     public init(
         attributedBody: Data, limits: TypedStreamLimits = .default, options: TypedStreamDecodingOptions = .default
     ) throws(TypedStreamError) {
-        let archive = try TypedStreamArchive(attributedBody, limits: limits)
-        let root = try archive.decodeRoot(options: options)
-        guard case .attributedString(let attributed) = root else {
-            var what = "a \(root)"
-            var offset = archive.groups.first?.offset
-            if case .object(let n?)? = archive.root {
-                what = archive.className(of: n)
-                offset = archive.objects[n].offset
-            }
+        let decoded = try StreamingDecoder.decode(attributedBody, limits: limits, options: .default, decoding: options)
+        guard case .attributedString(let attributed)? = decoded.values.first else {
+            let what = decoded.root?.className ?? decoded.values.first.map { "a \($0)" } ?? "nothing"
             throw TypedStreamError(
-                .typeMismatch, offset: offset,
+                .typeMismatch, offset: decoded.root?.offset ?? 16,
                 "the root is \(what), not an NSAttributedString whose runs cover its text")
         }
         self.init(attributed)

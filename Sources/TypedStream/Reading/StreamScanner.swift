@@ -89,6 +89,15 @@ struct StreamScanner: Sendable {
         self.limits = limits
         self.options = options
         count = bytes.count
+        // Capacities for a typical message body; larger streams grow them.
+        let expected = min(count / 16 + 8, 1024)
+        stringRanges.reserveCapacity(expected)
+        stringTexts.reserveCapacity(expected)
+        table.reserveCapacity(expected)
+        classes.reserveCapacity(min(expected, 64))
+        frames.reserveCapacity(16)
+        types.ops.reserveCapacity(expected)
+        types.programs.reserveCapacity(expected)
         types.ops.append(
             TypeOp(
                 kind: .scalar, code: UInt8(ascii: "@"), count: 1, end: 1, minSize: 1, name: -1, layoutSize: 8,
@@ -143,10 +152,15 @@ struct StreamScanner: Sendable {
     mutating func text(_ bytes: Span<UInt8>, _ index: Int) -> String {
         if let known = stringTexts[index] { return known }
         let range = stringRanges[index]
-        var raw: [UInt8] = []
-        raw.reserveCapacity(range.count)
-        for i in range { raw.append(bytes[i]) }
-        let s = String(decoding: raw, as: UTF8.self)
+        let s: String
+        if let valid = try? UTF8Span(validating: bytes.extracting(range)) {
+            s = String(copying: valid)
+        } else {
+            var raw: [UInt8] = []
+            raw.reserveCapacity(range.count)
+            for i in range { raw.append(bytes[i]) }
+            s = String(decoding: raw, as: UTF8.self)
+        }
         stringTexts[index] = s
         return s
     }

@@ -52,8 +52,17 @@ struct TypeTable: Sendable {
     /// (-1, -1) when not compiled.
     var programs: [(start: Int, end: Int)] = []
 
-    /// The scalar type codes a stream may hold.
-    static let scalarCodes: Set<UInt8> = Set("cCsSiIlLqQfdB*%:+#@!".utf8)
+    /// Whether `c` is a scalar type code a stream may hold (`cCsSiIlLqQfdB*%:+#@!`).
+    static func isScalar(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "c"), UInt8(ascii: "C"), UInt8(ascii: "s"), UInt8(ascii: "S"), UInt8(ascii: "i"),
+            UInt8(ascii: "I"), UInt8(ascii: "l"), UInt8(ascii: "L"), UInt8(ascii: "q"), UInt8(ascii: "Q"),
+            UInt8(ascii: "f"), UInt8(ascii: "d"), UInt8(ascii: "B"), UInt8(ascii: "*"), UInt8(ascii: "%"),
+            UInt8(ascii: ":"), UInt8(ascii: "+"), UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "!"):
+            true
+        default: false
+        }
+    }
 
     /// Compiles `bytes` (the text of shared string `index`) and returns its ops' range.
     mutating func compile(
@@ -62,11 +71,13 @@ struct TypeTable: Sendable {
         while programs.count <= index { programs.append((-1, -1)) }
         if programs[index].start >= 0 { return programs[index] }
         let start = ops.count
-        do throws(TypedStreamError) {
-            try parse(bytes, range: range, pointerSize: pointerSize, offset: offset)
+        do throws(TypeEncodingError) {
+            try parse(bytes, range: range, pointerSize: pointerSize)
         } catch {
             ops.removeSubrange(start...)
-            throw error
+            var text = ""
+            for i in range { text.unicodeScalars.append(Unicode.Scalar(bytes[i])) }
+            throw TypedStreamError(.invalidType, offset: offset, "type encoding \"\(text)\": \(error.why)")
         }
         programs[index] = (start, ops.count)
         return (start, ops.count)
@@ -77,14 +88,15 @@ struct TypeTable: Sendable {
         var elements: Int
     }
 
+    /// Why a type encoding does not parse (the caller adds the encoding and where it is).
+    struct TypeEncodingError: Error {
+        var why: String
+    }
+
     private mutating func parse(
-        _ bytes: Span<UInt8>, range: Range<Int>, pointerSize: Int, offset: Int
-    ) throws(TypedStreamError) {
-        var text = ""
-        for i in range { text.unicodeScalars.append(Unicode.Scalar(bytes[i])) }
-        let fail = { (why: String) -> TypedStreamError in
-            TypedStreamError(.invalidType, offset: offset, "type encoding \"\(text)\": \(why)")
-        }
+        _ bytes: Span<UInt8>, range: Range<Int>, pointerSize: Int
+    ) throws(TypeEncodingError) {
+        let fail = { (why: String) -> TypeEncodingError in TypeEncodingError(why: why) }
         guard !range.isEmpty else { throw fail("empty") }
         var open: [Open] = []
         var i = range.lowerBound
@@ -155,7 +167,7 @@ struct TypeTable: Sendable {
                 try close(top, pointerSize: pointerSize, fail: fail)
                 i += 1
             default:
-                guard TypeTable.scalarCodes.contains(c) else {
+                guard TypeTable.isScalar(c) else {
                     throw fail("unsupported type code '\(Character(Unicode.Scalar(c)))'")
                 }
                 try element(&open, &topLevel)
@@ -173,21 +185,21 @@ struct TypeTable: Sendable {
     }
 
     /// Counts one more element in the innermost open bracket (an array holds exactly one type).
-    private func element(_ open: inout [Open], _ topLevel: inout Int) throws(TypedStreamError) {
+    private func element(_ open: inout [Open], _ topLevel: inout Int) throws(TypeEncodingError) {
         guard let last = open.indices.last else {
             topLevel += 1
             return
         }
         open[last].elements += 1
         if ops[open[last].op].kind == .array, open[last].elements > 1 {
-            throw TypedStreamError(.invalidType, "an array type holds more than one element type")
+            throw TypeEncodingError(why: "an array type holds more than one element type")
         }
     }
 
     /// Finishes an array, structure or union whose children are the ops after `top.op`.
     private mutating func close(
-        _ top: Open, pointerSize: Int, fail: (String) -> TypedStreamError
-    ) throws(TypedStreamError) {
+        _ top: Open, pointerSize: Int, fail: (String) -> TypeEncodingError
+    ) throws(TypeEncodingError) {
         let index = top.op
         let end = ops.count
         var op = ops[index]

@@ -64,7 +64,8 @@ public struct TypedStreamReader: Sendable {
     /// - Throws: ``TypedStreamError`` for malformed input: truncation, an unexpected tag, a bad
     ///   reference or type encoding, a limit, bytes after the last group (`trailingData`).
     public mutating func next() throws(TypedStreamError) -> TypedStreamEvent? {
-        try scanner.next(data.span)
+        let span = data.span
+        return try scanner.next(span)
     }
 
     /// Class number `number`: its name, version and superclass.
@@ -73,6 +74,6 @@ public struct TypedStreamReader: Sendable {
     /// A copy of the input bytes in `range` (a ``TypedStreamEvent/string(_:)``,
     /// ``TypedStreamEvent/bytes(_:)`` or ``TypedStreamEvent/union(_:)`` range).
     public func bytes(_ range: Range<Int>) -> Data {
-        Data(data[data.startIndex + range.lowerBound..<data.startIndex + range.upperBound])
+        data.subdata(in: data.startIndex + range.lowerBound..<data.startIndex + range.upperBound)
     }
 }

@@ -25,9 +25,9 @@ public import KeyedArchive
     import Foundation
 #endif
 
-extension TypedValueDecoder {
+extension TypedObjectSource {
     /// NSAttributedString: the string, then the runs.
-    mutating func attributedString(_ values: [TypedStreamValue], mutable: Bool) throws(TypedStreamError)
+    mutating func attributedString(_ values: Fields, mutable: Bool) throws(TypedStreamError)
         -> ArchivedAttributedString?
     {
         guard case .object(let s?)? = values.first, case .string(let text) = try object(s) else { return nil }
@@ -65,24 +65,16 @@ extension TypedValueDecoder {
         out.reserveCapacity(d.count)
         for (k, v) in d {
             guard case .string(let key) = k else { return nil }
-            out[key] = options.decodeNestedKeyedArchives ? TypedValueDecoder.nestedArchive(v) : v
+            out[key] = options.decodeNestedKeyedArchives ? TypedLayouts.nestedArchive(v) : v
         }
         return out
     }
 
-    /// `value` with a data value that holds a keyed archive replaced by the archive's root object.
-    static func nestedArchive(_ value: AnyArchived) -> AnyArchived {
-        guard case .data(let bytes) = value, bytes.starts(with: "bplist".utf8),
-            let unarchiver = try? KeyedUnarchiver(forReadingFrom: bytes),
-            let root = try? unarchiver.decodeObject(forKey: KeyedArchiver.rootObjectKey)
-        else { return value }
-        return root
-    }
 
     /// NSColor: the kind, then its components (or the named colour's catalog, name and colour).
-    mutating func color(_ values: [TypedStreamValue]) throws(TypedStreamError) -> ArchivedColor? {
+    mutating func color(_ values: Fields) throws(TypedStreamError) -> ArchivedColor? {
         guard let kind = values.first?.intValue else { return nil }
-        let reals = values.dropFirst().compactMap(TypedValueDecoder.real)
+        let reals = values.dropFirst().compactMap(TypedLayouts.real)
         let expected: Int
         switch kind {
         case 1, 2: expected = 4
@@ -104,17 +96,12 @@ extension TypedValueDecoder {
         return ArchivedColor(colorSpace: kind, components: reals)
     }
 
-    /// A real as the writer meant it: a 32-bit float as its shortest decimal.
-    static func real(_ v: TypedStreamValue) -> Double? {
-        if case .float(let f) = v { return Double("\(f)") ?? Double(f) }
-        return v.doubleValue
-    }
 
     /// NSFont: the name (a serialized property list), the size, four flag bytes.
-    func font(_ values: [TypedStreamValue]) -> ArchivedFont? {
+    func font(_ values: Fields) -> ArchivedFont? {
         guard values.count == 7, let length = values[0].intValue, case .bytes(let plist) = values[1],
             plist.count == length, case .string(let name)? = SerializedPropertyList.decode(plist),
-            let size = TypedValueDecoder.real(values[2])
+            let size = TypedLayouts.real(values[2])
         else { return nil }
         var flags = 0
         for v in values[3...] {
@@ -122,6 +109,23 @@ extension TypedValueDecoder {
             flags = flags << 8 | Int(UInt8(truncatingIfNeeded: b))
         }
         return ArchivedFont(name: name, size: size, flags: flags)
+    }
+}
+
+extension TypedLayouts {
+    /// `value` with a data value that holds a keyed archive replaced by the archive's root object.
+    static func nestedArchive(_ value: AnyArchived) -> AnyArchived {
+        guard case .data(let bytes) = value, bytes.starts(with: "bplist".utf8),
+            let unarchiver = try? KeyedUnarchiver(forReadingFrom: bytes),
+            let root = try? unarchiver.decodeObject(forKey: KeyedArchiver.rootObjectKey)
+        else { return value }
+        return root
+    }
+
+    /// A real as the writer meant it: a 32-bit float as its shortest decimal.
+    static func real(_ v: TypedStreamValue) -> Double? {
+        if case .float(let f) = v { return Double("\(f)") ?? Double(f) }
+        return v.doubleValue
     }
 }
 

@@ -24,24 +24,24 @@ public import KeyedArchive
     import Foundation
 #endif
 
-extension TypedValueDecoder {
-    /// The typed value of object `number` of class `name`, or `nil` when the class has no
-    /// interpretation or its values are not the layout this package knows.
-    mutating func typedValue(_ number: Int, name: String, _ values: [TypedStreamValue]) throws(TypedStreamError)
-        -> AnyArchived?
-    {
-        switch name {
-        case "NSString", "NSMutableString":
+extension TypedObjectSource {
+    /// The typed value of an object of class kind `kind` (see ``ClassKind``), or `nil` when the class
+    /// has no interpretation or its values are not the layout this package knows.
+    mutating func typedValue(kind: ClassKind, _ values: Fields) throws(TypedStreamError) -> AnyArchived? {
+        switch kind {
+        case .other:
+            return nil
+        case .string:
             guard values.count == 1, case .string(let d?) = values[0] else { return nil }
             return .string(String(decoding: d, as: UTF8.self))
-        case "NSData", "NSMutableData":
+        case .data:
             guard values.count == 2, let length = values[0].intValue, case .bytes(let d) = values[1],
                 d.count == length
             else { return nil }
             return .data(d)
-        case "NSNumber", "NSValue":
-            return try numberValue(values, isNumber: name == "NSNumber")
-        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
+        case .number, .value:
+            return try numberValue(values, isNumber: kind == .number)
+        case .array, .set:
             guard let count = values.first?.intValue, count == values.count - 1 else { return nil }
             var elements: [AnyArchived] = []
             elements.reserveCapacity(count)
@@ -49,8 +49,8 @@ extension TypedValueDecoder {
                 guard case .object(let n) = v else { return nil }
                 elements.append(try n.map { (n) throws(TypedStreamError) in try object(n) } ?? .null)
             }
-            return name.hasSuffix("Array") ? .array(elements) : .set(Set(elements))
-        case "NSDictionary", "NSMutableDictionary":
+            return kind == .array ? .array(elements) : .set(Set(elements))
+        case .dictionary:
             guard let count = values.first?.intValue, count >= 0, count * 2 == values.count - 1 else { return nil }
             var d: [AnyArchived: AnyArchived] = [:]
             d.reserveCapacity(count)
@@ -62,28 +62,24 @@ extension TypedValueDecoder {
                 i += 2
             }
             return .dictionary(d)
-        case "NSDate":
+        case .date:
             guard values.count == 1, let t = values[0].doubleValue else { return nil }
             return .date(Date(timeIntervalSinceReferenceDate: t))
-        case "NSURL":
+        case .url:
             return try url(values)
-        case "NSNull":
+        case .null:
             return values.isEmpty ? .nsNull : nil
-        case "NSAttributedString", "NSMutableAttributedString":
-            return try attributedString(values, mutable: name == "NSMutableAttributedString").map {
-                .attributedString($0)
-            }
-        case "NSColor":
+        case .attributedString(let mutable):
+            return try attributedString(values, mutable: mutable).map { .attributedString($0) }
+        case .color:
             return try color(values).map { .color($0) }
-        case "NSFont":
+        case .font:
             return font(values).map { .font($0) }
-        default:
-            return nil
         }
     }
 
     /// NSNumber and NSValue: the type encoding, then a value of it.
-    private mutating func numberValue(_ values: [TypedStreamValue], isNumber: Bool) throws(TypedStreamError)
+    private mutating func numberValue(_ values: Fields, isNumber: Bool) throws(TypedStreamError)
         -> AnyArchived?
     {
         guard values.count == 2, case .cString(let type?) = values[0] else { return nil }
@@ -103,14 +99,14 @@ extension TypedValueDecoder {
         case (_, .double(let d)):
             return .real(d)
         case (_, .structure(let name, let fields)) where !isNumber:
-            return TypedValueDecoder.geometry(name: name, fields).map(AnyArchived.geometry)
+            return TypedLayouts.geometry(name: name, fields).map(AnyArchived.geometry)
         default:
             return nil
         }
     }
 
     /// NSURL: a relative flag, the base when relative, the string.
-    private mutating func url(_ values: [TypedStreamValue]) throws(TypedStreamError) -> AnyArchived? {
+    private mutating func url(_ values: Fields) throws(TypedStreamError) -> AnyArchived? {
         guard let flag = values.first?.intValue else { return nil }
         var base: URL?
         let stringIndex: Int
@@ -129,7 +125,42 @@ extension TypedValueDecoder {
         else { return nil }
         return .url(url)
     }
+}
 
+/// The classes with an interpretation, by what they are (decided once per class, by name).
+enum ClassKind: Equatable {
+    case string, data, number, value, array, set, dictionary, date, url, null, color, font
+    case attributedString(mutable: Bool)
+    /// A class without an interpretation: an instance.
+    case other
+
+    init(_ name: String) {
+        switch name {
+        case "NSString", "NSMutableString": self = .string
+        case "NSData", "NSMutableData": self = .data
+        case "NSNumber": self = .number
+        case "NSValue": self = .value
+        case "NSArray", "NSMutableArray": self = .array
+        case "NSSet", "NSMutableSet": self = .set
+        case "NSDictionary", "NSMutableDictionary": self = .dictionary
+        case "NSDate": self = .date
+        case "NSURL": self = .url
+        case "NSNull": self = .null
+        case "NSAttributedString": self = .attributedString(mutable: false)
+        case "NSMutableAttributedString": self = .attributedString(mutable: true)
+        case "NSColor": self = .color
+        case "NSFont": self = .font
+        default: self = .other
+        }
+    }
+
+    /// Whether the class is read as a value (so that one reaching itself is a cycle) rather than as
+    /// an instance.
+    var isValue: Bool { self != .other }
+}
+
+/// What the layouts share that needs no decoder.
+enum TypedLayouts {
     /// The geometry a structure holds: points, sizes, rectangles, ranges and edge insets of
     /// Foundation, AppKit and Core Graphics (`{CGRect={CGPoint=dd}{CGSize=dd}}`, `{_NSRange=QQ}`, …).
     static func geometry(name: String?, _ fields: [TypedStreamValue]) -> ArchivedGeometry? {
@@ -168,6 +199,6 @@ extension TypedStreamValue {
     /// Foundation, AppKit or Core Graphics), `nil` for other values.
     public var geometry: ArchivedGeometry? {
         guard case .structure(let name, let fields) = self else { return nil }
-        return TypedValueDecoder.geometry(name: name, fields)
+        return TypedLayouts.geometry(name: name, fields)
     }
 }

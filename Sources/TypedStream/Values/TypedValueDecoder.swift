@@ -98,8 +98,75 @@ extension TypedStreamArchive {
     }
 }
 
-/// Converts an archive's objects, each once.
-struct TypedValueDecoder {
+/// The values of one object, indexed from 0 (a slice of a larger buffer, or a whole array).
+struct Fields: RandomAccessCollection {
+    let base: ArraySlice<TypedStreamValue>
+
+    init(_ base: ArraySlice<TypedStreamValue>) { self.base = base }
+    init(_ values: [TypedStreamValue]) { base = values[...] }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { base.count }
+    subscript(i: Int) -> TypedStreamValue { base[base.startIndex + i] }
+}
+
+/// What the class layouts need of a decoder: the options, class names, and objects by number
+/// (each converted once; one still open is a cycle, see the conformers).
+protocol TypedObjectSource {
+    var options: TypedStreamDecodingOptions { get }
+    func className(ofClass number: Int) -> String?
+    mutating func object(_ number: Int) throws(TypedStreamError) -> AnyArchived
+}
+
+extension TypedObjectSource {
+    /// A value of a group: scalars as they are, objects converted, structures of known geometry as
+    /// `.geometry`; `nil` for `!`.
+    mutating func value(_ v: TypedStreamValue) throws(TypedStreamError) -> AnyArchived? {
+        switch v {
+        case .integer(let i): return Int(exactly: i).map(AnyArchived.integer) ?? .real(Double(i))
+        case .unsignedInteger(let u): return Int(exactly: u).map(AnyArchived.integer) ?? .real(Double(u))
+        case .bool(let b): return .bool(b)
+        case .float(let f): return .real(Double(f))
+        case .double(let d): return .real(d)
+        case .string(let d?):
+            if let s = String(validating: d, as: UTF8.self) { return .string(s) }
+            return .data(d)
+        case .string(nil), .cString(nil), .sharedString(nil), .object(nil), .class(nil): return .null
+        case .cString(let s?), .sharedString(let s?): return .string(s)
+        case .object(let n?): return try object(n)
+        case .class(let c?): return className(ofClass: c).map(AnyArchived.string) ?? .null
+        case .array(let items):
+            var out: [AnyArchived] = []
+            out.reserveCapacity(items.count)
+            for item in items {
+                if let typed = try value(item) { out.append(typed) }
+            }
+            return .array(out)
+        case .bytes(let d), .union(let d): return .data(d)
+        case .structure(let name, let fields):
+            if let g = TypedLayouts.geometry(name: name, fields) { return .geometry(g) }
+            var out: [AnyArchived] = []
+            for field in fields {
+                if let typed = try value(field) { out.append(typed) }
+            }
+            return .array(out)
+        case .ignored: return nil
+        }
+    }
+
+    /// An object of a class without an interpretation: `instance` gets its values in order.
+    mutating func fill(_ instance: ArchivedInstance, _ values: Fields) throws(TypedStreamError) {
+        var unkeyed: [AnyArchived] = []
+        unkeyed.reserveCapacity(values.count)
+        for v in values {
+            if let typed = try value(v) { unkeyed.append(typed) }
+        }
+        instance.unkeyed = unkeyed
+    }
+}
+
+/// Converts an archive's objects, each once, in the order they end.
+struct TypedValueDecoder: TypedObjectSource {
     let archive: TypedStreamArchive
     let options: TypedStreamDecodingOptions
     private var results: [AnyArchived?]
@@ -108,6 +175,8 @@ struct TypedValueDecoder {
     private var shells: [ArchivedInstance?]
     private var depth = 0
     private var converted = 0
+    /// Each class's kind, by class number.
+    private let kinds: [ClassKind]
 
     init(archive: TypedStreamArchive, options: TypedStreamDecodingOptions) {
         self.archive = archive
@@ -115,21 +184,21 @@ struct TypedValueDecoder {
         results = Array(repeating: nil, count: archive.objects.count)
         inProgress = Array(repeating: false, count: archive.objects.count)
         shells = Array(repeating: nil, count: archive.objects.count)
+        kinds = archive.classes.map { ClassKind($0.name) }
     }
 
-    /// The classes interpreted as values: one of them reaching itself is a cycle.
-    static let valueClasses: Set<String> = [
-        "NSString", "NSMutableString", "NSData", "NSMutableData", "NSNumber", "NSValue", "NSArray",
-        "NSMutableArray", "NSSet", "NSMutableSet", "NSDictionary", "NSMutableDictionary", "NSDate", "NSURL",
-        "NSAttributedString", "NSMutableAttributedString", "NSColor", "NSFont", "NSNull",
-    ]
+    func className(ofClass number: Int) -> String? {
+        archive.classes.indices.contains(number) ? archive.classes[number].name : nil
+    }
 
     /// Object `number`, converted once.
     mutating func object(_ number: Int) throws(TypedStreamError) -> AnyArchived {
         if let done = results[number] { return done }
         let name = archive.className(of: number)
+        let cls = archive.objects[number].classNumber
+        let kind = kinds.indices.contains(cls) ? kinds[cls] : .other
         if inProgress[number] {
-            guard !TypedValueDecoder.valueClasses.contains(name) else {
+            guard !kind.isValue else {
                 throw TypedStreamError(
                     .cycle, offset: archive.objects[number].offset, object: number,
                     "object \(number) (\(name)) contains itself")
@@ -155,12 +224,14 @@ struct TypedValueDecoder {
             depth -= 1
             inProgress[number] = false
         }
-        let values = archive.objects[number].values
+        let values = Fields(archive.objects[number].values)
         let result: AnyArchived
-        if shells[number] == nil, let typed = try typedValue(number, name: name, values) {
+        if shells[number] == nil, let typed = try typedValue(kind: kind, values) {
             result = typed
         } else {
-            result = try generic(number, values)
+            let instance = shell(number)
+            try fill(instance, values)
+            result = .object(instance)
         }
         results[number] = result
         return result
@@ -169,61 +240,17 @@ struct TypedValueDecoder {
     /// The instance of object `number`, created once.
     private mutating func shell(_ number: Int) -> ArchivedInstance {
         if let known = shells[number] { return known }
-        let chain = archive.classChain(of: number)
-        let instance = ArchivedInstance(
-            className: chain.first?.name ?? "", classChain: chain.map(\.name))
-        instance.classVersions = chain.map(\.version)
+        let instance = TypedLayouts.instance(archive.classChain(of: number))
         shells[number] = instance
         return instance
     }
+}
 
-    /// An object of a class without an interpretation: its chain and its values in order.
-    private mutating func generic(_ number: Int, _ values: [TypedStreamValue]) throws(TypedStreamError)
-        -> AnyArchived
-    {
-        let instance = shell(number)
-        var unkeyed: [AnyArchived] = []
-        unkeyed.reserveCapacity(values.count)
-        for v in values {
-            if let typed = try value(v) { unkeyed.append(typed) }
-        }
-        instance.unkeyed = unkeyed
-        return .object(instance)
-    }
-
-    /// A value of a group: scalars as they are, objects converted, structures of known geometry as
-    /// `.geometry`; `nil` for `!`.
-    mutating func value(_ v: TypedStreamValue) throws(TypedStreamError) -> AnyArchived? {
-        switch v {
-        case .integer(let i): return Int(exactly: i).map(AnyArchived.integer) ?? .real(Double(i))
-        case .unsignedInteger(let u): return Int(exactly: u).map(AnyArchived.integer) ?? .real(Double(u))
-        case .bool(let b): return .bool(b)
-        case .float(let f): return .real(Double(f))
-        case .double(let d): return .real(d)
-        case .string(let d?):
-            if let s = String(validating: d, as: UTF8.self) { return .string(s) }
-            return .data(d)
-        case .string(nil), .cString(nil), .sharedString(nil), .object(nil), .class(nil): return .null
-        case .cString(let s?), .sharedString(let s?): return .string(s)
-        case .object(let n?): return try object(n)
-        case .class(let c?):
-            return archive.classes.indices.contains(c) ? .string(archive.classes[c].name) : .null
-        case .array(let items):
-            var out: [AnyArchived] = []
-            out.reserveCapacity(items.count)
-            for item in items {
-                if let typed = try value(item) { out.append(typed) }
-            }
-            return .array(out)
-        case .bytes(let d), .union(let d): return .data(d)
-        case .structure(let name, let fields):
-            if let g = TypedValueDecoder.geometry(name: name, fields) { return .geometry(g) }
-            var out: [AnyArchived] = []
-            for field in fields {
-                if let typed = try value(field) { out.append(typed) }
-            }
-            return .array(out)
-        case .ignored: return nil
-        }
+extension TypedLayouts {
+    /// An instance of the class chain `chain` (the class first), its versions kept.
+    static func instance(_ chain: [TypedStreamClass]) -> ArchivedInstance {
+        let instance = ArchivedInstance(className: chain.first?.name ?? "", classChain: chain.map(\.name))
+        instance.classVersions = chain.map(\.version)
+        return instance
     }
 }

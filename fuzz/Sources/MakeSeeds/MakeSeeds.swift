@@ -49,6 +49,7 @@ struct Seeds {
         try compressed()
         try truncatedAndConfigured()
         try text()
+        typedStreams()
     }
 
     // MARK: Valid files from our writer

@@ -1,0 +1,205 @@
+// Sources/TypedStream/Values/StreamingDecoder.swift - Typed values straight from the bytes, in one
+// pass over the events: no object layer is built.
+//
+// The values of each open object (and array, structure) are kept on one stack; when an object ends,
+// its class's layout reads them (the same layouts as `TypedValueDecoder`, through
+// `TypedObjectSource`) and they are popped. Every object a value names has ended before (its typed
+// value is known) or is still open around it: a cycle, kept through the `ArchivedInstance` an
+// object of a class that is not a value class gets when it begins, an error for value classes. So
+// the result is the one `TypedStreamArchive(data).decodeValues()` gives, without the per-group and
+// per-object arrays of the object layer.
+
+public import KeyedArchive
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+extension TypedStreamArchive {
+    /// The typed values of every top-level group of `data`, read straight from the bytes (no object
+    /// layer is built): the values ``decodeValues(options:)`` gives for the archive of `data`, in
+    /// about half the time.
+    ///
+    /// - Throws: ``TypedStreamError``: the reading errors of ``init(_:limits:options:)``, and those
+    ///   of ``decodeValues(options:)`` (`cycle`, `limitExceeded`).
+    public static func decodeValues(
+        from data: Data, limits: TypedStreamLimits = .default, options: TypedStreamOptions = .default,
+        decoding: TypedStreamDecodingOptions = .default
+    ) throws(TypedStreamError) -> [AnyArchived] {
+        try StreamingDecoder.decode(data, limits: limits, options: options, decoding: decoding).values
+    }
+
+    /// The root object of `data` (the first value of its first group) as a typed value, read straight
+    /// from the bytes: the value ``decodeRoot(options:)`` gives for the archive of `data`.
+    ///
+    /// - Throws: as ``decodeValues(from:limits:options:decoding:)``; `typeMismatch` when the stream
+    ///   has no value.
+    public static func decodeRoot(
+        from data: Data, limits: TypedStreamLimits = .default, options: TypedStreamOptions = .default,
+        decoding: TypedStreamDecodingOptions = .default
+    ) throws(TypedStreamError) -> AnyArchived {
+        guard let root = try decodeValues(from: data, limits: limits, options: options, decoding: decoding).first else {
+            throw TypedStreamError(.typeMismatch, "the stream has no value")
+        }
+        return root
+    }
+}
+
+/// The one-pass typed decoder.
+struct StreamingDecoder: TypedObjectSource {
+    /// What a decode gives: the typed values, and what names the root (for messages).
+    struct Result {
+        var values: [AnyArchived]
+        /// The class name and offset of the root object, when the root is an object.
+        var root: (className: String, offset: Int)?
+    }
+
+    private enum Open {
+        case object(number: Int, start: Int)
+        case array(start: Int)
+        case structure(name: String?, start: Int)
+    }
+
+    let options: TypedStreamDecodingOptions
+    private var classes: [TypedStreamClass] = []
+    /// Each class's kind, by class number.
+    private var kinds: [ClassKind] = []
+    private var results: [AnyArchived?] = []
+    /// The instance of each object of a class that is not a value class (created when it begins).
+    private var instances: [ArchivedInstance?] = []
+    private var classOf: [Int] = []
+    private var offsets: [Int] = []
+    private var stack: [TypedStreamValue] = []
+    private var open: [Open] = []
+
+    init(options: TypedStreamDecodingOptions) { self.options = options }
+
+    static func decode(
+        _ data: Data, limits: TypedStreamLimits, options: TypedStreamOptions, decoding: TypedStreamDecodingOptions
+    ) throws(TypedStreamError) -> Result {
+        let span = data.span
+        var scanner = try StreamScanner(span, limits: limits, options: options)
+        var decoder = StreamingDecoder(options: decoding)
+        decoder.stack.reserveCapacity(64)
+        decoder.open.reserveCapacity(16)
+        while let event = try scanner.next(span) {
+            try decoder.add(event, data: data, scanner: scanner)
+        }
+        decoder.syncClasses(scanner)
+        var values: [AnyArchived] = []
+        values.reserveCapacity(decoder.stack.count)
+        for v in decoder.stack {
+            if let typed = try decoder.value(v) { values.append(typed) }
+        }
+        var root: (String, Int)?
+        if case .object(let n?)? = decoder.stack.first {
+            root = (decoder.className(ofClass: decoder.classOf[n]) ?? "", decoder.offsets[n])
+        }
+        return Result(values: values, root: root)
+    }
+
+    func className(ofClass number: Int) -> String? {
+        classes.indices.contains(number) ? classes[number].name : nil
+    }
+
+    /// Object `number`: its typed value once it has ended; while it is open, its instance, or a
+    /// cycle for a value class.
+    mutating func object(_ number: Int) throws(TypedStreamError) -> AnyArchived {
+        if let done = results[number] { return done }
+        guard let instance = instances[number] else {
+            throw TypedStreamError(
+                .cycle, offset: offsets[number], object: number,
+                "object \(number) (\(className(ofClass: classOf[number]) ?? "")) contains itself")
+        }
+        return .object(instance)
+    }
+
+    private mutating func add(_ event: TypedStreamEvent, data: Data, scanner: borrowing StreamScanner)
+        throws(TypedStreamError)
+    {
+        switch event {
+        case .beginGroup, .endGroup:
+            break
+        case .beginObject(let number, let cls):
+            stack.append(.object(number))
+            syncClasses(scanner)
+            results.append(nil)
+            classOf.append(cls)
+            offsets.append(scanner.eventOffset)
+            instances.append(kinds[cls].isValue ? nil : TypedLayouts.instance(chain(cls)))
+            open.append(.object(number: number, start: stack.count))
+        case .endObject(let number):
+            guard case .object(_, let start)? = open.popLast() else { return }
+            let values = Fields(stack[start...])
+            let result: AnyArchived
+            if let instance = instances[number] {
+                try fill(instance, values)
+                result = .object(instance)
+            } else if let typed = try typedValue(kind: kinds[classOf[number]], values) {
+                result = typed
+            } else {
+                let instance = TypedLayouts.instance(chain(classOf[number]))
+                instances[number] = instance
+                try fill(instance, values)
+                result = .object(instance)
+            }
+            results[number] = result
+            stack.removeSubrange(start...)
+        case .beginArray:
+            open.append(.array(start: stack.count))
+        case .endArray:
+            guard case .array(let start)? = open.popLast() else { return }
+            let items = Array(stack[start...])
+            stack.removeSubrange(start...)
+            stack.append(.array(items))
+        case .beginStructure(let name):
+            open.append(.structure(name: name, start: stack.count))
+        case .endStructure:
+            guard case .structure(let name, let start)? = open.popLast() else { return }
+            let fields = Array(stack[start...])
+            stack.removeSubrange(start...)
+            stack.append(.structure(name: name, fields: fields))
+        case .integer(let v, _): stack.append(.integer(v))
+        case .unsignedInteger(let v, _): stack.append(.unsignedInteger(v))
+        case .bool(let b): stack.append(.bool(b))
+        case .float(let f): stack.append(.float(f))
+        case .double(let d): stack.append(.double(d))
+        case .string(let r): stack.append(.string(r.map { slice(data, $0) }))
+        case .cString(let s): stack.append(.cString(s))
+        case .sharedString(let s, _): stack.append(.sharedString(s))
+        case .nilObject: stack.append(.object(nil))
+        case .objectReference(let n): stack.append(.object(n))
+        case .classValue(let c):
+            syncClasses(scanner)
+            stack.append(.class(c))
+        case .bytes(let r): stack.append(.bytes(slice(data, r)))
+        case .union(let r): stack.append(.union(slice(data, r)))
+        case .ignored: stack.append(.ignored)
+        }
+    }
+
+    /// The classes read since the last call, appended (a chain is complete when its event is
+    /// reported, so the classes already copied never change).
+    private mutating func syncClasses(_ scanner: borrowing StreamScanner) {
+        guard scanner.classes.count > classes.count else { return }
+        for c in scanner.classes[classes.count...] { kinds.append(ClassKind(c.name)) }
+        classes += scanner.classes[classes.count...]
+    }
+
+    private func slice(_ data: Data, _ r: Range<Int>) -> Data {
+        data.subdata(in: data.startIndex + r.lowerBound..<data.startIndex + r.upperBound)
+    }
+
+    /// Class `number` and its superclasses (bounded by the classes read).
+    private func chain(_ number: Int) -> [TypedStreamClass] {
+        var out: [TypedStreamClass] = []
+        var next: Int? = number
+        while let n = next, classes.indices.contains(n), out.count < classes.count {
+            out.append(classes[n])
+            next = classes[n].superclass
+        }
+        return out
+    }
+}
