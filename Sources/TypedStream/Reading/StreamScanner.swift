@@ -295,7 +295,7 @@ struct StreamScanner: Sendable {
             // A reference: a type encoding if it names a shared string that parses as one, else an
             // untyped reference to an object.
             let saved = pos
-            let index = try referenceIndex(try readInteger(bytes), at: saved)
+            let index = try readReference(bytes)
             pos = saved
             let isType: Bool
             if index < stringRanges.count,
@@ -398,7 +398,7 @@ struct StreamScanner: Sendable {
             if bytes[pos] == 0x83 {
                 let width = code == UInt8(ascii: "f") ? 4 : 8
                 guard width <= count - pos - 1 else { throw truncated("a \(width)-byte real", at: pos) }
-                let raw = load(bytes, at: pos + 1, width: width)
+                let raw = Self.load(bytes, at: pos + 1, width: width, byteOrder)
                 pos += 1 + width
                 return width == 4
                     ? .float(Float(bitPattern: UInt32(truncatingIfNeeded: raw))) : .double(Double(bitPattern: raw))
@@ -446,7 +446,7 @@ struct StreamScanner: Sendable {
             return Int64(Int8(bitPattern: head))
         }
         guard width <= count - pos - 1 else { throw truncated("a \(width)-byte integer", at: pos) }
-        let raw = load(bytes, at: pos + 1, width: width)
+        let raw = Self.load(bytes, at: pos + 1, width: width, byteOrder)
         pos += 1 + width
         switch width {
         case 2: return Int64(Int16(bitPattern: UInt16(truncatingIfNeeded: raw)))
@@ -456,7 +456,9 @@ struct StreamScanner: Sendable {
     }
 
     /// `width` bytes at `offset` in the stream's byte order; the caller proved them in range.
-    private func load(_ bytes: Span<UInt8>, at offset: Int, width: Int) -> UInt64 {
+    private static func load(_ bytes: Span<UInt8>, at offset: Int, width: Int, _ byteOrder: TypedStreamByteOrder)
+        -> UInt64
+    {
         var v: UInt64 = 0
         if byteOrder == .littleEndian {
             var i = width - 1
@@ -495,11 +497,15 @@ struct StreamScanner: Sendable {
         return pos - Int(n)..<pos
     }
 
-    /// The table index a reference number names (`r + 110`), checked to be non-negative.
-    private func referenceIndex(_ r: Int64, at offset: Int) throws(TypedStreamError) -> Int {
+    /// A reference: an integer `r` naming table index `r + 110`, checked to be non-negative.
+    /// (Mutating, like every read on the hot path: a non-mutating method called from a mutating one
+    /// takes a copy of the scanner, a retain of each of its tables.)
+    private mutating func readReference(_ bytes: Span<UInt8>) throws(TypedStreamError) -> Int {
+        let start = pos
+        let r = try readInteger(bytes)
         let (index, overflow) = r.addingReportingOverflow(110)
         guard !overflow, index >= 0, let i = Int(exactly: index) else {
-            throw error(.badReference, at: offset, "reference number \(r) names no entry")
+            throw error(.badReference, at: start, "reference number \(r) names no entry")
         }
         return i
     }
@@ -523,7 +529,7 @@ struct StreamScanner: Sendable {
             stringTexts.append(nil)
             return stringRanges.count - 1
         default:
-            let index = try referenceIndex(try readInteger(bytes), at: start)
+            let index = try readReference(bytes)
             guard index < stringRanges.count else {
                 throw error(
                     .badReference, at: start,
@@ -548,7 +554,7 @@ struct StreamScanner: Sendable {
         -> TableEntry
     {
         let start = pos
-        let index = try referenceIndex(try readInteger(bytes), at: start)
+        let index = try readReference(bytes)
         guard index < table.count else {
             throw error(.badReference, at: start, "\(what) reference \(index) names no entry (\(table.count) read)")
         }

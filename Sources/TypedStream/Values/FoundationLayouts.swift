@@ -134,25 +134,16 @@ enum ClassKind: Equatable {
     /// A class without an interpretation: an instance.
     case other
 
-    init(_ name: String) {
-        switch name {
-        case "NSString", "NSMutableString": self = .string
-        case "NSData", "NSMutableData": self = .data
-        case "NSNumber": self = .number
-        case "NSValue": self = .value
-        case "NSArray", "NSMutableArray": self = .array
-        case "NSSet", "NSMutableSet": self = .set
-        case "NSDictionary", "NSMutableDictionary": self = .dictionary
-        case "NSDate": self = .date
-        case "NSURL": self = .url
-        case "NSNull": self = .null
-        case "NSAttributedString": self = .attributedString(mutable: false)
-        case "NSMutableAttributedString": self = .attributedString(mutable: true)
-        case "NSColor": self = .color
-        case "NSFont": self = .font
-        default: self = .other
-        }
-    }
+    init(_ name: String) { self = Self.byName[name] ?? .other }
+
+    /// The kinds of the classes read as values (one hash instead of a comparison per case).
+    private static let byName: [String: ClassKind] = [
+        "NSString": .string, "NSMutableString": .string, "NSData": .data, "NSMutableData": .data,
+        "NSNumber": .number, "NSValue": .value, "NSArray": .array, "NSMutableArray": .array, "NSSet": .set,
+        "NSMutableSet": .set, "NSDictionary": .dictionary, "NSMutableDictionary": .dictionary, "NSDate": .date,
+        "NSURL": .url, "NSNull": .null, "NSAttributedString": .attributedString(mutable: false),
+        "NSMutableAttributedString": .attributedString(mutable: true), "NSColor": .color, "NSFont": .font,
+    ]
 
     /// Whether the class is read as a value (so that one reaching itself is a cycle) rather than as
     /// an instance.

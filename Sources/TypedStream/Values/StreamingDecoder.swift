@@ -66,28 +66,44 @@ struct StreamingDecoder: TypedObjectSource {
     private var classes: [TypedStreamClass] = []
     /// Each class's kind, by class number.
     private var kinds: [ClassKind] = []
-    private var results: [AnyArchived?] = []
-    /// The instance of each object of a class that is not a value class (created when it begins).
-    private var instances: [ArchivedInstance?] = []
-    private var classOf: [Int] = []
-    private var offsets: [Int] = []
+    /// Each object, by object number.
+    private var objects: [Slot] = []
     private var stack: [TypedStreamValue] = []
     private var open: [Open] = []
 
-    init(options: TypedStreamDecodingOptions) { self.options = options }
+    /// What is known of an object.
+    private struct Slot {
+        /// Its typed value, once it has ended.
+        var result: AnyArchived?
+        /// Its instance, for a class that is not a value class (created when it begins).
+        var instance: ArchivedInstance?
+        var cls: Int
+        var offset: Int
+    }
+
+    init(options: TypedStreamDecodingOptions, expectedObjects: Int) {
+        self.options = options
+        classes.reserveCapacity(min(expectedObjects, 16))
+        kinds.reserveCapacity(min(expectedObjects, 16))
+        objects.reserveCapacity(expectedObjects)
+        stack.reserveCapacity(64)
+        open.reserveCapacity(16)
+    }
 
     static func decode(
         _ data: Data, limits: TypedStreamLimits, options: TypedStreamOptions, decoding: TypedStreamDecodingOptions
     ) throws(TypedStreamError) -> Result {
         let span = data.span
         var scanner = try StreamScanner(span, limits: limits, options: options)
-        var decoder = StreamingDecoder(options: decoding)
-        decoder.stack.reserveCapacity(64)
-        decoder.open.reserveCapacity(16)
+        // An object takes 3 bytes at least (class reference, end of object, a value or none);
+        // typical message bodies hold one in 20-40 bytes.
+        var decoder = StreamingDecoder(options: decoding, expectedObjects: min(data.count / 16 + 4, 1024))
         while let event = try scanner.next(span) {
-            try decoder.add(event, data: data, scanner: scanner)
+            // New classes are copied before the event that names them (a chain is complete when its
+            // event is reported, so the classes already copied never change).
+            if scanner.classes.count != decoder.classes.count { decoder.syncClasses(scanner.classes) }
+            try decoder.add(event, data: data, offset: scanner.eventOffset)
         }
-        decoder.syncClasses(scanner)
         var values: [AnyArchived] = []
         values.reserveCapacity(decoder.stack.count)
         for v in decoder.stack {
@@ -95,7 +111,7 @@ struct StreamingDecoder: TypedObjectSource {
         }
         var root: (String, Int)?
         if case .object(let n?)? = decoder.stack.first {
-            root = (decoder.className(ofClass: decoder.classOf[n]) ?? "", decoder.offsets[n])
+            root = (decoder.className(ofClass: decoder.objects[n].cls) ?? "", decoder.objects[n].offset)
         }
         return Result(values: values, root: root)
     }
@@ -107,59 +123,60 @@ struct StreamingDecoder: TypedObjectSource {
     /// Object `number`: its typed value once it has ended; while it is open, its instance, or a
     /// cycle for a value class.
     mutating func object(_ number: Int) throws(TypedStreamError) -> AnyArchived {
-        if let done = results[number] { return done }
-        guard let instance = instances[number] else {
+        let slot = objects[number]
+        if let done = slot.result { return done }
+        guard let instance = slot.instance else {
             throw TypedStreamError(
-                .cycle, offset: offsets[number], object: number,
-                "object \(number) (\(className(ofClass: classOf[number]) ?? "")) contains itself")
+                .cycle, offset: slot.offset, object: number,
+                "object \(number) (\(className(ofClass: slot.cls) ?? "")) contains itself")
         }
         return .object(instance)
     }
 
-    private mutating func add(_ event: TypedStreamEvent, data: Data, scanner: borrowing StreamScanner)
-        throws(TypedStreamError)
-    {
+    private mutating func add(_ event: TypedStreamEvent, data: Data, offset: Int) throws(TypedStreamError) {
         switch event {
         case .beginGroup, .endGroup:
             break
         case .beginObject(let number, let cls):
             stack.append(.object(number))
-            syncClasses(scanner)
-            results.append(nil)
-            classOf.append(cls)
-            offsets.append(scanner.eventOffset)
-            instances.append(kinds[cls].isValue ? nil : TypedLayouts.instance(chain(cls)))
+            objects.append(
+                Slot(
+                    result: nil, instance: kinds[cls].isValue ? nil : TypedLayouts.instance(chain(cls)), cls: cls,
+                    offset: offset))
             open.append(.object(number: number, start: stack.count))
         case .endObject(let number):
             guard case .object(_, let start)? = open.popLast() else { return }
-            let values = Fields(stack[start...])
-            let result: AnyArchived
-            if let instance = instances[number] {
-                try fill(instance, values)
-                result = .object(instance)
-            } else if let typed = try typedValue(kind: kinds[classOf[number]], values) {
-                result = typed
-            } else {
-                let instance = TypedLayouts.instance(chain(classOf[number]))
-                instances[number] = instance
-                try fill(instance, values)
-                result = .object(instance)
+            // The slice of the stack is released before the stack shrinks: while it lives, the
+            // buffer is shared and `removeSubrange` would copy all of it (every value of the objects
+            // still open), once per object.
+            do {
+                let values = Fields(stack[start...])
+                if let instance = objects[number].instance {
+                    try fill(instance, values)
+                    objects[number].result = .object(instance)
+                } else if let typed = try typedValue(kind: kinds[objects[number].cls], values) {
+                    objects[number].result = typed
+                } else {
+                    let instance = TypedLayouts.instance(chain(objects[number].cls))
+                    objects[number].instance = instance
+                    try fill(instance, values)
+                    objects[number].result = .object(instance)
+                }
             }
-            results[number] = result
-            stack.removeSubrange(start...)
+            stack.removeLast(stack.count - start)
         case .beginArray:
             open.append(.array(start: stack.count))
         case .endArray:
             guard case .array(let start)? = open.popLast() else { return }
             let items = Array(stack[start...])
-            stack.removeSubrange(start...)
+            stack.removeLast(stack.count - start)
             stack.append(.array(items))
         case .beginStructure(let name):
             open.append(.structure(name: name, start: stack.count))
         case .endStructure:
             guard case .structure(let name, let start)? = open.popLast() else { return }
             let fields = Array(stack[start...])
-            stack.removeSubrange(start...)
+            stack.removeLast(stack.count - start)
             stack.append(.structure(name: name, fields: fields))
         case .integer(let v, _): stack.append(.integer(v))
         case .unsignedInteger(let v, _): stack.append(.unsignedInteger(v))
@@ -171,21 +188,20 @@ struct StreamingDecoder: TypedObjectSource {
         case .sharedString(let s, _): stack.append(.sharedString(s))
         case .nilObject: stack.append(.object(nil))
         case .objectReference(let n): stack.append(.object(n))
-        case .classValue(let c):
-            syncClasses(scanner)
-            stack.append(.class(c))
+        case .classValue(let c): stack.append(.class(c))
         case .bytes(let r): stack.append(.bytes(slice(data, r)))
         case .union(let r): stack.append(.union(slice(data, r)))
         case .ignored: stack.append(.ignored)
         }
     }
 
-    /// The classes read since the last call, appended (a chain is complete when its event is
-    /// reported, so the classes already copied never change).
-    private mutating func syncClasses(_ scanner: borrowing StreamScanner) {
-        guard scanner.classes.count > classes.count else { return }
-        for c in scanner.classes[classes.count...] { kinds.append(ClassKind(c.name)) }
-        classes += scanner.classes[classes.count...]
+    /// Appends the classes of `all` (the scanner's) read since the last call.
+    private mutating func syncClasses(_ all: [TypedStreamClass]) {
+        guard all.count > classes.count else { return }
+        for c in all[classes.count...] {
+            kinds.append(ClassKind(c.name))
+            classes.append(c)
+        }
     }
 
     private func slice(_ data: Data, _ r: Range<Int>) -> Data {
