@@ -11,7 +11,8 @@
 //      attributedBody through `MessageBody`, into parts, attachments (joined by their GUID),
 //      mentions and links;
 //   3. checks what it read, and exits non-zero when a check fails.
-// Point `chatDB` at a copy of ~/Library/Messages/chat.db to read a real one (read-only is enough).
+// `messages-bodies PATH` reads the database at PATH instead (a copy of ~/Library/Messages/chat.db:
+// opened read-only, steps 1 and 3 skipped).
 
 import CSQLite
 import Foundation
@@ -19,7 +20,7 @@ import KeyedArchive
 import TypedStream
 
 var failures = 0
-func check(_ condition: Bool, _ what: String) {
+@MainActor func check(_ condition: Bool, _ what: String) {
     print((condition ? "  ok    " : "  FAIL  ") + what)
     if !condition { failures += 1 }
 }
@@ -112,8 +113,9 @@ struct SQLiteError: Error, CustomStringConvertible {
 final class Database {
     private var db: OpaquePointer?
 
-    init(path: String) throws {
-        guard sqlite3_open(path, &db) == SQLITE_OK else {
+    init(path: String, readOnly: Bool = false) throws {
+        let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK else {
             throw SQLiteError(description: "cannot open \(path): \(String(cString: sqlite3_errmsg(db)))")
         }
     }
@@ -151,14 +153,9 @@ func hexLiteral(_ d: Data) -> String { "X'" + d.map { String(format: "%02x", $0)
 
 // MARK: - 1. A database shaped like chat.db
 
-let directory = FileManager.default.temporaryDirectory.appendingPathComponent("messages-bodies-\(UUID().uuidString)")
-try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: directory) }
-let chatDB = directory.appendingPathComponent("chat.db").path
-
-print("== creating \(URL(fileURLWithPath: chatDB).lastPathComponent) with the system SQLite \(String(cString: sqlite3_libversion()))")
-do {
-    let db = try Database(path: chatDB)
+/// Creates the database at `path`: the tables and columns of chat.db read below, and six messages.
+func createChatDB(at path: String) throws {
+    let db = try Database(path: path)
     try db.execute(
         """
         CREATE TABLE handle (ROWID INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, service TEXT);
@@ -192,20 +189,46 @@ do {
     try db.execute("INSERT INTO message_attachment_join VALUES (3, 1), (6, 2);")
 }
 
+let given = CommandLine.arguments.dropFirst().first
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("messages-bodies-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: directory) }
+let chatDB: String
+if let given {
+    chatDB = given
+} else {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    chatDB = directory.appendingPathComponent("chat.db").path
+    print("== creating chat.db with the system SQLite \(String(cString: sqlite3_libversion()))")
+    try createChatDB(at: chatDB)
+}
+
 // MARK: - 2. Reading the bodies back
 
-print("== reading every message")
-let db = try Database(path: chatDB)
-let attachments = Dictionary(
-    uniqueKeysWithValues: try db.rows("SELECT guid, transfer_name FROM attachment").compactMap { row -> (String, String)? in
-        guard let guid = row[0], let name = row[1] else { return nil }
-        return (guid, name)
-    })
-let rows = try db.rows(
-    """
-    SELECT m.guid, m.text, hex(m.attributedBody), m.is_from_me, h.id
-    FROM message m LEFT JOIN handle h ON h.ROWID = m.handle_id ORDER BY m.date
-    """)
+print("== reading every message of \(given ?? "chat.db")")
+/// The attachments (GUID to file name) and the messages (GUID, text, attributedBody as hex, from
+/// me, handle) of the database at `path`.
+func load(_ path: String) throws -> (attachments: [String: String], rows: [[String?]]) {
+    let db = try Database(path: path, readOnly: true)
+    var attachments: [String: String] = [:]
+    for row in try db.rows("SELECT guid, transfer_name FROM attachment") {
+        if let guid = row[0] { attachments[guid] = row[1] ?? guid }
+    }
+    let rows = try db.rows(
+        """
+        SELECT m.guid, m.text, hex(m.attributedBody), m.is_from_me, h.id
+        FROM message m LEFT JOIN handle h ON h.ROWID = m.handle_id ORDER BY m.date
+        """)
+    return (attachments, rows)
+}
+
+let attachments: [String: String]
+let rows: [[String?]]
+do {
+    (attachments, rows) = try load(chatDB)
+} catch {
+    print("messages-bodies: \(error)")
+    exit(1)
+}
 var read: [String: (text: String, parts: [MessageBody.Part])] = [:]
 for row in rows {
     let guid = row[0] ?? "?"
@@ -233,7 +256,7 @@ for row in rows {
                 print("    \(style.joined(separator: ", ")): \"\(run.text.prefix(24))\(run.text.count > 24 ? "…" : "")\"")
             }
         }
-    } catch let error as TypedStreamError {
+    } catch {
         // Bad bytes are an error that says what and where, never a crash.
         print("\(guid) \(sender): unreadable body: \(error)")
     }
@@ -241,25 +264,26 @@ for row in rows {
 
 // MARK: - 3. Checks
 
+if given != nil { exit(0) }
 print("== checks")
 check(read["M-1"]?.text == "an old message: its text is in the text column", "the text column is used when set")
 check(read["M-2"]?.text == "hi", "a one-part body: \"hi\"")
 check(read["M-3"]?.parts.count == 2, "the attachment and the text are two parts")
 check(read["M-3"]?.parts.first?.attachmentGUID == "AT_0_GUID", "the attachment's GUID joins the attachment table")
 check(read["M-3"]?.parts.last?.mentions.first?.handle == "+15550100", "the mention names its handle")
-check(read["M-3"]?.parts.last?.links == [URL(string: "https://ex.test/x")!], "the link is an NSURL")
+check(read["M-3"]?.parts.last?.links.map(\.absoluteString) == ["https://ex.test/x"], "the link is an NSURL")
 check(read["M-3"]?.parts.last?.runs.last?.isBold == true, "the link is bold")
 check(read["M-4"]?.text == "me when Sam https://example.com/0", "mention and link: the text")
 check((read["M-5"]?.text.utf8.count ?? 0) > 200, "a body longer than 200 bytes")
 check(read["M-5"]?.parts.first?.runs.contains { $0.textEffect == .big } == true, "a run with the Big effect")
 check(read["M-6"]?.parts.first?.attachmentGUID == "AT_0_7-GUID", "a photo with a caption: the photo")
 check(read["M-6"]?.parts.last?.text == "sounds tonight are running dinner", "a photo with a caption: the caption")
-var corrupt = blob(try db.rows("SELECT hex(attributedBody) FROM message WHERE guid = 'M-2'")[0][0] ?? "")
+var corrupt = Blobs.hi
 corrupt.removeLast(8)
 do {
     _ = try MessageBody(attributedBody: corrupt)
     check(false, "a truncated body is an error")
-} catch let error as TypedStreamError {
+} catch {
     check(error.code == .truncated, "a truncated body is a typed error: \(error)")
 }
 if failures > 0 {
