@@ -192,4 +192,92 @@ import Testing
             }
         }
     }
+
+    /// fuzz/regressions/oracle-typedstream-malformed-array-contains-itself.bin (configuration 04 00:
+    /// default limits, pointer size 8, nested archives not decoded): an NSArray whose count (65)
+    /// does not match its one element, itself. It does not fit the array layout, so it is an
+    /// instance, which may contain itself: both decoders agree (the object layer's decoder used to
+    /// call it a cycle, the one-pass decoder did not).
+    @Test func oracleTypedstreamMalformedArrayContainsItself() throws {
+        let payload = data(
+            """
+            04 0b "streamtyped" 81 e8 03
+            84 01 "@" 84 84 84 07 "NSArray" 00 85   // group "@": a new object of a new class NSArray v0
+            84 01 "i" 41                            // group "i": 65
+            92 92                                   // group "@" (string 0): object 0, itself
+            86
+            """)
+        let archive = try TypedStreamArchive(payload)
+        let viaArchive = try archive.decodeRoot()
+        let onePass = try TypedStreamArchive.decodeRoot(from: payload)
+        for root in [viaArchive, onePass] {
+            guard case .object(let instance) = root else {
+                Issue.record("not an instance: \(root)")
+                continue
+            }
+            #expect(instance.className == "NSArray")
+            #expect(instance.unkeyed.count == 2)
+            if case .object(let inner)? = instance.unkeyed.last { #expect(inner === instance) } else { Issue.record("no self") }
+            root.breakReferenceCycles()
+        }
+    }
+
+    /// An instance that names the array it is in, while the array is still open: the object layer's
+    /// decoder converts the array first (recursively) and gives the instance the finished array;
+    /// the one-pass decoder gives it a placeholder, replaced once the stream is read. Both give the
+    /// same graph (found by FuzzTypedStream: a dictionary that fits no layout naming its array).
+    @Test func anInstanceNamingTheOpenArrayItIsIn() throws {
+        let payload = data(
+            """
+            04 0b "streamtyped" 81 e8 03
+            84 01 "@" 84 84 84 07 "NSArray" 00 85   // object 0: NSArray
+            84 01 "i" 01                            //   count 1
+            92 84 84 84 05 "Owner" 00 85            //   "@": object 1, class Owner
+            92 92                                   //     "@": object 0, the array still open
+            86 86
+            """)
+        let archive = try TypedStreamArchive(payload)
+        for root in [try archive.decodeRoot(), try TypedStreamArchive.decodeRoot(from: payload)] {
+            guard case .array(let items) = root, items.count == 1, case .object(let owner) = items[0] else {
+                Issue.record("not an array of one instance: \(root)")
+                continue
+            }
+            #expect(owner.className == "Owner")
+            if owner.unkeyed.count == 1, case .array(let inner) = owner.unkeyed[0], inner.count == 1,
+                case .object(let same) = inner[0]
+            {
+                #expect(same === owner)
+            } else {
+                Issue.record("the owner does not hold the array: \(owner.unkeyed)")
+            }
+            root.breakReferenceCycles()
+        }
+    }
+
+    /// A dictionary that fits its layout names the array it is in, and the array fits no layout
+    /// (count 2, one element): an array that contains itself through values is a cycle, whatever its
+    /// count says, for both decoders (the object layer's decoder, converting recursively, used to
+    /// give the dictionary the array's instance; found by FuzzTypedStream).
+    @Test func aValueNamingTheOpenMalformedArrayItIsInIsACycle() throws {
+        let payload = data(
+            """
+            04 0b "streamtyped" 81 e8 03
+            84 01 "@" 84 84 84 07 "NSArray" 00 85          // object 0: NSArray
+            84 01 "i" 02                                   //   count 2, one element follows
+            92 84 84 84 0c "NSDictionary" 00 85            //   "@": object 1, NSDictionary
+            94 01                                          //     "i" (string 2): 1 pair
+            92 84 84 84 08 "NSString" 01 85 84 01 "+" 01 "k" 86   // key: object 2, "k"
+            92 92                                          //     value: object 0, still open
+            86 86
+            """)
+        let archive = try TypedStreamArchive(payload)
+        var errors: [TypedStreamError] = []
+        do { _ = try archive.decodeValues() } catch { errors.append(error) }
+        do { _ = try TypedStreamArchive.decodeValues(from: payload) } catch { errors.append(error) }
+        #expect(errors.count == 2)
+        for e in errors {
+            #expect(e.code == .cycle)
+            #expect(e.object == 0)
+        }
+    }
 }

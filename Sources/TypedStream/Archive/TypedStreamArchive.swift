@@ -101,6 +101,27 @@ public struct TypedStreamArchive: Hashable, Sendable {
     }
 }
 
+extension TypedStreamArchive {
+    /// The objects `value` names, directly or through the objects it names (by object number).
+    func reachableObjects(from value: TypedStreamValue) -> [Bool] {
+        var reached = Array(repeating: false, count: objects.count)
+        var work: [TypedStreamValue] = [value]
+        while let v = work.popLast() {
+            switch v {
+            case .object(let n?):
+                guard objects.indices.contains(n), !reached[n] else { continue }
+                reached[n] = true
+                for group in objects[n].groups { work.append(contentsOf: group.values) }
+            case .array(let items), .structure(_, let items):
+                work.append(contentsOf: items)
+            default:
+                continue
+            }
+        }
+        return reached
+    }
+}
+
 /// Builds the object layer from events.
 struct ArchiveBuilder {
     private struct Open {

@@ -32,7 +32,7 @@ public import KeyedArchive
 /// for part in body.parts {
 ///     if let guid = part.attachmentGUID { print("attachment", guid) } else { print(part.text) }
 /// }
-/// for run in body.runs where run.mention != nil { print(run.text, "→", run.mention!) }
+/// for run in body.runs { if let handle = run.mention { print(run.text, "→", handle) } }
 /// ```
 ///
 /// The runs are the archived attribute runs, in order, covering the text (ranges in UTF-16 units,
@@ -171,11 +171,14 @@ public struct MessageBody: Hashable {
     public init(
         attributedBody: Data, limits: TypedStreamLimits = .default, options: TypedStreamDecodingOptions = .default
     ) throws(TypedStreamError) {
-        let decoded = try StreamingDecoder.decode(attributedBody, limits: limits, options: .default, decoding: options)
+        let decoded = try StreamingDecoder.decode(
+            attributedBody, limits: limits, options: .default, decoding: options, keep: .first)
         guard case .attributedString(let attributed)? = decoded.values.first else {
-            let what = decoded.root?.className ?? decoded.values.first.map { "a \($0)" } ?? "nothing"
+            let what = decoded.root?.className ?? (decoded.values.isEmpty ? "nothing" : "a value that is not an object")
+            // What was read is dropped: a graph that contains itself would outlive it.
+            decoded.values.first?.breakReferenceCycles()
             throw TypedStreamError(
-                .typeMismatch, offset: decoded.root?.offset ?? 16,
+                .typeMismatch, offset: decoded.root?.offset,
                 "the root is \(what), not an NSAttributedString whose runs cover its text")
         }
         self.init(attributed)

@@ -186,6 +186,9 @@ extension TypedStreamArchive {
             throw mismatch("\(count) colours announced, \((values.count - 3) / 2) archived")
         }
         var decoder = TypedValueDecoder(archive: self, options: options)
+        // The list keeps colours and strings only: the other objects converted on the way (a graph
+        // that contains itself would outlive the call) are let go.
+        defer { decoder.breakReferenceCycles() }
         var list = ArchivedColorList(entries: [])
         if let n = nameObject, case .string(let name) = try decoder.object(n) { list.name = name }
         list.entries.reserveCapacity(count)

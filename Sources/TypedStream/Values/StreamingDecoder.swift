@@ -5,9 +5,13 @@
 // its class's layout reads them (the same layouts as `TypedValueDecoder`, through
 // `TypedObjectSource`) and they are popped. Every object a value names has ended before (its typed
 // value is known) or is still open around it: a cycle, kept through the `ArchivedInstance` an
-// object of a class that is not a value class gets when it begins, an error for value classes. So
-// the result is the one `TypedStreamArchive(data).decodeValues()` gives, without the per-group and
-// per-object arrays of the object layer.
+// object of a class that is not a value class gets when it begins. An instance (of such a class, or
+// of a value class whose values fit no layout) that names a value-class object still open gets a
+// placeholder, replaced by that object's value once the stream has been read: the object layer's
+// decoder, which converts recursively, gives the instance the finished value. A value-class object
+// that reaches itself through values only is a cycle, as there. So the result is the one
+// `TypedStreamArchive(data).decodeValues()` gives, without the per-group and per-object arrays of the
+// object layer.
 
 public import KeyedArchive
 
@@ -28,7 +32,7 @@ extension TypedStreamArchive {
         from data: Data, limits: TypedStreamLimits = .default, options: TypedStreamOptions = .default,
         decoding: TypedStreamDecodingOptions = .default
     ) throws(TypedStreamError) -> [AnyArchived] {
-        try StreamingDecoder.decode(data, limits: limits, options: options, decoding: decoding).values
+        try StreamingDecoder.decode(data, limits: limits, options: options, decoding: decoding, keep: .all).values
     }
 
     /// The root object of `data` (the first value of its first group) as a typed value, read straight
@@ -40,7 +44,8 @@ extension TypedStreamArchive {
         from data: Data, limits: TypedStreamLimits = .default, options: TypedStreamOptions = .default,
         decoding: TypedStreamDecodingOptions = .default
     ) throws(TypedStreamError) -> AnyArchived {
-        guard let root = try decodeValues(from: data, limits: limits, options: options, decoding: decoding).first else {
+        let decoded = try StreamingDecoder.decode(data, limits: limits, options: options, decoding: decoding, keep: .first)
+        guard let root = decoded.values.first else {
             throw TypedStreamError(.typeMismatch, "the stream has no value")
         }
         return root
@@ -49,6 +54,10 @@ extension TypedStreamArchive {
 
 /// The one-pass typed decoder.
 struct StreamingDecoder: TypedObjectSource {
+    /// The values a caller keeps: every top-level value, or the first only (the instances of the
+    /// objects after it are emptied, so that the ones that contain themselves are freed).
+    enum Keep { case all, first }
+
     /// What a decode gives: the typed values, and what names the root (for messages).
     struct Result {
         var values: [AnyArchived]
@@ -70,6 +79,14 @@ struct StreamingDecoder: TypedObjectSource {
     private var objects: [Slot] = []
     private var stack: [TypedStreamValue] = []
     private var open: [Open] = []
+    /// Whether an instance is being filled (an open value-class object is then a placeholder).
+    private var filling = false
+    /// The placeholder of each open value-class object an instance named, and back.
+    private var placeholderOf: [Int: ArchivedInstance] = [:]
+    private var objectOfPlaceholder: [ObjectIdentifier: Int] = [:]
+    /// The instances holding placeholders, and how many placeholders were handed out.
+    private var patched: [ArchivedInstance] = []
+    private var placeholderUses = 0
 
     /// What is known of an object.
     private struct Slot {
@@ -90,25 +107,40 @@ struct StreamingDecoder: TypedObjectSource {
         open.reserveCapacity(16)
     }
 
+    /// Decodes `data`. When it throws, or for the objects the caller does not keep, the instances
+    /// made are emptied: a graph that contains itself is not left behind.
     static func decode(
-        _ data: Data, limits: TypedStreamLimits, options: TypedStreamOptions, decoding: TypedStreamDecodingOptions
+        _ data: Data, limits: TypedStreamLimits, options: TypedStreamOptions, decoding: TypedStreamDecodingOptions,
+        keep: Keep
     ) throws(TypedStreamError) -> Result {
         let span = data.span
         var scanner = try StreamScanner(span, limits: limits, options: options)
         // An object takes 3 bytes at least (class reference, end of object, a value or none);
         // typical message bodies hold one in 20-40 bytes.
         var decoder = StreamingDecoder(options: decoding, expectedObjects: min(data.count / 16 + 4, 1024))
-        while let event = try scanner.next(span) {
-            // New classes are copied before the event that names them (a chain is complete when its
-            // event is reported, so the classes already copied never change).
-            if scanner.classes.count != decoder.classes.count { decoder.syncClasses(scanner.classes) }
-            try decoder.add(event, data: data, offset: scanner.eventOffset)
-        }
+        // The objects of the first top-level value: those begun before it is complete.
+        var firstValueObjects: Int?
         var values: [AnyArchived] = []
-        values.reserveCapacity(decoder.stack.count)
-        for v in decoder.stack {
-            if let typed = try decoder.value(v) { values.append(typed) }
+        do {
+            while let event = try scanner.next(span) {
+                // New classes are copied before the event that names them (a chain is complete when
+                // its event is reported, so the classes already copied never change).
+                if scanner.classes.count != decoder.classes.count { decoder.syncClasses(scanner.classes) }
+                try decoder.add(event, data: data, offset: scanner.eventOffset)
+                if firstValueObjects == nil, decoder.open.isEmpty, !decoder.stack.isEmpty {
+                    firstValueObjects = decoder.objects.count
+                }
+            }
+            decoder.replacePlaceholders()
+            values.reserveCapacity(decoder.stack.count)
+            for v in decoder.stack {
+                if let typed = try decoder.value(v) { values.append(typed) }
+            }
+        } catch {
+            decoder.emptyInstances(from: 0)
+            throw error
         }
+        if keep == .first { decoder.emptyInstances(from: firstValueObjects ?? 0) }
         var root: (String, Int)?
         if case .object(let n?)? = decoder.stack.first {
             root = (decoder.className(ofClass: decoder.objects[n].cls) ?? "", decoder.objects[n].offset)
@@ -120,12 +152,16 @@ struct StreamingDecoder: TypedObjectSource {
         classes.indices.contains(number) ? classes[number].name : nil
     }
 
-    /// Object `number`: its typed value once it has ended; while it is open, its instance, or a
-    /// cycle for a value class.
+    /// Object `number`: its typed value once it has ended; while it is open, its instance, or for
+    /// a value class a placeholder (while an instance is filled) or a cycle.
     mutating func object(_ number: Int) throws(TypedStreamError) -> AnyArchived {
         let slot = objects[number]
         if let done = slot.result { return done }
         guard let instance = slot.instance else {
+            if filling {
+                placeholderUses += 1
+                return .object(placeholder(number))
+            }
             throw TypedStreamError(
                 .cycle, offset: slot.offset, object: number,
                 "object \(number) (\(className(ofClass: slot.cls) ?? "")) contains itself")
@@ -152,14 +188,14 @@ struct StreamingDecoder: TypedObjectSource {
             do {
                 let values = Fields(stack[start...])
                 if let instance = objects[number].instance {
-                    try fill(instance, values)
+                    try fillInstance(instance, values)
                     objects[number].result = .object(instance)
                 } else if let typed = try typedValue(kind: kinds[objects[number].cls], values) {
                     objects[number].result = typed
                 } else {
                     let instance = TypedLayouts.instance(chain(objects[number].cls))
                     objects[number].instance = instance
-                    try fill(instance, values)
+                    try fillInstance(instance, values)
                     objects[number].result = .object(instance)
                 }
             }
@@ -192,6 +228,49 @@ struct StreamingDecoder: TypedObjectSource {
         case .bytes(let r): stack.append(.bytes(slice(data, r)))
         case .union(let r): stack.append(.union(slice(data, r)))
         case .ignored: stack.append(.ignored)
+        }
+    }
+
+    /// Empties the instances of objects `first...` (see ``AnyArchived/breakReferenceCycles()``: every
+    /// cycle goes through an instance this decoder made).
+    private func emptyInstances(from first: Int) {
+        for slot in objects[min(first, objects.count)...] {
+            guard let instance = slot.instance else { continue }
+            instance.fields = [:]
+            instance.unkeyed = []
+        }
+    }
+
+    /// Fills `instance`; an open value-class object among its values is a placeholder.
+    private mutating func fillInstance(_ instance: ArchivedInstance, _ values: Fields) throws(TypedStreamError) {
+        let before = placeholderUses
+        filling = true
+        defer { filling = false }
+        try fill(instance, values)
+        if placeholderUses != before { patched.append(instance) }
+    }
+
+    /// The placeholder of open object `number`, created once.
+    private mutating func placeholder(_ number: Int) -> ArchivedInstance {
+        if let known = placeholderOf[number] { return known }
+        let p = ArchivedInstance(className: "", classChain: [])
+        placeholderOf[number] = p
+        objectOfPlaceholder[ObjectIdentifier(p)] = number
+        return p
+    }
+
+    /// Replaces every placeholder by its object's value (every object has ended).
+    private func replacePlaceholders() {
+        for instance in patched { instance.unkeyed = instance.unkeyed.map(resolved) }
+    }
+
+    private func resolved(_ v: AnyArchived) -> AnyArchived {
+        switch v {
+        case .object(let i):
+            guard let n = objectOfPlaceholder[ObjectIdentifier(i)] else { return v }
+            return objects[n].result ?? .null
+        case .array(let items): return .array(items.map(resolved))
+        default: return v
         }
     }
 

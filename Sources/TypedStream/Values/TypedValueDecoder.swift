@@ -9,10 +9,11 @@
 // order (`unkeyed`). Never an error.
 //
 // Objects are converted in the order they end in the stream (`TypedStreamArchive.endOrder`), so
-// every object a value names is converted before, unless it is an object still open around it: a
-// cycle. A cycle through instances keeps the instance (it is created before its values are read); a
-// value class that reaches itself (an array containing itself) is a `cycle` error. Nothing recurses
-// with the input: the longest chain of conversions in progress is bounded by `maxDepth`.
+// every object a value names is converted before, unless it is an object still open around it. A
+// cycle through instances keeps the instance (it is created before its values are read, and an
+// instance naming an open object of a value class gets that object's value once it is known); a
+// value class that reaches itself through values (an array containing itself) is a `cycle` error.
+// Nothing recurses with the input: the objects are converted in one loop.
 
 public import KeyedArchive
 
@@ -28,16 +29,12 @@ public struct TypedStreamDecodingOptions: Sendable, Hashable {
     /// Messages stores its data-detector results) in place: the data becomes the archive's root
     /// object (default `true`). Data that does not decode as a keyed archive stays data.
     public var decodeNestedKeyedArchives: Bool = true
-    /// Deepest chain of objects converted at once (default 512). Reading a stream never needs more
-    /// than one level; only objects that name objects not read before them do.
-    public var maxDepth: Int = 512
 
     /// The defaults.
     public static let `default` = TypedStreamDecodingOptions()
 
-    public init(decodeNestedKeyedArchives: Bool = true, maxDepth: Int = 512) {
+    public init(decodeNestedKeyedArchives: Bool = true) {
         self.decodeNestedKeyedArchives = decodeNestedKeyedArchives
-        self.maxDepth = maxDepth
     }
 }
 
@@ -52,21 +49,33 @@ extension TypedStreamArchive {
     /// ```
     ///
     /// - Throws: ``TypedStreamError`` `typeMismatch` when the stream has no value, `cycle` when a
-    ///   value class contains itself, `limitExceeded` past ``TypedStreamDecodingOptions/maxDepth``.
+    ///   value class contains itself.
     public func decodeRoot(options: TypedStreamDecodingOptions = .default) throws(TypedStreamError) -> AnyArchived {
         guard let root else { throw TypedStreamError(.typeMismatch, "the stream has no value") }
         var decoder = TypedValueDecoder(archive: self, options: options)
-        return try decoder.value(root) ?? .null
+        do {
+            let value = try decoder.value(root) ?? .null
+            decoder.emptyShells(unreachableFrom: root)
+            return value
+        } catch {
+            decoder.breakReferenceCycles()
+            throw error
+        }
     }
 
     /// Every value of every top-level group, in order, as typed values (a `!` is left out).
     public func decodeValues(options: TypedStreamDecodingOptions = .default) throws(TypedStreamError) -> [AnyArchived] {
         var decoder = TypedValueDecoder(archive: self, options: options)
         var out: [AnyArchived] = []
-        for group in groups {
-            for v in group.values {
-                if let typed = try decoder.value(v) { out.append(typed) }
+        do {
+            for group in groups {
+                for v in group.values {
+                    if let typed = try decoder.value(v) { out.append(typed) }
+                }
             }
+        } catch {
+            decoder.breakReferenceCycles()
+            throw error
         }
         return out
     }
@@ -80,7 +89,12 @@ extension TypedStreamArchive {
         var decoder = TypedValueDecoder(archive: self, options: options)
         var out: [AnyArchived] = []
         out.reserveCapacity(objects.count)
-        for n in objects.indices { out.append(try decoder.object(n)) }
+        do {
+            for n in objects.indices { out.append(try decoder.object(n)) }
+        } catch {
+            decoder.breakReferenceCycles()
+            throw error
+        }
         return out
     }
 
@@ -94,7 +108,14 @@ extension TypedStreamArchive {
             throw TypedStreamError(.badReference, "no object \(number) (\(objects.count) objects)")
         }
         var decoder = TypedValueDecoder(archive: self, options: options)
-        return try decoder.object(number)
+        do {
+            let value = try decoder.object(number)
+            decoder.emptyShells(unreachableFrom: .object(number))
+            return value
+        } catch {
+            decoder.breakReferenceCycles()
+            throw error
+        }
     }
 }
 
@@ -165,16 +186,26 @@ extension TypedObjectSource {
     }
 }
 
-/// Converts an archive's objects, each once, in the order they end.
+/// Converts an archive's objects, each once, in the order they end: the one-pass decoder's steps
+/// (StreamingDecoder.swift) replayed over the object layer, so both give the same values and the
+/// same errors. When object `n` is converted, every object that ended before it is converted; the
+/// others are open around it in the stream: an instance (of a class without an interpretation) is
+/// the instance, filled in its turn; an object of a value class is a placeholder while an instance
+/// is filled (replaced by its value once every object is converted), else a `cycle`.
 struct TypedValueDecoder: TypedObjectSource {
     let archive: TypedStreamArchive
     let options: TypedStreamDecodingOptions
     private var results: [AnyArchived?]
-    private var inProgress: [Bool]
-    /// Instances created before their values were read (a cycle reached them).
+    /// The instance of each object of a class without an interpretation, or of a value class whose
+    /// values fit no layout (created when first named, or when converted).
     private var shells: [ArchivedInstance?]
-    private var depth = 0
-    private var converted = 0
+    private var converted = false
+    /// Whether an instance is being filled.
+    private var filling = false
+    private var placeholderOf: [Int: ArchivedInstance] = [:]
+    private var objectOfPlaceholder: [ObjectIdentifier: Int] = [:]
+    private var patched: [ArchivedInstance] = []
+    private var placeholderUses = 0
     /// Each class's kind, by class number.
     private let kinds: [ClassKind]
 
@@ -182,7 +213,6 @@ struct TypedValueDecoder: TypedObjectSource {
         self.archive = archive
         self.options = options
         results = Array(repeating: nil, count: archive.objects.count)
-        inProgress = Array(repeating: false, count: archive.objects.count)
         shells = Array(repeating: nil, count: archive.objects.count)
         kinds = archive.classes.map { ClassKind($0.name) }
     }
@@ -191,50 +221,104 @@ struct TypedValueDecoder: TypedObjectSource {
         archive.classes.indices.contains(number) ? archive.classes[number].name : nil
     }
 
-    /// Object `number`, converted once.
+    private func kind(_ number: Int) -> ClassKind {
+        let cls = archive.objects[number].classNumber
+        return kinds.indices.contains(cls) ? kinds[cls] : .other
+    }
+
+    /// Object `number`: converted (every object is, on the first call); during the conversion, see
+    /// the type's description.
     mutating func object(_ number: Int) throws(TypedStreamError) -> AnyArchived {
         if let done = results[number] { return done }
-        let name = archive.className(of: number)
-        let cls = archive.objects[number].classNumber
-        let kind = kinds.indices.contains(cls) ? kinds[cls] : .other
-        if inProgress[number] {
-            guard !kind.isValue else {
-                throw TypedStreamError(
-                    .cycle, offset: archive.objects[number].offset, object: number,
-                    "object \(number) (\(name)) contains itself")
+        if !converted {
+            try convertAll()
+            if let done = results[number] { return done }
+        }
+        if let instance = shells[number] { return .object(instance) }
+        if !kind(number).isValue { return .object(shell(number)) }
+        if filling {
+            placeholderUses += 1
+            return .object(placeholder(number))
+        }
+        throw TypedStreamError(
+            .cycle, offset: archive.objects[number].offset, object: number,
+            "object \(number) (\(archive.className(of: number))) contains itself")
+    }
+
+    /// Converts every object, in the order they end.
+    private mutating func convertAll() throws(TypedStreamError) {
+        converted = true
+        for n in archive.endOrder where results[n] == nil {
+            let values = Fields(archive.objects[n].values)
+            let kind = kind(n)
+            if !kind.isValue {
+                let instance = shell(n)
+                try fillInstance(instance, values)
+                results[n] = .object(instance)
+            } else if let typed = try typedValue(kind: kind, values) {
+                results[n] = typed
+            } else {
+                let instance = shell(n)
+                try fillInstance(instance, values)
+                results[n] = .object(instance)
             }
-            return .object(shell(number))
         }
-        if converted == 0 {
-            // First call: convert everything in the order the objects end, so that each conversion
-            // finds the objects it names done.
-            converted = 1
-            for n in archive.endOrder where results[n] == nil && n != number {
-                _ = try object(n)
+        for instance in patched {
+            instance.unkeyed = instance.unkeyed.map { v in
+                guard case .object(let i) = v, let n = objectOfPlaceholder[ObjectIdentifier(i)] else {
+                    return replacingNested(v)
+                }
+                return results[n] ?? .null
             }
         }
-        guard depth < options.maxDepth else {
-            throw TypedStreamError(
-                .limitExceeded, offset: archive.objects[number].offset, object: number,
-                "objects nested deeper than maxDepth (\(options.maxDepth))")
+    }
+
+    private func replacingNested(_ v: AnyArchived) -> AnyArchived {
+        switch v {
+        case .object(let i):
+            guard let n = objectOfPlaceholder[ObjectIdentifier(i)] else { return v }
+            return results[n] ?? .null
+        case .array(let items): return .array(items.map(replacingNested))
+        default: return v
         }
-        depth += 1
-        inProgress[number] = true
-        defer {
-            depth -= 1
-            inProgress[number] = false
+    }
+
+    /// Fills `instance`; an open value-class object among its values is a placeholder.
+    private mutating func fillInstance(_ instance: ArchivedInstance, _ values: Fields) throws(TypedStreamError) {
+        let before = placeholderUses
+        filling = true
+        defer { filling = false }
+        try fill(instance, values)
+        if placeholderUses != before { patched.append(instance) }
+    }
+
+    /// The placeholder of object `number`, created once.
+    private mutating func placeholder(_ number: Int) -> ArchivedInstance {
+        if let known = placeholderOf[number] { return known }
+        let p = ArchivedInstance(className: "", classChain: [])
+        placeholderOf[number] = p
+        objectOfPlaceholder[ObjectIdentifier(p)] = number
+        return p
+    }
+
+    /// Empties every instance made (for a caller that keeps none of them; every cycle goes through
+    /// one, see ``AnyArchived/breakReferenceCycles()``).
+    func breakReferenceCycles() {
+        for case let instance? in shells {
+            instance.fields = [:]
+            instance.unkeyed = []
         }
-        let values = Fields(archive.objects[number].values)
-        let result: AnyArchived
-        if shells[number] == nil, let typed = try typedValue(kind: kind, values) {
-            result = typed
-        } else {
-            let instance = shell(number)
-            try fill(instance, values)
-            result = .object(instance)
+    }
+
+    /// Empties the instances of the objects `value` does not reach (every object is converted;
+    /// those the caller does not get would keep a cycle alive).
+    func emptyShells(unreachableFrom value: TypedStreamValue) {
+        guard shells.contains(where: { $0 != nil }) else { return }
+        let reached = archive.reachableObjects(from: value)
+        for (n, shell) in shells.enumerated() where !reached[n] {
+            shell?.fields = [:]
+            shell?.unkeyed = []
         }
-        results[number] = result
-        return result
     }
 
     /// The instance of object `number`, created once.

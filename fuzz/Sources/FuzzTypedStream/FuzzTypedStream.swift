@@ -3,7 +3,8 @@
 // 1. The event reader (TypedStreamReader) and the object layer (TypedStreamArchive) over the payload.
 // 2. The typed layer: every object as a typed value, the root, a Messages body, a colour list.
 // Oracles: errors are TypedStreamError with an offset inside the payload; the event reader and the
-// object layer agree (the same error, or both succeed); whatever reads writes back (the SPI writer)
+// object layer agree (the same error, or both succeed), and the one-pass decoder with them (the same
+// values, or the same error); whatever reads writes back (the SPI writer)
 // to bytes that read with the same groups, objects and classes, and writing that again gives the
 // same bytes (a fixed point); a message body's runs are contiguous and cover its text.
 //
@@ -26,7 +27,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         maxTableEntries: min(config.limits.maxObjects, 1 << 16))
     let options = TypedStreamOptions(
         allowTrailingData: config.options.allowTrailingData, unionPointerSize: config.choice & 1 == 0 ? 8 : 4)
-    let decoding = TypedStreamDecodingOptions(decodeNestedKeyedArchives: config.choice & 2 != 0, maxDepth: 64)
+    let decoding = TypedStreamDecodingOptions(decodeNestedKeyedArchives: config.choice & 2 != 0)
 
     func located(_ e: TypedStreamError, _ what: String) {
         require(!e.detail.isEmpty, "\(what): TypedStreamError without detail")
@@ -52,6 +53,17 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         require(
             eventError?.code == error.code && eventError?.offset == error.offset,
             "events and archive disagree: \(eventError.map { "\($0)" } ?? "no error") / \(error)")
+        // The one-pass decoder fails too (with this error, or a typed-layer one met before it).
+        do {
+            let values = try TypedStreamArchive.decodeValues(from: payload, limits: limits, options: options, decoding: decoding)
+            values.forEach { $0.breakReferenceCycles() }
+            require(false, "the one-pass decoder read what the archive could not: \(error)")
+        } catch let oneError {
+            located(oneError, "one-pass")
+            require(
+                (oneError.code == error.code && oneError.offset == error.offset) || oneError.code == .cycle,
+                "one-pass and archive errors disagree: \(oneError) / \(error)")
+        }
         return 0
     }
 
@@ -63,20 +75,38 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         require(again.objects.count == archive.objects.count, "written back: object count changed")
         require(again.classes == archive.classes, "written back: classes changed")
         require(again.groups.map(\.types) == archive.groups.map(\.types), "written back: types changed")
-        require(try TypedStreamWriter.write(again) == bytes, "writing is not a fixed point")
+        let twice = try TypedStreamWriter.write(again)
+        require(twice == bytes, "writing is not a fixed point")
     } catch {
         require(false, "an archive that read does not write back: \(error)")
     }
 
     // 3. The typed layer: values or typed errors (a value class containing itself, a depth).
     var decoded: [AnyArchived] = []
+    var valuesError: TypedStreamError?
+    var valueCount = 0
     do {
         decoded = try archive.decodeObjects(options: decoding)
         require(decoded.count == archive.objects.count, "decodeObjects: one value per object")
-        _ = try archive.decodeValues(options: decoding)
+        let values = try archive.decodeValues(options: decoding)
+        valueCount = values.count
+        values.forEach { $0.breakReferenceCycles() }
     } catch {
         located(error, "decode")
-        require([.cycle, .limitExceeded].contains(error.code), "decode: unexpected \(error.code)")
+        require(error.code == .cycle, "decode: unexpected \(error.code)")
+        valuesError = error
+    }
+    // The one-pass decoder: the same values, or the same cycle (both convert in the order objects end).
+    do {
+        let values = try TypedStreamArchive.decodeValues(from: payload, limits: limits, options: options, decoding: decoding)
+        values.forEach { $0.breakReferenceCycles() }
+        require(valuesError == nil, "one-pass read what the archive decoder calls a cycle: \(valuesError.map { "\($0)" } ?? "")")
+        require(values.count == valueCount, "one-pass: \(values.count) values, the archive \(valueCount)")
+    } catch {
+        located(error, "one-pass")
+        require(
+            error.code == .cycle && valuesError?.code == .cycle && error.object == valuesError?.object,
+            "one-pass: \(error) (archive: \(valuesError.map { "\($0)" } ?? "no error"))")
     }
     do {
         let body = try MessageBody(attributedBody: payload, limits: limits, options: decoding)
