@@ -180,4 +180,19 @@ import Testing
         #expect(body.runs.map(\.text) == ["a", "😀", "b"])
         #expect(body.runs[1].isBold)
     }
+
+    /// Runs that split a surrogate pair (not written by Messages, but possible in hand-made input)
+    /// get replacement characters; runs past the text are clamped.
+    @Test func runsThatSplitASurrogatePair() {
+        let attributed = ArchivedAttributedString(
+            string: "a😀b",
+            runs: [
+                .init(range: 0..<2, attributes: [:]), .init(range: 2..<4, attributes: [:]),
+                .init(range: 4..<9, attributes: [:]),
+            ],
+            isMutable: false)
+        let body = MessageBody(attributed)
+        #expect(body.runs.map(\.text) == ["a\u{FFFD}", "\u{FFFD}b", ""])
+        #expect(body.runs.map(\.range) == [0..<2, 2..<4, 4..<9])
+    }
 }

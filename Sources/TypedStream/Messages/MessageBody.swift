@@ -187,11 +187,30 @@ public struct MessageBody: Hashable {
     /// The body of an attributed string (from a typedstream, or from a keyed archive).
     public init(_ attributed: ArchivedAttributedString) {
         text = attributed.string
-        let units = Array(attributed.string.utf16)
-        runs = attributed.runs.map { run in
-            let r = min(run.range.lowerBound, units.count)..<min(run.range.upperBound, units.count)
-            return Run(range: run.range, text: String(decoding: units[r], as: UTF16.self), attributes: run.attributes)
+        // The runs are in order: one walk over the UTF-16 view. A run that splits a surrogate pair
+        // (not written by Messages) gets its units decoded with replacement characters.
+        let units = attributed.string.utf16
+        var at = units.startIndex
+        var offset = 0
+        var out: [Run] = []
+        out.reserveCapacity(attributed.runs.count)
+        for run in attributed.runs {
+            let lower = min(max(run.range.lowerBound, 0), units.count)
+            let upper = min(max(run.range.upperBound, lower), units.count)
+            if lower < offset {
+                at = units.startIndex
+                offset = 0
+            }
+            let start = units.index(at, offsetBy: lower - offset)
+            let end = units.index(start, offsetBy: upper - lower)
+            let piece = units[start..<end]
+            let exact: String? = String(piece)  // nil when a bound is inside a scalar
+            let runText = exact ?? String(decoding: Array(piece), as: UTF16.self)
+            out.append(Run(range: run.range, text: runText, attributes: run.attributes))
+            at = end
+            offset = upper
         }
+        runs = out
     }
 
     /// The runs grouped into parts: consecutive runs with the same part index.
