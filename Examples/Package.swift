@@ -37,11 +37,13 @@ let package = Package(
                 .product(name: "KeyedArchive", package: "KeyedArchive"),
                 .product(name: "PropertyList", package: "KeyedArchive"),
             ] + (name == "macro-archivable" ? [.product(name: "KeyedArchiveMacros", package: "KeyedArchive")] : [])
-                + (name == "messages-bodies" ? [.product(name: "TypedStream", package: "KeyedArchive"), "CSQLite"] : []),
+                + (name == "messages-bodies"
+                    ? [.product(name: "TypedStream", package: "KeyedArchive"), "CSQLite"] : []),
             path: "Sources/\(name)"
         )
     } + [
         // The system SQLite library (Debian/Ubuntu: libsqlite3-dev; scripts/ensure-deps installs it).
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])])
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])])
     ]
 )

@@ -108,7 +108,9 @@ struct Generate: BPlistSubcommand {
         case .numbers: try run(NumbersWorkload.self)
         case .messages, .typedstream:
             let messages = workload == .messages
-            let count = objects ?? max(1, (Generate.parseSize(bytes ?? "") ?? 0) / BenchTypedStream.bytesPerElement(messages: messages))
+            let count =
+                objects
+                ?? max(1, (Generate.parseSize(bytes ?? "") ?? 0) / BenchTypedStream.bytesPerElement(messages: messages))
             try BenchTypedStream.generate(messages: messages, count: count, seed: seed, out: out)
         }
     }

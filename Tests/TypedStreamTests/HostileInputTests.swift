@@ -217,7 +217,11 @@ import Testing
             }
             #expect(instance.className == "NSArray")
             #expect(instance.unkeyed.count == 2)
-            if case .object(let inner)? = instance.unkeyed.last { #expect(inner === instance) } else { Issue.record("no self") }
+            if case .object(let inner)? = instance.unkeyed.last {
+                #expect(inner === instance)
+            } else {
+                Issue.record("no self")
+            }
             root.breakReferenceCycles()
         }
     }

@@ -64,7 +64,9 @@ import Testing
             #expect(sameGraphs(try TypedStreamArchive(d).decodeValues(), try TypedStreamArchive.decodeValues(from: d)))
         }
         for blob in TypedStreamSamples.messageBodies(count: 100) + [TypedStreamSamples.objectGraph(count: 40)] {
-            #expect(sameGraphs(try TypedStreamArchive(blob).decodeValues(), try TypedStreamArchive.decodeValues(from: blob)))
+            #expect(
+                sameGraphs(try TypedStreamArchive(blob).decodeValues(), try TypedStreamArchive.decodeValues(from: blob))
+            )
         }
         // A value class containing itself: a cycle both ways.
         let cyclic = data("\(header) 84 01 \"@\" 84 84 84 07 \"NSArray\" 00 85 84 01 \"i\" 01 92 92 86")

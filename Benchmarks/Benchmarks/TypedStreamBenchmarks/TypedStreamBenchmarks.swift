@@ -128,7 +128,9 @@ final class TypedStreamInputs {
             graph: TypedStreamSamples.objectGraph(count: recordCount))
         do {
             for blob in value.messages { _ = try MessageBody(attributedBody: blob) }
-            for root in [try TypedStreamArchive.decodeRoot(from: value.graph), try TypedStreamArchive(value.graph).decodeRoot()] {
+            for root in [
+                try TypedStreamArchive.decodeRoot(from: value.graph), try TypedStreamArchive(value.graph).decodeRoot(),
+            ] {
                 guard case .array(let records) = root, records.count == recordCount else {
                     fatalError("typedstream workload: the stream does not read back as \(recordCount) records")
                 }

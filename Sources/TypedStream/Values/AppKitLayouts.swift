@@ -70,7 +70,6 @@ extension TypedObjectSource {
         return out
     }
 
-
     /// NSColor: the kind, then its components (or the named colour's catalog, name and colour).
     mutating func color(_ values: Fields) throws(TypedStreamError) -> ArchivedColor? {
         guard let kind = values.first?.intValue else { return nil }
@@ -95,7 +94,6 @@ extension TypedObjectSource {
         guard values.count == expected + 1, reals.count == expected else { return nil }
         return ArchivedColor(colorSpace: kind, components: reals)
     }
-
 
     /// NSFont: the name (a serialized property list), the size, four flag bytes.
     func font(_ values: Fields) -> ArchivedFont? {

@@ -44,7 +44,8 @@ extension TypedStreamArchive {
         from data: Data, limits: TypedStreamLimits = .default, options: TypedStreamOptions = .default,
         decoding: TypedStreamDecodingOptions = .default
     ) throws(TypedStreamError) -> AnyArchived {
-        let decoded = try StreamingDecoder.decode(data, limits: limits, options: options, decoding: decoding, keep: .first)
+        let decoded = try StreamingDecoder.decode(
+            data, limits: limits, options: options, decoding: decoding, keep: .first)
         guard let root = decoded.values.first else {
             throw TypedStreamError(.typeMismatch, "the stream has no value")
         }
@@ -231,7 +232,7 @@ struct StreamingDecoder: TypedObjectSource {
         }
     }
 
-    /// Empties the instances of objects `first...` (see ``AnyArchived/breakReferenceCycles()``: every
+    /// Empties the instances of objects `first...` (see `AnyArchived.breakReferenceCycles()`: every
     /// cycle goes through an instance this decoder made).
     private func emptyInstances(from first: Int) {
         for slot in objects[min(first, objects.count)...] {

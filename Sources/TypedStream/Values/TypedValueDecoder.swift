@@ -81,7 +81,7 @@ extension TypedStreamArchive {
     }
 
     /// Every object as a typed value, by number: each converted once, so an object named from several
-    /// places is one value (one ``ArchivedInstance`` for an unknown class).
+    /// places is one value (one `ArchivedInstance` for an unknown class).
     ///
     /// - Throws: as ``decodeRoot(options:)``.
     public func decodeObjects(options: TypedStreamDecodingOptions = .default) throws(TypedStreamError) -> [AnyArchived]
@@ -302,7 +302,7 @@ struct TypedValueDecoder: TypedObjectSource {
     }
 
     /// Empties every instance made (for a caller that keeps none of them; every cycle goes through
-    /// one, see ``AnyArchived/breakReferenceCycles()``).
+    /// one, see `AnyArchived.breakReferenceCycles()`).
     func breakReferenceCycles() {
         for case let instance? in shells {
             instance.fields = [:]

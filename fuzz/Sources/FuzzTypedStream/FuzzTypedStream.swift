@@ -31,7 +31,9 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
 
     func located(_ e: TypedStreamError, _ what: String) {
         require(!e.detail.isEmpty, "\(what): TypedStreamError without detail")
-        if let offset = e.offset { require(offset >= 0 && offset <= payload.count, "\(what): offset \(offset) outside the input") }
+        if let offset = e.offset {
+            require(offset >= 0 && offset <= payload.count, "\(what): offset \(offset) outside the input")
+        }
     }
 
     // 1. Events, then the archive: the same outcome.
@@ -55,7 +57,8 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
             "events and archive disagree: \(eventError.map { "\($0)" } ?? "no error") / \(error)")
         // The one-pass decoder fails too (with this error, or a typed-layer one met before it).
         do {
-            let values = try TypedStreamArchive.decodeValues(from: payload, limits: limits, options: options, decoding: decoding)
+            let values = try TypedStreamArchive.decodeValues(
+                from: payload, limits: limits, options: options, decoding: decoding)
             values.forEach { $0.breakReferenceCycles() }
             require(false, "the one-pass decoder read what the archive could not: \(error)")
         } catch let oneError {
@@ -70,7 +73,8 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     // 2. Written back: reads with the same structure; writing again is a fixed point.
     do {
         let bytes = try TypedStreamWriter.write(archive)
-        let again = try TypedStreamArchive(bytes, limits: TypedStreamLimits(), options: TypedStreamOptions(unionPointerSize: options.unionPointerSize))
+        let again = try TypedStreamArchive(
+            bytes, limits: TypedStreamLimits(), options: TypedStreamOptions(unionPointerSize: options.unionPointerSize))
         require(again.groups.count == archive.groups.count, "written back: group count changed")
         require(again.objects.count == archive.objects.count, "written back: object count changed")
         require(again.classes == archive.classes, "written back: classes changed")
@@ -98,9 +102,12 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     }
     // The one-pass decoder: the same values, or the same cycle (both convert in the order objects end).
     do {
-        let values = try TypedStreamArchive.decodeValues(from: payload, limits: limits, options: options, decoding: decoding)
+        let values = try TypedStreamArchive.decodeValues(
+            from: payload, limits: limits, options: options, decoding: decoding)
         values.forEach { $0.breakReferenceCycles() }
-        require(valuesError == nil, "one-pass read what the archive decoder calls a cycle: \(valuesError.map { "\($0)" } ?? "")")
+        require(
+            valuesError == nil,
+            "one-pass read what the archive decoder calls a cycle: \(valuesError.map { "\($0)" } ?? "")")
         require(values.count == valueCount, "one-pass: \(values.count) values, the archive \(valueCount)")
     } catch {
         located(error, "one-pass")

@@ -12,16 +12,26 @@ extension Seeds {
         let part = "__kIMMessagePartAttributeName"
         let hi = S.attributedBody("hi", runs: [(2, [(part, .int(0))])])
         add("ts-message-hi", hi)
-        add("ts-message-three-parts", S.attributedBody(
-            "\u{FFFC}hi Sam https://ex.test/x",
-            runs: [
-                (1, [("__kIMFileTransferGUIDAttributeName", .string("AT_0_GUID")), (part, .int(0))]),
-                (3, [(part, .int(1))]),
-                (3, [(part, .int(1)), ("__kIMMentionConfirmedMention", .string("+15550100"))]),
-                (1, [(part, .int(1))]),
-                (17, [(part, .int(1)), ("__kIMLinkAttributeName", .url("https://ex.test/x")), ("__kIMTextBoldAttributeName", .int(1))]),
-            ], mutable: true))
-        add("ts-message-big-endian", S.attributedBody("big", runs: [(3, [(part, .longLong(1 << 40))])], byteOrder: .bigEndian))
+        add(
+            "ts-message-three-parts",
+            S.attributedBody(
+                "\u{FFFC}hi Sam https://ex.test/x",
+                runs: [
+                    (1, [("__kIMFileTransferGUIDAttributeName", .string("AT_0_GUID")), (part, .int(0))]),
+                    (3, [(part, .int(1))]),
+                    (3, [(part, .int(1)), ("__kIMMentionConfirmedMention", .string("+15550100"))]),
+                    (1, [(part, .int(1))]),
+                    (
+                        17,
+                        [
+                            (part, .int(1)), ("__kIMLinkAttributeName", .url("https://ex.test/x")),
+                            ("__kIMTextBoldAttributeName", .int(1)),
+                        ]
+                    ),
+                ], mutable: true))
+        add(
+            "ts-message-big-endian",
+            S.attributedBody("big", runs: [(3, [(part, .longLong(1 << 40))])], byteOrder: .bigEndian))
         for (i, blob) in S.messageBodies(count: 6, seed: 3).enumerated() { add("ts-message-\(i)", blob) }
         add("ts-graph", S.objectGraph(count: 12))
 
@@ -102,7 +112,10 @@ extension Seeds {
         add("ts-deep", deep)
         add("ts-deep-depth-4", deep, config: [0x10, 0])
         // An NSArray that contains itself; a cycle through unknown objects.
-        header += [0x84, 0x01, 0x40, 0x84, 0x84, 0x84, 0x07] + Array("NSArray".utf8) + [0x00, 0x85, 0x84, 0x01, 0x69, 0x01, 0x92, 0x92, 0x86]
+        header +=
+            [0x84, 0x01, 0x40, 0x84, 0x84, 0x84, 0x07] + Array("NSArray".utf8) + [
+                0x00, 0x85, 0x84, 0x01, 0x69, 0x01, 0x92, 0x92, 0x86,
+            ]
         add("ts-array-contains-itself", header)
     }
 }
