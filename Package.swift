@@ -20,6 +20,9 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        // NSArchiver's typedstream (Messages bodies, old preferences, nibs, colour lists), read into the
+        // same typed values as keyed archives.
+        .library(name: "TypedStream", targets: ["TypedStream"]),
         // `@KeyedArchivable`: the only product that builds swift-syntax (see README, build cost).
         .library(name: "KeyedArchiveMacros", targets: ["KeyedArchiveMacros"]),
         .executable(name: "bplist", targets: ["bplist"]),
@@ -41,6 +44,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "PropertyList", dependencies: ["CZlib"], swiftSettings: strict),
         .target(name: "KeyedArchive", dependencies: ["PropertyList"], swiftSettings: strict),
+        .target(name: "TypedStream", dependencies: ["KeyedArchive", "PropertyList"], swiftSettings: strict),
         .macro(
             name: "KeyedArchiveMacrosPlugin",
             dependencies: [
@@ -59,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "bplist",
             dependencies: [
-                "PropertyList", "KeyedArchive",
+                "PropertyList", "KeyedArchive", "TypedStream",
                 .byName(name: "KeyedArchiveMacros", condition: .when(traits: ["MacroBench"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -84,6 +88,13 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),
-        .testTarget(name: "bplistToolTests", dependencies: ["bplist", "PropertyList", "KeyedArchive"]),
+        .testTarget(
+            name: "TypedStreamTests",
+            dependencies: [
+                "TypedStream", "KeyedArchive", "PropertyList",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "bplistToolTests", dependencies: ["bplist", "PropertyList", "KeyedArchive", "TypedStream"]),
     ]
 )

@@ -5,6 +5,8 @@
 //   PropertyListBenchmarks   the core codec on mixed/strings/numbers (decode, encode, open, lookup, zlib)
 //   KeyedArchiveBenchmarks  keyed archives on 20,000 Person objects (unarchive, archive, plist decode;
 //                           hand-written, @KeyedArchivable and Codable against NSKeyedArchiver)
+//   TypedStreamBenchmarks   typedstreams (NSArchiver): 2,000 Messages bodies, one stream of 50,000
+//                           records with shared objects (events, object layer, typed values, MessageBody)
 //
 //   cd Benchmarks && swift package benchmark                 # everything
 //   swift package benchmark --target KeyedArchiveBenchmarks  # one target
@@ -63,6 +65,18 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/KeyedArchiveBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Typedstreams (NSArchiver's format): ours only (swift-corelibs-foundation has no NSUnarchiver;
+        // the Python peer is in scripts/compare-typedstream).
+        .executableTarget(
+            name: "TypedStreamBenchmarks",
+            dependencies: [
+                "SuiteConfiguration",
+                .product(name: "TypedStream", package: "KeyedArchive"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/TypedStreamBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

@@ -20,6 +20,7 @@ let scenarios = [
     "defaults-store",  // (h) an archived user in UserDefaults and in a plist file, read by a second process
     "macro-archivable",  // (i) the scenarios above with @KeyedArchivable beside the hand-written classes
     "plist-settings",  // (j) a Foundation PropertyListEncoder settings store moved to PlistEncoder/PlistDecoder
+    "messages-bodies",  // (k) message bodies out of a database shaped like Messages' chat.db (typedstream)
 ]
 
 let package = Package(
@@ -36,8 +37,14 @@ let package = Package(
             dependencies: [
                 .product(name: "KeyedArchive", package: "KeyedArchive"),
                 .product(name: "PropertyList", package: "KeyedArchive"),
-            ] + (name == "macro-archivable" ? [.product(name: "KeyedArchiveMacros", package: "KeyedArchive")] : []),
+            ] + (name == "macro-archivable" ? [.product(name: "KeyedArchiveMacros", package: "KeyedArchive")] : [])
+                + (name == "messages-bodies"
+                    ? [.product(name: "TypedStream", package: "KeyedArchive"), "CSQLite"] : []),
             path: "Sources/\(name)"
         )
-    }
+    } + [
+        // The system SQLite library (Debian/Ubuntu: libsqlite3-dev; scripts/ensure-deps installs it).
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])])
+    ]
 )

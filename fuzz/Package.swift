@@ -28,6 +28,16 @@ let package = Package(
         ),
         // Codable (issue 21): PlistDecoder/PlistEncoder on a fixed recursive model.
         .executableTarget(name: "FuzzCodable", dependencies: ["FuzzCommon"]),
-        .executableTarget(name: "MakeSeeds", dependencies: ["FuzzCommon"]),
+        .executableTarget(
+            name: "FuzzTypedStream",
+            dependencies: [
+                "FuzzCommon", .product(name: "KeyedArchive", package: "KeyedArchive"),
+                .product(name: "TypedStream", package: "KeyedArchive"),
+            ]
+        ),
+        .executableTarget(
+            name: "MakeSeeds",
+            dependencies: ["FuzzCommon", .product(name: "TypedStream", package: "KeyedArchive")]
+        ),
     ]
 )

@@ -41,11 +41,14 @@
 //                 (built with the package trait MacroBench: `swift build -c release --traits MacroBench`;
 //                 off by default so that the tool builds without swift-syntax)
 //   graph         KeyedArchiveGraph(data): the generic, class-agnostic decode
+// And for a typedstream, or a plist whose root array holds typedstreams (BenchTypedStream.swift):
+//   ts-events, ts-read, ts-decode, ts-archive-decode, ts-messages (all by default)
 
 import ArgumentParser
 import Foundation
 import KeyedArchive
 @_spi(Internals) import PropertyList
+import TypedStream
 
 #if MacroBench
     import KeyedArchiveMacros
@@ -83,6 +86,7 @@ struct Bench: ParsableCommand {
     ]
     static let allOperations =
         defaultOperations + ["unarchive", "archive"] + macroOperations + ["graph"] + fileOperations.sorted()
+        + BenchTypedStream.operations
 
     @Argument(help: "The binary property list to time.")
     var file: String
@@ -123,6 +127,13 @@ struct Bench: ParsableCommand {
         let workload = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         var timer = RepTimer(warmup: max(0, warmup), reps: reps)
         let report = Reporter(workload: workload, inBytes: input.count)
+        if let blobs = BenchTypedStream.blobs(input) {
+            // A typedstream, or a plist of them (see BenchTypedStream.swift).
+            try BenchTypedStream.run(
+                blobs, isMessages: !TypedStreamArchive.isTypedStream(input), ops: requested == "all" ? [] : ops,
+                timer: &timer, report: report)
+            return
+        }
 
         var compressed: Data?
         var items = 0
@@ -349,7 +360,7 @@ struct Bench: ParsableCommand {
 }
 
 /// Untimed warm-up runs, then timed runs of one operation.
-private struct RepTimer {
+struct RepTimer {
     let warmup: Int
     let reps: Int
     /// Milliseconds of each timed run of the last `measure`.
@@ -378,7 +389,7 @@ private struct RepTimer {
 }
 
 /// Prints one JSON line per operation, with the peers' fields in the peers' order.
-private struct Reporter {
+struct Reporter {
     let workload: String
     let inBytes: Int
 

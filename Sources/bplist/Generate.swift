@@ -35,7 +35,10 @@ struct Generate: BPlistSubcommand {
             WORKLOAD is mixed, strings or numbers: the shapes of the peers' benchmark files \
             (../shared/peers/gen_data.py), scaled to --bytes SIZE (about; K, M, G = 2^10, 2^20, 2^30) \
             or --objects N (the root and whole elements, at least N objects). The same --seed gives \
-            the same bytes. A summary line 'generate WORKLOAD: E elements, N objects, B bytes in S s \
+            the same bytes. Two typedstream workloads are written whole, not streamed (--objects is \
+            their element count, --bytes an estimate): messages, a plist array of N Messages \
+            attributedBody blobs; typedstream, one stream of an NSArray of N records full of \
+            references. A summary line 'generate WORKLOAD: E elements, N objects, B bytes in S s \
             (R MB/s) -> FILE' goes to standard error. --verify then reads the file back (into memory, \
             element by element) and checks every element against the generator.
 
@@ -51,9 +54,11 @@ struct Generate: BPlistSubcommand {
 
     enum Workload: String, ExpressibleByArgument, CaseIterable {
         case mixed, strings, numbers
+        /// typedstreams (BenchTypedStream.swift): Messages bodies in a plist, one stream of records.
+        case messages, typedstream
     }
 
-    @Argument(help: "The workload: mixed, strings or numbers.")
+    @Argument(help: "The workload: mixed, strings, numbers, messages or typedstream.")
     var workload: Workload
 
     @Option(name: .long, help: "Where to write ('-' for standard output).")
@@ -91,6 +96,9 @@ struct Generate: BPlistSubcommand {
             throw ValidationError("--dedup-memory '\(text)' is not a size (such as 0, 4M, 32M)")
         }
         if verify && out == "-" { throw ValidationError("--verify needs a file, not standard output") }
+        if verify && (workload == .messages || workload == .typedstream) {
+            throw ValidationError("--verify is for the streamed workloads (mixed, strings, numbers)")
+        }
     }
 
     func execute() throws {
@@ -98,6 +106,12 @@ struct Generate: BPlistSubcommand {
         case .mixed: try run(MixedWorkload.self)
         case .strings: try run(StringsWorkload.self)
         case .numbers: try run(NumbersWorkload.self)
+        case .messages, .typedstream:
+            let messages = workload == .messages
+            let count =
+                objects
+                ?? max(1, (Generate.parseSize(bytes ?? "") ?? 0) / BenchTypedStream.bytesPerElement(messages: messages))
+            try BenchTypedStream.generate(messages: messages, count: count, seed: seed, out: out)
         }
     }
 

@@ -7,7 +7,12 @@ import Foundation
 struct Inspect: BPlistSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Summarise a binary property list: header, trailer, widths, objects, duplicates, depth, tree."
+        abstract: "Summarise a binary property list: header, trailer, widths, objects, duplicates, depth, tree.",
+        discussion: """
+            A typedstream (NSArchiver) is summarised instead: streamer version, byte order, system \
+            version, top-level groups, objects by class, classes with their versions and superclasses, \
+            and the root.
+            """
     )
 
     @Argument(help: "The property list to read ('-' for standard input; plain, zlib or gzip).")
@@ -23,6 +28,11 @@ struct Inspect: BPlistSubcommand {
 
     func execute() throws {
         let input = try IO.read(file)
+        if TypedStreamTool.isTypedStream(input) {
+            IO.printOut(
+                TypedStreamReport(archive: try TypedStreamTool.open(input), inputSize: input.count).render(file: file))
+            return
+        }
         let document = try BinaryPlistDocument(input, options: read.documentOptions)
         try Validate.fullyCheck(document)
         let report = try InspectReport(document: document, inputSize: input.count)

@@ -1,5 +1,6 @@
 // Sources/bplist/NestedPlistTree.swift - A tree whose data values that hold a binary property list
-// show it decoded, as `{ "$nested" => … }` (a keyed archive as its object graph): what `print` walks.
+// or a typedstream show it decoded, as `{ "$nested" => … }` (a keyed archive as its object graph, a
+// typedstream as its typed values): what `print` walks.
 //
 // The expansion happens as the tree is read, so the output budget's check (PlistTreeMeasure) counts
 // what the nested plists add, however often the data is referenced; expansions are cached by content,
@@ -86,16 +87,26 @@ struct NestedPlistTree<Base: PlistTree>: PlistTree {
         }
     }
 
-    /// The decoded form of `bytes`, or nil when they are not a property list (or one over the budget).
+    /// The decoded form of `bytes`, or nil when they are neither a property list nor a typedstream
+    /// (or one over the budget).
     private func expand(_ bytes: Data) -> PlistValue? {
-        // Most data is not a property list: told at once from its first bytes.
-        guard bytes.starts(with: "bplist".utf8) || CompressionEnvelope.detect(bytes) != nil else { return nil }
+        // Most data is neither: told at once from its first bytes.
+        let typedStream = TypedStreamTool.isTypedStream(bytes)
+        guard typedStream || bytes.starts(with: "bplist".utf8) || CompressionEnvelope.detect(bytes) != nil else {
+            return nil
+        }
         if let known = cache.expanded[bytes] { return known }
         let data = PlistValue.data(bytes)
         var result: PlistValue? = nil
-        let (expanded, _) = data.expandingNestedPlists(budget: budget)
+        var expanded = data
+        if typedStream {
+            var ignored: [String] = []  // reported by issues(of:) when the data stays data
+            expanded = TypedStreamTool.expandingTypedStreams(data, issues: &ignored)
+        } else {
+            expanded = data.expandingNestedPlists(budget: budget).value
+        }
         if expanded != data, (try? expanded.checkExpansion(budget, as: "a nested property list")) != nil {
-            result = ArchiveView.unarchivingNested(expanded)
+            result = typedStream ? expanded : ArchiveView.unarchivingNested(expanded)
         }
         if cache.expanded.count < 4096 { cache.expanded[bytes] = result }
         return result
@@ -103,6 +114,14 @@ struct NestedPlistTree<Base: PlistTree>: PlistTree {
 
     /// The issues of a data value the tree left as data (for a warning naming its key path).
     static func issues(of data: PlistValue, budget: OutputBudget) -> [NestedPlistIssue] {
+        if case .data(let bytes) = data, TypedStreamTool.isTypedStream(bytes) {
+            var issue: String?
+            guard TypedStreamTool.resolved(bytes, issue: &issue) == nil else { return [] }
+            return [
+                NestedPlistIssue(
+                    path: [], error: PlistError(.invalidObject, "a typedstream that does not read: \(issue ?? "")"))
+            ]
+        }
         let (expanded, issues) = data.expandingNestedPlists(budget: budget)
         if issues.isEmpty, expanded != data {
             do {

@@ -17,7 +17,9 @@ struct Print: BPlistSubcommand {
             A data value that is itself a binary property list (a keyed archive in a preferences \
             file, say) prints decoded, as { "$nested" => … } (a keyed archive as its objects, the way \
             'bplist unarchive' shows them), up to 8 levels deep; one that does not \
-            decode stays data, with a warning naming its key path (--no-expand-nested: print data as data).
+            decode stays data, with a warning naming its key path (--no-expand-nested: print data as data). \
+            A typedstream (NSArchiver) prints as 'bplist unarchive' shows it, and so does one held in a \
+            data value.
 
             Examples:
               bplist print Info.plist
@@ -47,6 +49,12 @@ struct Print: BPlistSubcommand {
         let input = try IO.read(file)
         let progress = Progress("print", inputBytes: input.count)
         defer { progress.finish() }
+        if TypedStreamTool.isTypedStream(input) {
+            try TypedStreamTool.show(
+                input, json: false, maxDepth: 512, expandNested: expandNested, palette: colors.palette,
+                budget: outputBudget.budget, progress: progress)
+            return
+        }
         progress.phase("decoding")
         // A binary file is walked in place (no PlistValue tree); other forms are decoded first.
         if PlistInput.sniff(input) == .binary {

@@ -20,7 +20,10 @@ struct Unarchive: BPlistSubcommand {
             then as '<ref #UID ClassName>', so shared objects and cycles are safe. Nesting deeper than \
             --max-depth prints '<depth limit #UID ClassName>'. When $top holds only 'root' its object \
             is printed; otherwise a dictionary of the $top keys. Binary, XML and canonical JSON \
-            archives are read.
+            archives are read. A typedstream (NSArchiver: Messages bodies, old preferences, nibs, \
+            .clr colour lists) is shown the same way: objects numbered in stream order ('#N'), each \
+            unknown object's values labelled by position and type code ('0 i'), several top-level \
+            groups as "group N (types)".
 
             Text form:
               XWZPerson #3 {
@@ -93,6 +96,12 @@ struct Unarchive: BPlistSubcommand {
         let input = try IO.read(file)
         let progress = Progress("unarchive", inputBytes: input.count)
         defer { progress.finish() }
+        if TypedStreamTool.isTypedStream(input) {
+            try TypedStreamTool.show(
+                input, json: json, maxDepth: maxDepth, expandNested: expandNested, palette: colors.palette,
+                budget: outputBudget.budget, progress: progress)
+            return
+        }
         progress.phase("decoding")
         let binary: Data
         let isBinary = PlistInput.sniff(input) == .binary
@@ -259,6 +268,9 @@ struct ArchiveView {
     /// --max-depth levels, so its frame stays small).
     @inline(never)
     mutating func nestedData(_ value: PlistValue, depth: Int) -> ArchiveNode {
+        if case .data(let d) = value, TypedStreamTool.isTypedStream(d) {
+            return TypedStreamTool.nestedNode(d, depth: depth, issues: &nestedIssues)
+        }
         let (expanded, issues) = value.expandingNestedPlists(budget: nestedBudget)
         nestedIssues += issues
         guard expanded != value else { return .value(value) }
@@ -448,6 +460,7 @@ struct ArchiveView {
                 case .integer(let i): value = String(i)
                 case .real(let x): value = String(x)
                 case .bool(let b): value = String(b)
+                case .url(let u): value = u.absoluteString
                 case .object(let o): value = "<\(o.className)>"
                 default: value = "…"
                 }

@@ -26,6 +26,9 @@
 /// }
 /// ```
 ///
+/// The cases whose payload is large (colour, date components, affine transform, name components,
+/// paragraph style) are `indirect`, so that a value is small to copy (35 bytes instead of 283).
+///
 /// Archiving an `AnyArchived` writes the same object graph back: the same class names, chains and
 /// fields, with shared instances archived once. Collections and the Foundation values are values:
 /// two equal arrays may share one object in the output, as ``KeyedArchiver`` shares equal values,
@@ -74,23 +77,23 @@ public enum AnyArchived: Hashable {
     /// A regular expression (NSRegularExpression).
     case regularExpression(ArchivedRegularExpression)
     /// A colour (NSColor, UIColor).
-    case color(ArchivedColor)
+    indirect case color(ArchivedColor)
     /// A font (NSFont, UIFont).
     case font(ArchivedFont)
     /// An attributed string (NSAttributedString, NSMutableAttributedString).
     case attributedString(ArchivedAttributedString)
     /// Date components without a calendar or time zone (NSDateComponents).
-    case dateComponents(DateComponents)
+    indirect case dateComponents(DateComponents)
     /// A decimal number (NSDecimalNumber).
     case decimal(Decimal)
     /// An error: domain, code and user info (NSError).
     case error(ArchivedError)
     /// An affine transform (NSAffineTransform).
-    case affineTransform(ArchivedAffineTransform)
+    indirect case affineTransform(ArchivedAffineTransform)
     /// The parts of a person's name (NSPersonNameComponents).
-    case personNameComponents(ArchivedPersonNameComponents)
+    indirect case personNameComponents(ArchivedPersonNameComponents)
     /// A paragraph style (NSParagraphStyle, NSMutableParagraphStyle).
-    case paragraphStyle(ArchivedParagraphStyle)
+    indirect case paragraphStyle(ArchivedParagraphStyle)
     /// A font descriptor (NSFontDescriptor, UIFontDescriptor).
     case fontDescriptor(ArchivedFontDescriptor)
     /// An object of a class without a Swift type here.
@@ -110,8 +113,12 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomSt
     public var classChain: [String]
     /// The object's fields, by key (unescaped; `$class` is not a field).
     public var fields: [String: AnyArchived]
-    /// The values the object encoded without a key (`$0`, `$1`, …), in order.
+    /// The values the object encoded without a key (`$0`, `$1`, …), in order. A typedstream
+    /// (`NSArchiver`) object has only these: its values in the order it wrote them.
     public var unkeyed: [AnyArchived] = []
+    /// The version of each class of ``classChain``, when the archive records them (typedstream
+    /// archives do); empty for keyed archives, which do not.
+    public var classVersions: [Int] = []
     /// Fields stored as plain property-list arrays or sets inside the object's dictionary (not as
     /// NSArray objects), written back the same way.
     var inlineKeys: Set<String> = []

@@ -50,6 +50,7 @@ struct Seeds {
         try truncatedAndConfigured()
         try text()
         try codable()
+        typedStreams()
     }
 
     // MARK: Valid files from our writer
