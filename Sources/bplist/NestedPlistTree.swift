@@ -112,16 +112,9 @@ struct NestedPlistTree<Base: PlistTree>: PlistTree {
         return result
     }
 
-    /// The issues of a data value the tree left as data (for a warning naming its key path).
+    /// The issues of a data value the tree left as data (for a warning naming its key path); a
+    /// typedstream's are `print`'s to report.
     static func issues(of data: PlistValue, budget: OutputBudget) -> [NestedPlistIssue] {
-        if case .data(let bytes) = data, TypedStreamTool.isTypedStream(bytes) {
-            var issue: String?
-            guard TypedStreamTool.resolved(bytes, issue: &issue) == nil else { return [] }
-            return [
-                NestedPlistIssue(
-                    path: [], error: PlistError(.invalidObject, "a typedstream that does not read: \(issue ?? "")"))
-            ]
-        }
         let (expanded, issues) = data.expandingNestedPlists(budget: budget)
         if issues.isEmpty, expanded != data {
             do {

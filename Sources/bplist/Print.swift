@@ -75,7 +75,16 @@ struct Print: BPlistSubcommand {
             try PlistTreeMeasure(nested, budget: budget).check(.base(root), as: "an indented tree")
             progress.phase("printing")
             let printer = PlistTreePrinter(palette: colors.palette, progress: progress) { data, path in
-                // A data value left as data: say why, when it looked like a property list.
+                // A data value left as data: say why, when it looked like a property list or a
+                // typedstream.
+                if case .data(let bytes) = data, TypedStreamTool.isTypedStream(bytes) {
+                    var issue: String?
+                    if TypedStreamTool.resolved(bytes, issue: &issue) == nil {
+                        let place = path.isEmpty ? "the root" : path.joined(separator: ".")
+                        IO.printError("warning: typedstream at \(place): \(issue ?? "")")
+                    }
+                    return
+                }
                 for issue in NestedPlistTree<T>.issues(of: data, budget: budget) {
                     IO.printError("warning: \(NestedPlistIssue(path: path + issue.path, error: issue.error))")
                 }

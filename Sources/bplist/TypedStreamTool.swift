@@ -358,6 +358,7 @@ struct TypedStreamReport {
         case .className(let s): return "class \(s)"
         case .array(let xs, _): return "array (\(xs.count) elements)"
         case .set(let xs, _): return "set (\(xs.count) elements)"
+        case .orderedSet(let xs, _): return "ordered set (\(xs.count) elements)"
         case .dictionary(let xs, _): return "dictionary (\(xs.count) entries)"
         case .object(_, let name, _, let fields): return "\(name) (\(fields.count) values)"
         case .ref(let uid, let name), .truncated(let uid, let name): return "\(name) #\(uid)"
