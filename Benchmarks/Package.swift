@@ -1,10 +1,11 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 // Benchmarks/Package.swift - The benchmark suite, a nested package so that the root package's
 // `swift build`/`swift test` never compile package-benchmark (see ../shared/TOOLCHAIN.md, section 4).
 // Two benchmark targets, rows named workload/operation/implementation with Foundation's rows beside ours:
 //   PropertyListBenchmarks   the core codec on mixed/strings/numbers (decode, encode, open, lookup, zlib)
 //   KeyedArchiveBenchmarks  keyed archives on 20,000 Person objects (unarchive, archive, plist decode;
-//                           hand-written, @KeyedArchivable and Codable against NSKeyedArchiver)
+//                           hand-written, @KeyedArchivable and Codable against NSKeyedArchiver), and
+//                           on the realistic people workload (Sources/PeopleModel)
 //
 //   cd Benchmarks && swift package benchmark                 # everything
 //   swift package benchmark --target KeyedArchiveBenchmarks  # one target
@@ -34,6 +35,12 @@ let package = Package(
             dependencies: [.product(name: "PropertyList", package: "KeyedArchive")],
             path: "Sources/Workloads"
         ),
+        // The realistic keyed workload's Foundation model and data (its module name is in the archive's
+        // class names: PeopleModel.Person), shared by KeyedArchiveBenchmarks and people-peer.
+        .target(name: "PeopleModel", path: "Sources/PeopleModel"),
+        // NSKeyedArchiver/NSKeyedUnarchiver on that workload as a peer of ../shared/peers'
+        // protocol, for scripts/compare-peers (`swift build -c release --product people-peer`).
+        .executableTarget(name: "people-peer", dependencies: ["PeopleModel"], path: "Sources/PeoplePeer"),
         // The configuration both benchmark targets run with (what CI gates, in one place).
         .target(
             name: "SuiteConfiguration",
@@ -57,6 +64,7 @@ let package = Package(
             name: "KeyedArchiveBenchmarks",
             dependencies: [
                 "SuiteConfiguration",
+                "PeopleModel",
                 .product(name: "KeyedArchive", package: "KeyedArchive"),
                 .product(name: "KeyedArchiveMacros", package: "KeyedArchive"),
                 .product(name: "PropertyList", package: "KeyedArchive"),
