@@ -257,7 +257,14 @@ public final class KeyedArchiver {
         }
     }
 
-    var state = State()
+    #if DEBUG
+        /// The encoding state. Debug builds keep it a stored property, so that every access to it is
+        /// checked for exclusivity at run time; release builds keep it in a `StateCell` (see
+        /// Unarchiving/StateCell.swift).
+        var state: State
+    #else
+        let stateCell: StateCell<State>
+    #endif
 
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
@@ -281,8 +288,16 @@ public final class KeyedArchiver {
         _ = s.uid(forPlainObject: null)
         classKey = s.builder.addString(ArchiveVocabulary.classKey)
         nullUID = s.uidRef(0)
-        state = s
+        #if DEBUG
+            state = s
+        #else
+            stateCell = StateCell(s)
+        #endif
     }
+
+    #if !DEBUG
+        deinit { stateCell.destroy() }
+    #endif
 }
 
 extension KeyedArchiver {

@@ -65,11 +65,31 @@ public final class KeyedUnarchiver {
         /// the class remembers which key object the n-th lookup found.
         var classSlot = -1
         var requests = 0
+        /// The class's key layout for this object's key count (`-1`: not chosen yet; KeyLookup.swift).
+        var layout = -1
+        /// Positions (below 64) whose key has been matched: `$class` and the keys found so far.
+        var matched: UInt64 = 0
+        /// Whether every lookup so far asked the key the layout's memo has at that position.
+        var onMemo = true
+
+        init(
+            keys: ReferenceList, values: ReferenceList, uid: Int? = nil, className: String? = nil,
+            classSlot: Int = -1, classPosition: Int = -1
+        ) {
+            self.keys = keys
+            self.values = values
+            self.uid = uid
+            self.className = className
+            self.classSlot = classSlot
+            if classPosition >= 0, classPosition < 64 { matched = 1 << UInt64(classPosition) }
+        }
     }
 
     enum PathComponent {
         case key(String)
         case index(Int)
+        /// A two-phase object decoded from the queue: the start of its fields' key paths.
+        case object(Int)
     }
 
     struct ClassInfo {
@@ -88,9 +108,8 @@ public final class KeyedUnarchiver {
         /// The last resolved type and its two-phase view.
         var lastType: ObjectIdentifier?
         var lastTwoPhase: (any TwoPhaseKeyedArchivable.Type)?
-        /// The n-th key looked up in objects of this class, as asked and as stored (escaped), the
-        /// key object it matched and where.
-        var keys: [(key: String, stored: String, ref: ObjectRef, position: Int)] = []
+        /// Where objects of this class keep their keys, per key count (KeyLookup.swift).
+        var layouts: [KeyLayout] = []
     }
 
     /// Everything decoding mutates, in one property: one exclusivity check per operation.
@@ -99,6 +118,9 @@ public final class KeyedUnarchiver {
         /// The input lent for the current top-level read (Unarchiving/LentInput.swift).
         var input = LentInput()
         var path: [PathComponent] = []
+        /// Where the key path of the value being decoded starts in `path` (past the path of the
+        /// decode that queued the two-phase object whose fields are being read).
+        var pathBase = 0
         var instances: [(any KeyedArchivable)?] = []
         var inProgress: [Bool] = []
         /// Class UID → index in `classSlots` + 1 (0: not seen).
@@ -116,19 +138,29 @@ public final class KeyedUnarchiver {
 
         /// The key path of the value being decoded.
         var keyPath: [String] {
-            path.map {
+            path[min(pathBase, path.count)...].map {
                 switch $0 {
                 case .key(let k): k
                 case .index(let i): String(i)
+                case .object(let uid): "<UID \(uid)>"
                 }
             }
+        }
+
+        var hasPending: Bool { pendingHead < pending.count }
+
+        /// The archived class name of a frame's object (frames of class instances name only their
+        /// class slot: no string is copied per object).
+        func className(of frame: KeyedUnarchiver.Frame) -> String? {
+            if let name = frame.className { return name }
+            return frame.classSlot >= 0 ? classSlots[frame.classSlot].info.name : nil
         }
 
         func error(_ code: KeyedArchiveError.Code, uid: Int? = nil, className: String? = nil, _ detail: String)
             -> KeyedArchiveError
         {
             KeyedArchiveError(
-                code, keyPath: keyPath, className: className ?? frames.last?.className,
+                code, keyPath: keyPath, className: className ?? frames.last.flatMap(self.className(of:)),
                 uid: uid ?? frames.last?.uid, detail)
         }
 
@@ -184,6 +216,9 @@ public final class KeyedUnarchiver {
         var keys: ReferenceList
         var values: ReferenceList
         var className: String
+        /// The object's class slot and the position of its `$class` key (for the key memo).
+        var classSlot = -1
+        var classPosition = -1
     }
 
     let document: BinaryPlistDocument
@@ -197,7 +232,7 @@ public final class KeyedUnarchiver {
         /// Unarchiving/StateCell.swift, which also says why that is sound).
         var state: State
     #else
-        let stateCell: StateCell
+        let stateCell: StateCell<State>
     #endif
     var classMap: [String: any KeyedArchivable.Type] = [:]
     /// Rarely used state (the Codable path's settings, the unknown-class hook, unkeyed positions),
@@ -347,7 +382,7 @@ public final class KeyedUnarchiver {
     }
 
     /// The archived class name of the object being decoded (`nil` at the top level).
-    public var currentClassName: String? { state.frames.last?.className }
+    public var currentClassName: String? { state.frames.last.flatMap(state.className(of:)) }
 
     /// Decodes the value under `key` as `type`.
     ///
@@ -390,8 +425,11 @@ public final class KeyedUnarchiver {
     /// try coder.decodeIfPresent(into: &nickname, forKey: "nickname")
     /// ```
     public func decodeIfPresent<T: KeyedArchiveValue>(into value: inout T, forKey key: String) throws {
-        // `T?` decodes `$null` as `nil`: absent and `$null` both keep the default.
-        if let decoded = try decodeIfKeyPresent(T?.self, forKey: key) ?? nil { value = decoded }
+        try decodePresent(forKey: key) { (ref, r: borrowing PlistReader) throws in
+            // `$null` keeps the default, as absence does.
+            if try uidValue(r, ref) == 0 { return }
+            value = try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
+        }
     }
 
     /// Decodes the value under `key` into the optional `value` when the key is present (`$null`
@@ -401,29 +439,54 @@ public final class KeyedUnarchiver {
     /// var avatar: URL? = URL(string: "https://example.org/default.png")
     /// try coder.decodeIfPresent(into: &avatar, forKey: "avatar")
     /// ```
+    @inlinable
     public func decodeIfPresent<T: KeyedArchiveValue>(into value: inout T?, forKey key: String) throws {
-        if let decoded = try decodeIfKeyPresent(T?.self, forKey: key) { value = decoded }
+        // Inlined into the caller, where `T?` is a concrete type: the optional is assigned there. (In
+        // the library's unspecialised generic code, every assignment of a `T?` instantiates its
+        // metadata at run time: about 300 instructions per field.)
+        try decodeOptional(T.self, forKey: key, ifNull: { value = nil }, ifValue: { value = $0 })
     }
 
-    /// The value under `key` decoded as `type`, or `nil` when the key is missing.
-    func decodeIfKeyPresent<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T? {
-        let decoded: T?
+    /// Looks `key` up and calls `ifNull` for `$null`, `ifValue` with the value decoded as `T`
+    /// otherwise; nothing when the key is missing.
+    @usableFromInline
+    func decodeOptional<T: KeyedArchiveValue>(
+        _ type: T.Type, forKey key: String, ifNull: () -> Void, ifValue: (T) -> Void
+    ) throws {
+        try decodePresent(forKey: key) { (ref, r: borrowing PlistReader) throws in
+            if try uidValue(r, ref) == 0 {
+                ifNull()
+            } else {
+                ifValue(try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r))
+            }
+        }
+    }
+
+    /// Finds `key` and, when it is present, runs `body` with the stored value and the reader, the
+    /// key on the path. (The optional-taking decodes go through here rather than through `T?`, whose
+    /// metadata and conformance an unspecialised generic call instantiates at run time on every
+    /// field: a quarter of an unarchive of classes with defaults, measured.)
+    @inline(__always)
+    func decodePresent(
+        forKey key: String, _ body: (ObjectRef, borrowing PlistReader) throws -> Void
+    ) throws {
         do {
-            decoded = try withInput { (r: borrowing PlistReader) throws -> T? in
-                guard let ref = try state.lookup(key, in: r, push: true) else { return nil }
-                return try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
+            try withInput { (r: borrowing PlistReader) throws in
+                if let ref = try state.lookup(key, in: r, push: true) { try body(ref, r) }
             }
         } catch {
             _ = state.popPath()
             throw error
         }
         if state.popPath() { try drainPending() }
-        return decoded
     }
 
     /// Decodes the value under `key` as `type`, or `nil` when the key is missing or holds `$null`.
+    @inlinable
     public func decodeIfPresent<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T? {
-        try decode(T?.self, forKey: key)
+        var result: T? = nil
+        try decodeIfPresent(into: &result, forKey: key)
+        return result
     }
 
     /// Decodes the object under `key` when its class is one of `types` (exact types or names
@@ -541,17 +604,29 @@ public final class KeyedUnarchiver {
         return Int(u)
     }
 
-    /// Runs `decodeFields(from:)` of the two-phase objects created so far (and those they create).
+    /// Runs `decodeFields(from:)` of the two-phase objects created so far (and those they create),
+    /// with the input lent for all of them: their fields are read through one borrow, as the fields
+    /// of objects decoded by recursion are.
     func drainPending() throws {
-        while let item = state.nextPending() {
-            let savedPath = state.path
-            state.path = [.key("<UID \(item.uid)>")]
-            state.frames.append(Frame(keys: item.keys, values: item.values, uid: item.uid, className: item.className))
-            defer {
-                state.frames.removeLast()
-                state.path = savedPath
+        guard state.hasPending else { return }
+        try withInput { (_: borrowing PlistReader) throws in
+            while let item = state.nextPending() {
+                // Errors inside name the object, then the keys below it: "<UID n>.field".
+                let savedBase = state.pathBase
+                let savedCount = state.path.count
+                state.pathBase = savedCount
+                state.path.append(.object(item.uid))
+                state.frames.append(
+                    Frame(
+                        keys: item.keys, values: item.values, uid: item.uid, className: item.className,
+                        classSlot: item.classSlot, classPosition: item.classPosition))
+                defer {
+                    state.frames.removeLast()
+                    state.path.removeSubrange(savedCount...)
+                    state.pathBase = savedBase
+                }
+                try item.object.decodeFields(from: self)
             }
-            try item.object.decodeFields(from: self)
         }
     }
 
@@ -571,7 +646,7 @@ extension KeyedUnarchiver.State {
         return classSlots.count &- 1
     }
 
-    mutating func enterObject(_ frame: KeyedUnarchiver.Frame, maxDepth: Int) throws(KeyedArchiveError) {
+    mutating func enterObject(_ frame: consuming KeyedUnarchiver.Frame, maxDepth: Int) throws(KeyedArchiveError) {
         let uid = frame.uid ?? 0
         guard depth < maxDepth else {
             throw error(.limitExceeded, uid: uid, "objects nested deeper than \(maxDepth) levels")

@@ -14,46 +14,39 @@
 #endif
 
 extension KeyedUnarchiver {
-    /// The `$class` field of an object dictionary (the key object found last time is tried first,
-    /// by reference).
+    /// The `$class` field of an object dictionary: the position where it was last time is tried
+    /// first, then the others in order, each by reference to the `$class` key object found last (writers
+    /// that share key strings) or by its bytes. Leaves the position found in `state.classKeyHint`.
     func classField(_ r: borrowing PlistReader, keys: ReferenceList, values: ReferenceList)
         throws(KeyedArchiveError) -> ObjectRef?
     {
         let n = keys.count
-        if let known = state.classKeyRef {
-            // Where `$class` was last time: the same key object, or (writers that do not share key
-            // strings) an equal one.
-            let h = state.classKeyHint
+        let h = state.classKeyHint
+        let known = state.classKeyRef ?? ObjectRef(-1)
+        do {
             if h < n {
                 let k = r.reference(at: h, in: keys)
-                let equal: Bool
-                do {
-                    equal = k == known ? true : try r.string(k, equals: ArchiveVocabulary.classKey)
-                } catch {
-                    throw plistError(error)
+                if try isClassKey(r, k, known) { return r.reference(at: h, in: values) }
+            }
+            for i in 0..<n where i != h {
+                let k = r.reference(at: i, in: keys)
+                if try isClassKey(r, k, known) {
+                    state.classKeyRef = k
+                    state.classKeyHint = i
+                    return r.reference(at: i, in: values)
                 }
-                if equal { return r.reference(at: h, in: values) }
             }
-            if let i = r.position(of: known, in: keys, from: h) {
-                state.classKeyHint = i
-                return r.reference(at: i, in: values)
-            }
-        }
-        for i in 0..<n {
-            let k = r.reference(at: i, in: keys)
-            let equal: Bool
-            do {
-                equal = try r.string(k, equals: ArchiveVocabulary.classKey)
-            } catch {
-                throw plistError(error)
-            }
-            if equal {
-                state.classKeyRef = k
-                state.classKeyHint = i
-                return r.reference(at: i, in: values)
-            }
+        } catch {
+            throw plistError(error)
         }
         return nil
+    }
+
+    /// Whether key object `k` is `$class`: the one found last time, or equal to it.
+    @inline(__always)
+    private func isClassKey(_ r: borrowing PlistReader, _ k: ObjectRef, _ known: ObjectRef) throws(PlistError) -> Bool {
+        if k == known { return true }
+        return try r.string(k, matches: KeyProbes.classKey)
     }
 
     /// The class slot (memoised class description) an object dictionary's `$class` points at.
@@ -210,16 +203,21 @@ extension KeyedUnarchiver {
             state.classSlots[slot].lastType = typeID
             state.classSlots[slot].lastTwoPhase = twoPhase
         }
-        let name = state.classSlots[slot].info.name
+        // Where `$class` is in this object: `objectSite` found it last (`classField` leaves its position
+        // in `classKeyHint`), and nothing has looked up another object's class since.
+        let classPosition = state.classKeyHint
         if let twoPhase {
             let instance = twoPhase.init()
             state.instances[uid] = instance
             state.pending.append(
-                PendingFields(uid: uid, object: instance, keys: keys, values: values, className: name))
+                PendingFields(
+                    uid: uid, object: instance, keys: keys, values: values,
+                    className: state.classSlots[slot].info.name, classSlot: slot, classPosition: classPosition))
             return instance
         }
         try state.enterObject(
-            Frame(keys: keys, values: values, uid: uid, className: name, classSlot: slot), maxDepth: limits.maxDepth)
+            Frame(keys: keys, values: values, uid: uid, classSlot: slot, classPosition: classPosition),
+            maxDepth: limits.maxDepth)
         let instance: any KeyedArchivable
         do {
             instance = try type.init(from: self)

@@ -158,6 +158,37 @@ extension BinaryPlistDocument {
             }
         }
 
+        /// Whether a key object holds the key of `probe` (see ``KeyProbe``): for a short ASCII key and
+        /// an ASCII object with an inline count, one marker comparison and two masked word loads; any
+        /// other object goes through ``string(_:equals:)``, so the answer and the errors are the same.
+        ///
+        /// - Parameters:
+        ///   - ref: The key object.
+        ///   - probe: The key, prepared once.
+        /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
+        @inline(__always)
+        package func string(_ ref: ObjectRef, matches probe: KeyProbe) throws(PlistError) -> Bool {
+            if probe.marker != 0, ref.index >= 0, ref.index < objectCount {
+                let off = offset(of: ref.index)
+                // off < tableOffset <= count was proven at open: the marker byte is readable.
+                let marker = unsafe bytes.byte(unchecked: off)
+                let n = Int(marker & 0x0F)
+                // An ASCII string with an inline count whose payload lies in the object region (anything
+                // else, malformed objects included, takes the general path).
+                if marker >> 4 == 0x5, n != 0x0F, n <= tableOffset &- off &- 1 {
+                    guard marker == probe.marker else { return false }
+                    if off &+ 17 <= bytes.count {
+                        // In bounds: off + 1 ..< off + 17 lies inside 0 ..< count (checked above). The
+                        // masks keep the n bytes of the payload.
+                        let a = unsafe bytes.word(unchecked: off &+ 1)
+                        let b = unsafe bytes.word(unchecked: off &+ 9)
+                        return a & probe.masks.0 == probe.words.0 && b & probe.masks.1 == probe.words.1
+                    }
+                }
+            }
+            return try string(ref, equals: probe.key)
+        }
+
         /// The reference at position `index` of `list`.
         ///
         /// - Parameters:
@@ -246,6 +277,46 @@ extension BinaryPlistDocument {
             PlistError(
                 .referenceOutOfRange, object: ref.index,
                 "reference \(ref.index) is not below the object count \(objectCount)")
+        }
+    }
+
+    /// A key prepared for comparison with many key objects (``Reader/string(_:matches:)``): a key of
+    /// at most 14 ASCII bytes is kept as the marker it is written with (`0x5n`) and its bytes as two
+    /// little-endian words, so a comparison builds no string and touches no `String` storage.
+    package struct KeyProbe: Sendable {
+        /// The key, for objects the short comparison does not decide.
+        package let key: String
+        /// `0x50 | count` for a short ASCII key; 0 when the key takes the general comparison.
+        let marker: UInt8
+        let words: (UInt64, UInt64)
+        let masks: (UInt64, UInt64)
+
+        package init(_ key: String) {
+            self.key = key
+            var words: (UInt64, UInt64) = (0, 0)
+            var count = 0
+            var ascii = true
+            for byte in key.utf8 {
+                if byte >= 0x80 || count == 14 {
+                    ascii = false
+                    break
+                }
+                if count < 8 {
+                    words.0 |= UInt64(byte) << UInt64(8 &* count)
+                } else {
+                    words.1 |= UInt64(byte) << UInt64(8 &* (count &- 8))
+                }
+                count &+= 1
+            }
+            guard ascii else {
+                (marker, self.words, masks) = (0, (0, 0), (0, 0))
+                return
+            }
+            marker = 0x50 | UInt8(count)
+            self.words = words
+            let low = count >= 8 ? UInt64.max : (UInt64(1) << UInt64(8 &* count)) &- 1
+            let high = count <= 8 ? 0 : (UInt64(1) << UInt64(8 &* (count &- 8))) &- 1
+            masks = (low, high)
         }
     }
 
