@@ -34,6 +34,8 @@ public import PropertyList
 public final class KeyedUnarchiver {
     /// Reads share one borrow of the input per public call (see `BinaryPlistDocument.Reader`).
     typealias PlistReader = BinaryPlistDocument.Reader
+    /// A reference list's place, read through a `PlistReader` (Frame's lists).
+    typealias RefSpan = BinaryPlistDocument.RefSpan
 
     /// Bounds for hostile input. The defaults are safe for untrusted archives.
     public struct Limits: Sendable, Hashable {
@@ -53,174 +55,6 @@ public final class KeyedUnarchiver {
         }
     }
 
-    /// An object's dictionary being decoded.
-    struct Frame {
-        var keys: ReferenceList
-        var values: ReferenceList
-        var uid: Int?
-        var className: String?
-        /// Where the last key was found: lookups usually follow the encoding order.
-        var hint = 0
-        /// Index in `State.classSlots` of the object's class (`-1`: none), and lookups made so far:
-        /// the class remembers which key object the n-th lookup found.
-        var classSlot = -1
-        var requests = 0
-        /// The class's key layout for this object's key count (`-1`: not chosen yet; KeyLookup.swift).
-        var layout = -1
-        /// Positions (below 64) whose key has been matched: `$class` and the keys found so far.
-        var matched: UInt64 = 0
-        /// Whether every lookup so far asked the key the layout's memo has at that position.
-        var onMemo = true
-
-        init(
-            keys: ReferenceList, values: ReferenceList, uid: Int? = nil, className: String? = nil,
-            classSlot: Int = -1, classPosition: Int = -1
-        ) {
-            self.keys = keys
-            self.values = values
-            self.uid = uid
-            self.className = className
-            self.classSlot = classSlot
-            if classPosition >= 0, classPosition < 64 { matched = 1 << UInt64(classPosition) }
-        }
-    }
-
-    enum PathComponent {
-        case key(String)
-        case index(Int)
-        /// A two-phase object decoded from the queue: the start of its fields' key paths.
-        case object(Int)
-    }
-
-    struct ClassInfo {
-        var name: String
-        var chain: [String]
-    }
-
-    /// What is memoised per archived class description (by class UID).
-    struct ClassSlot {
-        var info: ClassInfo
-        /// The type `classMap`/the global registry map the name to, for `generation`.
-        var mapped: (any KeyedArchivable.Type)?
-        var generation = -1
-        /// The last candidate type whose own name matched (when nothing is mapped).
-        var nameMatch: ObjectIdentifier?
-        /// The last resolved type and its two-phase view.
-        var lastType: ObjectIdentifier?
-        var lastTwoPhase: (any TwoPhaseKeyedArchivable.Type)?
-        /// Where objects of this class keep their keys, per key count (KeyLookup.swift).
-        var layouts: [KeyLayout] = []
-    }
-
-    /// Everything decoding mutates, in one property: one exclusivity check per operation.
-    struct State {
-        var frames: [Frame]
-        /// The input lent for the current top-level read (Unarchiving/LentInput.swift).
-        var input = LentInput()
-        var path: [PathComponent] = []
-        /// Where the key path of the value being decoded starts in `path` (past the path of the
-        /// decode that queued the two-phase object whose fields are being read).
-        var pathBase = 0
-        var instances: [(any KeyedArchivable)?] = []
-        var inProgress: [Bool] = []
-        /// Class UID → index in `classSlots` + 1 (0: not seen).
-        var classSlotByUID: [Int32] = []
-        var classSlots: [ClassSlot] = []
-        var pending: [PendingFields] = []
-        var pendingHead = 0
-        var depth = 0
-        var decodedValues = 0
-        /// Bumped by `setClass(_:forClassName:)`: invalidates `ClassSlot.mapped`.
-        var classMapGeneration = 0
-        /// The `$class` key object last found, and where.
-        var classKeyRef: ObjectRef?
-        var classKeyHint = 0
-
-        /// The key path of the value being decoded.
-        var keyPath: [String] {
-            path[min(pathBase, path.count)...].map {
-                switch $0 {
-                case .key(let k): k
-                case .index(let i): String(i)
-                case .object(let uid): "<UID \(uid)>"
-                }
-            }
-        }
-
-        var hasPending: Bool { pendingHead < pending.count }
-
-        /// The archived class name of a frame's object (frames of class instances name only their
-        /// class slot: no string is copied per object).
-        func className(of frame: KeyedUnarchiver.Frame) -> String? {
-            if let name = frame.className { return name }
-            return frame.classSlot >= 0 ? classSlots[frame.classSlot].info.name : nil
-        }
-
-        func error(_ code: KeyedArchiveError.Code, uid: Int? = nil, className: String? = nil, _ detail: String)
-            -> KeyedArchiveError
-        {
-            KeyedArchiveError(
-                code, keyPath: keyPath, className: className ?? frames.last.flatMap(self.className(of:)),
-                uid: uid ?? frames.last?.uid, detail)
-        }
-
-        mutating func allocateTables(_ count: Int) {
-            if instances.isEmpty {
-                instances = Array(repeating: nil, count: count)
-                inProgress = Array(repeating: false, count: count)
-            }
-        }
-
-        /// Pops the path component pushed for a key or element; `true` when back at `$top`.
-        @inline(__always)
-        mutating func popPath() -> Bool {
-            path.removeLast()
-            return frames.count == 1
-        }
-
-        /// Counts one decoded value and pushes an element index.
-        @inline(__always)
-        mutating func beginElement(_ i: Int, limit: Int) throws(KeyedArchiveError) {
-            decodedValues &+= 1
-            guard decodedValues <= limit else {
-                throw error(.limitExceeded, "more than \(limit) values decoded")
-            }
-            path.append(.index(i))
-        }
-
-        /// Pushes `key` and finds it (escaped) in the current frame.
-        ///
-        /// Objects of one class usually store their keys in the same order, so the class remembers,
-        /// for its n-th lookup, the key object found and its position: the next object's lookup
-        /// checks that position first (by reference, then, for writers that do not share key strings
-        /// such as swift-corelibs-foundation's, with one string comparison), then searches the key
-        /// object by reference, and compares strings along the dictionary only when all that fails.
-        mutating func lookup(_ key: String, in r: borrowing PlistReader, push: Bool) throws(KeyedArchiveError)
-            -> ObjectRef?
-        {
-            if push { path.append(.key(key)) }
-            let top = frames.count &- 1
-            do {
-                // The frame is searched in place (its reference lists are not copied out), with the
-                // class slots lent alongside: two different stored properties of the state.
-                return try frames[top].find(key, in: r, classSlots: &classSlots)
-            } catch {
-                throw KeyedArchiveError(plist: error, keyPath: keyPath, uid: frames.last?.uid)
-            }
-        }
-    }
-
-    struct PendingFields {
-        var uid: Int
-        var object: any TwoPhaseKeyedArchivable
-        var keys: ReferenceList
-        var values: ReferenceList
-        var className: String
-        /// The object's class slot and the position of its `$class` key (for the key memo).
-        var classSlot = -1
-        var classPosition = -1
-    }
-
     let document: BinaryPlistDocument
     /// `$objects`.
     let objects: ReferenceList
@@ -231,8 +65,13 @@ public final class KeyedUnarchiver {
         /// checked for exclusivity at run time; release builds keep it in a `StateCell` (see
         /// Unarchiving/StateCell.swift, which also says why that is sound).
         var state: State
+        /// The reader lent for the current top-level read, when `state.isLent`
+        /// (Unarchiving/LentInput.swift).
+        var lentReader: PlistReader
     #else
         let stateCell: StateCell<State>
+        /// The cell of `lentReader` (Unarchiving/LentInput.swift).
+        let readerCell: StateCell<PlistReader>
     #endif
     var classMap: [String: any KeyedArchivable.Type] = [:]
     /// Rarely used state (the Codable path's settings, the unknown-class hook, unkeyed positions),
@@ -281,13 +120,18 @@ public final class KeyedUnarchiver {
         let state = State(frames: [Frame(keys: parts.topKeys, values: parts.topValues)])
         #if DEBUG
             self.state = state
+            lentReader = doc.idleReader()
         #else
             stateCell = StateCell(state)
+            readerCell = StateCell(doc.idleReader())
         #endif
     }
 
     #if !DEBUG
-        deinit { stateCell.destroy() }
+        deinit {
+            stateCell.destroy()
+            readerCell.destroy()
+        }
     #endif
 
     /// Checks the archive's top-level dictionary.
@@ -635,59 +479,5 @@ public final class KeyedUnarchiver {
         try state.enterCollection(uid: uid, maxDepth: limits.maxDepth, objectCount: objects.count)
         defer { state.leaveCollection(uid: uid) }
         return try body()
-    }
-}
-
-extension KeyedUnarchiver.State {
-    mutating func addClassSlot(classUID: Int, info: KeyedUnarchiver.ClassInfo, objectCount: Int) -> Int {
-        if classSlotByUID.count < objectCount { classSlotByUID = Array(repeating: 0, count: objectCount) }
-        classSlots.append(KeyedUnarchiver.ClassSlot(info: info))
-        classSlotByUID[classUID] = Int32(truncatingIfNeeded: classSlots.count)
-        return classSlots.count &- 1
-    }
-
-    mutating func enterObject(_ frame: consuming KeyedUnarchiver.Frame, maxDepth: Int) throws(KeyedArchiveError) {
-        let uid = frame.uid ?? 0
-        guard depth < maxDepth else {
-            throw error(.limitExceeded, uid: uid, "objects nested deeper than \(maxDepth) levels")
-        }
-        depth &+= 1
-        inProgress[uid] = true
-        frames.append(frame)
-    }
-
-    mutating func leaveObject(uid: Int, instance: (any KeyedArchivable)?) {
-        frames.removeLast()
-        inProgress[uid] = false
-        depth &-= 1
-        if let instance { instances[uid] = instance }
-    }
-
-    mutating func enterCollection(uid: Int, maxDepth: Int, objectCount: Int) throws(KeyedArchiveError) {
-        guard depth < maxDepth else {
-            throw error(.limitExceeded, uid: uid, "values nested deeper than \(maxDepth) levels")
-        }
-        allocateTables(objectCount)
-        guard !inProgress[uid] else {
-            throw error(.cycle, uid: uid, "the collection at UID \(uid) contains itself")
-        }
-        depth &+= 1
-        inProgress[uid] = true
-    }
-
-    mutating func leaveCollection(uid: Int) {
-        depth &-= 1
-        inProgress[uid] = false
-    }
-
-    mutating func nextPending() -> KeyedUnarchiver.PendingFields? {
-        guard pendingHead < pending.count else {
-            pending.removeAll(keepingCapacity: true)
-            pendingHead = 0
-            return nil
-        }
-        let item = pending[pendingHead]
-        pendingHead &+= 1
-        return item
     }
 }

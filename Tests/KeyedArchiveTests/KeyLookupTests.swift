@@ -219,18 +219,64 @@ final class QueuedDog: TwoPhaseKeyedArchivable {
         #expect(decoded.map(\.nickname) == ["none", "none", "none"])
     }
 
-    @Test func aQueuedObjectsErrorNamesItsUIDThenTheKey() throws {
-        // Two-phase objects are decoded from the queue after the root's decode: the key path of an
-        // error inside starts at the object.
+    @Test func aTwoPhaseObjectsErrorNamesTheKeysThatLedToIt() throws {
+        // Shallow two-phase objects decode their fields at once: the error's key path runs from the root.
         let data = try dogs([["$class", "name", "age"], ["$class", "name"]], deduplicate: true)
         let error = try #require(throws: KeyedArchiveError.self) {
             try KeyedUnarchiver.unarchivedObject(ofClass: [QueuedDog].self, from: data)
         }
         #expect(error.code == .missingKey)
-        #expect(error.keyPath == ["<UID 7>", "age"])
+        #expect(error.keyPath == ["root", "1", "age"])
         let fine = try dogs([["$class", "name", "age"], ["age", "name", "$class"]], deduplicate: false)
         let dogs = try KeyedUnarchiver.unarchivedObject(ofClass: [QueuedDog].self, from: fine)
         #expect(dogs.map(\.name) == ["dog 0", "dog 1"])
         #expect(dogs.map(\.age) == [0, 1])
+    }
+
+    @Test func aDeepChainOfTwoPhaseObjectsIsQueuedAndItsErrorNamesTheQueuedObject() throws {
+        // 60 nodes, each pointing at the next: deeper ones go to the queue (no depth limit), and an
+        // error in a node decoded from the queue names that node's UID first. The last node lacks "value".
+        let count = 60
+        var objects: [PlistValue] = []
+        for i in 1...count {
+            objects.append(
+                i < count
+                    ? .dict(["$class": .uid(UInt64(count + 1)), "value": .int(i), "next": .uid(UInt64(i + 1))])
+                    : .dict(["$class": .uid(UInt64(count + 1))]))
+        }
+        objects.append(classDescription("XWZNode"))
+        let data = try handArchive(objects)
+        let error = try #require(throws: KeyedArchiveError.self) {
+            try KeyedUnarchiver.unarchivedObject(ofClass: ChainNode.self, from: data, limits: .init(maxDepth: 20))
+        }
+        #expect(error.code == .missingKey)
+        #expect(error.keyPath.first?.hasPrefix("<UID ") == true, "\(error.keyPath)")
+        #expect(error.keyPath.last == "value")
+        #expect(error.uid == count)
+
+        // Without the faulty node, the whole chain decodes under the same depth limit.
+        objects[count - 1] = .dict(["$class": .uid(UInt64(count + 1)), "value": .int(count)])
+        let head = try KeyedUnarchiver.unarchivedObject(
+            ofClass: ChainNode.self, from: try handArchive(objects), limits: .init(maxDepth: 20))
+        var values: [Int] = []
+        var node: ChainNode? = head
+        while let n = node {
+            values.append(n.value)
+            node = n.next
+        }
+        #expect(values == Array(1...count))
+    }
+}
+
+/// A node of a linked list, decoded in two phases.
+final class ChainNode: TwoPhaseKeyedArchivable {
+    static let archiveClassName = "XWZNode"
+    var value = 0
+    var next: ChainNode?
+    init() {}
+    func encode(with coder: KeyedArchiver) throws {}
+    func decodeFields(from coder: KeyedUnarchiver) throws {
+        value = try coder.decode(Int.self, forKey: "value")
+        next = try coder.decodeIfPresent(ChainNode.self, forKey: "next")
     }
 }

@@ -201,13 +201,13 @@ import Testing
                 let probe = BinaryPlistDocument.KeyProbe(key)
                 for ref in refs {
                     let expected = try r.string(ref).map { Array($0.utf8) == Array(key.utf8) } ?? false
-                    #expect(try r.string(ref, matches: probe) == expected, "key \(key), object \(ref.index)")
+                    #expect(try r.string(ref, matches: probe, key) == expected, "key \(key), object \(ref.index)")
                     #expect(try r.string(ref, equals: key) == expected, "key \(key), object \(ref.index)")
                 }
             }
             // A reference outside the document is the same error as for the string comparison.
             let error = try #require(throws: PlistError.self) {
-                try r.string(ObjectRef(9999), matches: BinaryPlistDocument.KeyProbe("name"))
+                try r.string(ObjectRef(9999), matches: BinaryPlistDocument.KeyProbe("name"), "name")
             }
             #expect(error.code == .referenceOutOfRange)
         }
@@ -215,7 +215,7 @@ import Testing
         try doc.withReader { (r: borrowing BinaryPlistDocument.Reader) throws in
             for key in keys {
                 let probe = BinaryPlistDocument.KeyProbe(key)
-                let hits = try refs.filter { (ref) throws in try r.string(ref, matches: probe) }.count
+                let hits = try refs.filter { (ref) throws in try r.string(ref, matches: probe, key) }.count
                 #expect(hits == (key.utf8.allSatisfy { $0 < 0x80 } ? 3 : 1), "key \(key)")
             }
         }

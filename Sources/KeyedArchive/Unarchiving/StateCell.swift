@@ -21,8 +21,9 @@
 //   do on the unchanged code.
 
 #if !DEBUG
-    /// One heap cell holding an archiver's or unarchiver's `State`, owned by exactly one of them.
-    @safe struct StateCell<State> {
+    /// One heap cell holding an archiver's or unarchiver's `State` (or the unarchiver's lent reader,
+    /// see LentInput.swift), owned by exactly one of them.
+    @safe struct StateCell<State: ~Copyable> {
         private let cell: UnsafeMutablePointer<State>
 
         /// A cell holding `state`.
@@ -39,14 +40,15 @@
         }
 
         /// The cell's address, valid until `destroy()`.
-        fileprivate var address: UnsafeMutablePointer<State> { unsafe cell }
+        var mutableAddress: UnsafeMutablePointer<State> { unsafe cell }
+        var address: UnsafePointer<State> { unsafe UnsafePointer(cell) }
     }
 
     extension KeyedUnarchiver {
         /// The decoding state (see the file header).
         var state: State {
-            unsafeAddress { unsafe UnsafePointer(stateCell.address) }
-            unsafeMutableAddress { unsafe stateCell.address }
+            unsafeAddress { unsafe stateCell.address }
+            unsafeMutableAddress { unsafe stateCell.mutableAddress }
         }
     }
 
@@ -55,8 +57,8 @@
         /// unarchiver's. Measured on the people workload's archive: 18 % of its instructions were the
         /// exclusivity checks of the stored property.
         var state: State {
-            unsafeAddress { unsafe UnsafePointer(stateCell.address) }
-            unsafeMutableAddress { unsafe stateCell.address }
+            unsafeAddress { unsafe stateCell.address }
+            unsafeMutableAddress { unsafe stateCell.mutableAddress }
         }
     }
 #endif
