@@ -275,38 +275,42 @@ public struct BinaryPlistWriter: Sendable {
         var next = 0
         var end = 0
         var id = Int32(truncatingIfNeeded: root)
-        while true {
-            number[Int(id)] = Int32(truncatingIfNeeded: order.count)
-            order.append(id)
-            let e = objects[Int(id)]
-            switch e.kind {
-            case .null, .bool: position &+= 1
-            case .integer: position &+= 1 &+ e.count
-            case .real, .date: position &+= 9
-            case .float: position &+= 5
-            case .uid: position &+= 1 &+ unsignedWidth(e.a)
-            case .data, .ascii: position &+= countHeader(e.count) &+ e.count
-            case .utf16:
-                let units = b.arena.word(e.start &- 8)
-                position &+= countHeader(Int(units)) &+ 2 &* Int(units)
-            case .array, .set, .dictionary:
-                position &+= countHeader(e.kind == .dictionary ? e.count / 2 : e.count)
-                references &+= e.count
-                open.append((next, end))
-                next = e.start
-                end = e.start &+ e.count
-            }
-            // The next child not numbered yet, of the innermost container that has one.
+        do {
+            // Numbered through a span: no uniqueness check of the array per object.
+            var numbers = number.mutableSpan
             while true {
-                while next < end && number[Int(children[next])] >= 0 { next &+= 1 }
-                if next < end { break }
-                guard let (n, e) = open.popLast() else { break }
-                next = n
-                end = e
+                numbers[Int(id)] = Int32(truncatingIfNeeded: order.count)
+                order.append(id)
+                let e = objects[Int(id)]
+                switch e.kind {
+                case .null, .bool: position &+= 1
+                case .integer: position &+= 1 &+ e.count
+                case .real, .date: position &+= 9
+                case .float: position &+= 5
+                case .uid: position &+= 1 &+ unsignedWidth(e.a)
+                case .data, .ascii: position &+= countHeader(e.count) &+ e.count
+                case .utf16:
+                    let units = b.arena.word(e.start &- 8)
+                    position &+= countHeader(Int(units)) &+ 2 &* Int(units)
+                case .array, .set, .dictionary:
+                    position &+= countHeader(e.kind == .dictionary ? e.count / 2 : e.count)
+                    references &+= e.count
+                    open.append((next, end))
+                    next = e.start
+                    end = e.start &+ e.count
+                }
+                // The next child not numbered yet, of the innermost container that has one.
+                while true {
+                    while next < end && numbers[Int(children[next])] >= 0 { next &+= 1 }
+                    if next < end { break }
+                    guard let (n, e) = open.popLast() else { break }
+                    next = n
+                    end = e
+                }
+                guard next < end else { break }
+                id = children[next]
+                next &+= 1
             }
-            guard next < end else { break }
-            id = children[next]
-            next &+= 1
         }
         let count = order.count
         let refSize = tableWidth(UInt64(count), widths)
