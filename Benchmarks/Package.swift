@@ -1,10 +1,11 @@
 // swift-tools-version:6.2
 // Benchmarks/Package.swift - The benchmark suite, a nested package so that the root package's
 // `swift build`/`swift test` never compile package-benchmark (see ../shared/TOOLCHAIN.md, section 4).
-// Two benchmark targets, rows named workload/operation/implementation with Foundation's rows beside ours:
+// Three benchmark targets, rows named workload/operation/implementation with Foundation's rows beside ours:
 //   PropertyListBenchmarks   the core codec on mixed/strings/numbers (decode, encode, open, lookup, zlib)
 //   KeyedArchiveBenchmarks  keyed archives on 20,000 Person objects (unarchive, archive, plist decode;
-//                           hand-written, @KeyedArchivable and Codable against NSKeyedArchiver)
+//                           hand-written, @KeyedArchivable and Codable against NSKeyedArchiver), and
+//                           on the realistic people workload (Sources/PeopleModel)
 //   TypedStreamBenchmarks   typedstreams (NSArchiver): 2,000 Messages bodies, one stream of 50,000
 //                           records with shared objects (events, object layer, typed values, MessageBody)
 //
@@ -36,7 +37,13 @@ let package = Package(
             dependencies: [.product(name: "PropertyList", package: "KeyedArchive")],
             path: "Sources/Workloads"
         ),
-        // The configuration both benchmark targets run with (what CI gates, in one place).
+        // The realistic keyed workload's Foundation model and data (its module name is in the archive's
+        // class names: PeopleModel.Person), shared by KeyedArchiveBenchmarks and people-peer.
+        .target(name: "PeopleModel", path: "Sources/PeopleModel"),
+        // NSKeyedArchiver/NSKeyedUnarchiver on that workload as a peer of ../shared/peers'
+        // protocol, for scripts/compare-peers (`swift build -c release --product people-peer`).
+        .executableTarget(name: "people-peer", dependencies: ["PeopleModel"], path: "Sources/PeoplePeer"),
+        // The configuration every benchmark target runs with (what CI gates, in one place).
         .target(
             name: "SuiteConfiguration",
             dependencies: [.product(name: "Benchmark", package: "benchmark")],
@@ -59,6 +66,7 @@ let package = Package(
             name: "KeyedArchiveBenchmarks",
             dependencies: [
                 "SuiteConfiguration",
+                "PeopleModel",
                 .product(name: "KeyedArchive", package: "KeyedArchive"),
                 .product(name: "KeyedArchiveMacros", package: "KeyedArchive"),
                 .product(name: "PropertyList", package: "KeyedArchive"),

@@ -12,7 +12,7 @@ import collections
 import json
 import sys
 
-ORDER = ["mixed", "strings", "numbers", "keyed"]
+ORDER = ["mixed", "strings", "numbers", "keyed", "people", "people-ours"]
 
 
 def load(path):
@@ -80,6 +80,7 @@ def main():
                 "%s %s %s MB/s" % (p, op, mbps(r)) for p, d in refs for op, r in d.items()))
         print()
     codable_table(rows, workloads)
+    keyed_objects(rows)
     base = [(p, d) for (w, p), d in rows.items() if w == "empty"]
     if base:
         print("Baseline peak RSS (empty array): " + ", ".join(
@@ -112,6 +113,32 @@ def codable_table(rows, workloads):
     print("|---|---|---|---|---|---|---|---|---|")
     print("\n".join(lines))
     print()
+
+
+def keyed_objects(rows):
+    """Object graphs: our unarchive/archive (hand-written and @KeyedArchivable) against
+    NSKeyedUnarchiver/NSKeyedArchiver of the same pass (whose peer reports them as decode/encode)."""
+    lines = []
+    for wl in ("keyed", "people", "people-ours"):
+        ours = rows.get((wl, "ours"), {})
+        ns = rows.get((wl, "swift-NSKeyedArchiver"), {})
+        cells = []
+        for op, ns_op in (("unarchive", "decode"), ("unarchive-macro", "decode"),
+                          ("archive", "encode"), ("archive-macro", "encode")):
+            if op in ours:
+                r = ours[op]
+                cells.append("%s %s ms (min %s), %s (best times %s)" % (
+                    op, ms(r), "%.1f" % r["min_ms"], ratio(ns.get(ns_op), r),
+                    "%.2f×" % (ns[ns_op]["min_ms"] / r["min_ms"]) if ns_op in ns and r["min_ms"] > 0 else "–"))
+        if cells:
+            lines.append("| %s | %s | %s |" % (
+                wl, " / ".join("%s %s" % (o, ms(ns.get(o))) for o in ("decode", "encode")), "; ".join(cells)))
+    if lines:
+        print("### Object graphs: ours against NSKeyedUnarchiver / NSKeyedArchiver (speed-up = their median / ours)\n")
+        print("| workload | NSKeyed unarchive / archive ms | ours |")
+        print("|---|---|---|")
+        print("\n".join(lines))
+        print()
 
 
 if __name__ == "__main__":

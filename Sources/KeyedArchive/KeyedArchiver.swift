@@ -68,8 +68,10 @@ public final class KeyedArchiver {
         var builder = ObjectTableBuilder()
         /// `$objects`, by UID.
         var objects: [Slot] = []
-        /// Builder reference of a plain object (string, number, data, NSDate…) → its UID.
-        var uidByRef: [BuilderRef: Int] = [:]
+        /// Builder reference of a plain object (string, number, data, NSDate…) → its UID + 1 (0: none),
+        /// indexed by the builder's id: builder ids are dense, so no hashing (a `Dictionary` here was
+        /// 7 % of an archive).
+        var uidByRef: [Int32] = []
         /// Class instance → UID.
         var uidByObject = IdentityTable()
         /// Instances waiting for `encode(with:)` (kept after encoding, so identities stay unique).
@@ -112,10 +114,21 @@ public final class KeyedArchiver {
 
         /// Stores a plain object in `$objects`, once per distinct value; returns its UID reference.
         mutating func uid(forPlainObject ref: BuilderRef) -> BuilderRef {
-            if let uid = uidByRef[ref] { return uidRef(uid) }
+            let id = ref.index
+            if id < uidByRef.count, uidByRef[id] != 0 { return uidRef(Int(uidByRef[id]) &- 1) }
+            return newPlainObject(ref)
+        }
+
+        /// Adds a plain object not in `$objects` yet; returns its UID reference.
+        mutating func newPlainObject(_ ref: BuilderRef) -> BuilderRef {
             let uid = objects.count
             objects.append(.ready(ref))
-            uidByRef[ref] = uid
+            let id = ref.index
+            if id >= uidByRef.count {
+                uidByRef.append(
+                    contentsOf: repeatElement(0, count: max(id &+ 1, uidByRef.count &* 2) &- uidByRef.count))
+            }
+            uidByRef[id] = Int32(truncatingIfNeeded: uid &+ 1)
             return uidRef(uid)
         }
 
@@ -124,10 +137,7 @@ public final class KeyedArchiver {
             let before = builder.count
             let ref = builder.addString(value)
             guard builder.count != before else { return uid(forPlainObject: ref) }
-            let uid = objects.count
-            objects.append(.ready(ref))
-            uidByRef[ref] = uid
-            return uidRef(uid)
+            return newPlainObject(ref)
         }
 
         /// Data as a plain object: its UID reference.
@@ -135,10 +145,7 @@ public final class KeyedArchiver {
             let before = builder.count
             let ref = builder.addData(value)
             guard builder.count != before else { return uid(forPlainObject: ref) }
-            let uid = objects.count
-            objects.append(.ready(ref))
-            uidByRef[ref] = uid
-            return uidRef(uid)
+            return newPlainObject(ref)
         }
 
         /// The UID of a class instance, reserving it (and queueing the instance) on first sight.
@@ -260,7 +267,14 @@ public final class KeyedArchiver {
         }
     }
 
-    var state = State()
+    #if DEBUG
+        /// The encoding state. Debug builds keep it a stored property, so that every access to it is
+        /// checked for exclusivity at run time; release builds keep it in a `StateCell` (see
+        /// Unarchiving/StateCell.swift).
+        var state: State
+    #else
+        let stateCell: StateCell<State>
+    #endif
 
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
@@ -284,8 +298,16 @@ public final class KeyedArchiver {
         _ = s.uid(forPlainObject: null)
         classKey = s.builder.addString(ArchiveVocabulary.classKey)
         nullUID = s.uidRef(0)
-        state = s
+        #if DEBUG
+            state = s
+        #else
+            stateCell = StateCell(s)
+        #endif
     }
+
+    #if !DEBUG
+        deinit { stateCell.destroy() }
+    #endif
 }
 
 extension KeyedArchiver {

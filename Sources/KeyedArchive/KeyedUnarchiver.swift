@@ -34,6 +34,8 @@ public import PropertyList
 public final class KeyedUnarchiver {
     /// Reads share one borrow of the input per public call (see `BinaryPlistDocument.Reader`).
     typealias PlistReader = BinaryPlistDocument.Reader
+    /// A reference list's place, read through a `PlistReader` (Frame's lists).
+    typealias RefSpan = BinaryPlistDocument.RefSpan
 
     /// Bounds for hostile input. The defaults are safe for untrusted archives.
     public struct Limits: Sendable, Hashable {
@@ -53,139 +55,6 @@ public final class KeyedUnarchiver {
         }
     }
 
-    /// An object's dictionary being decoded.
-    struct Frame {
-        var keys: ReferenceList
-        var values: ReferenceList
-        var uid: Int?
-        var className: String?
-        /// Where the last key was found: lookups usually follow the encoding order.
-        var hint = 0
-        /// Index in `State.classSlots` of the object's class (`-1`: none), and lookups made so far:
-        /// the class remembers which key object the n-th lookup found.
-        var classSlot = -1
-        var requests = 0
-    }
-
-    enum PathComponent {
-        case key(String)
-        case index(Int)
-    }
-
-    struct ClassInfo {
-        var name: String
-        var chain: [String]
-    }
-
-    /// What is memoised per archived class description (by class UID).
-    struct ClassSlot {
-        var info: ClassInfo
-        /// The type `classMap`/the global registry map the name to, for `generation`.
-        var mapped: (any KeyedArchivable.Type)?
-        var generation = -1
-        /// The last candidate type whose own name matched (when nothing is mapped).
-        var nameMatch: ObjectIdentifier?
-        /// The last resolved type and its two-phase view.
-        var lastType: ObjectIdentifier?
-        var lastTwoPhase: (any TwoPhaseKeyedArchivable.Type)?
-        /// The n-th key looked up in objects of this class, as asked and as stored (escaped), the
-        /// key object it matched and where.
-        var keys: [(key: String, stored: String, ref: ObjectRef, position: Int)] = []
-    }
-
-    /// Everything decoding mutates, in one property: one exclusivity check per operation.
-    struct State {
-        var frames: [Frame]
-        /// The input lent for the current top-level read (Unarchiving/LentInput.swift).
-        var input = LentInput()
-        var path: [PathComponent] = []
-        var instances: [(any KeyedArchivable)?] = []
-        var inProgress: [Bool] = []
-        /// Class UID → index in `classSlots` + 1 (0: not seen).
-        var classSlotByUID: [Int32] = []
-        var classSlots: [ClassSlot] = []
-        var pending: [PendingFields] = []
-        var pendingHead = 0
-        var depth = 0
-        var decodedValues = 0
-        /// Bumped by `setClass(_:forClassName:)`: invalidates `ClassSlot.mapped`.
-        var classMapGeneration = 0
-        /// The `$class` key object last found, and where.
-        var classKeyRef: ObjectRef?
-        var classKeyHint = 0
-
-        /// The key path of the value being decoded.
-        var keyPath: [String] {
-            path.map {
-                switch $0 {
-                case .key(let k): k
-                case .index(let i): String(i)
-                }
-            }
-        }
-
-        func error(_ code: KeyedArchiveError.Code, uid: Int? = nil, className: String? = nil, _ detail: String)
-            -> KeyedArchiveError
-        {
-            KeyedArchiveError(
-                code, keyPath: keyPath, className: className ?? frames.last?.className,
-                uid: uid ?? frames.last?.uid, detail)
-        }
-
-        mutating func allocateTables(_ count: Int) {
-            if instances.isEmpty {
-                instances = Array(repeating: nil, count: count)
-                inProgress = Array(repeating: false, count: count)
-            }
-        }
-
-        /// Pops the path component pushed for a key or element; `true` when back at `$top`.
-        @inline(__always)
-        mutating func popPath() -> Bool {
-            path.removeLast()
-            return frames.count == 1
-        }
-
-        /// Counts one decoded value and pushes an element index.
-        @inline(__always)
-        mutating func beginElement(_ i: Int, limit: Int) throws(KeyedArchiveError) {
-            decodedValues &+= 1
-            guard decodedValues <= limit else {
-                throw error(.limitExceeded, "more than \(limit) values decoded")
-            }
-            path.append(.index(i))
-        }
-
-        /// Pushes `key` and finds it (escaped) in the current frame.
-        ///
-        /// Objects of one class usually store their keys in the same order, so the class remembers,
-        /// for its n-th lookup, the key object found and its position: the next object's lookup
-        /// checks that position first (by reference, then, for writers that do not share key strings
-        /// such as swift-corelibs-foundation's, with one string comparison), then searches the key
-        /// object by reference, and compares strings along the dictionary only when all that fails.
-        mutating func lookup(_ key: String, in r: borrowing PlistReader, push: Bool) throws(KeyedArchiveError)
-            -> ObjectRef?
-        {
-            if push { path.append(.key(key)) }
-            let top = frames.count &- 1
-            do {
-                // The frame is searched in place (its reference lists are not copied out), with the
-                // class slots lent alongside: two different stored properties of the state.
-                return try frames[top].find(key, in: r, classSlots: &classSlots)
-            } catch {
-                throw KeyedArchiveError(plist: error, keyPath: keyPath, uid: frames.last?.uid)
-            }
-        }
-    }
-
-    struct PendingFields {
-        var uid: Int
-        var object: any TwoPhaseKeyedArchivable
-        var keys: ReferenceList
-        var values: ReferenceList
-        var className: String
-    }
-
     let document: BinaryPlistDocument
     /// `$objects`.
     let objects: ReferenceList
@@ -196,8 +65,13 @@ public final class KeyedUnarchiver {
         /// checked for exclusivity at run time; release builds keep it in a `StateCell` (see
         /// Unarchiving/StateCell.swift, which also says why that is sound).
         var state: State
+        /// The reader lent for the current top-level read, when `state.isLent`
+        /// (Unarchiving/LentInput.swift).
+        var lentReader: PlistReader
     #else
-        let stateCell: StateCell
+        let stateCell: StateCell<State>
+        /// The cell of `lentReader` (Unarchiving/LentInput.swift).
+        let readerCell: StateCell<PlistReader>
     #endif
     var classMap: [String: any KeyedArchivable.Type] = [:]
     /// Rarely used state (the Codable path's settings, the unknown-class hook, unkeyed positions),
@@ -246,13 +120,18 @@ public final class KeyedUnarchiver {
         let state = State(frames: [Frame(keys: parts.topKeys, values: parts.topValues)])
         #if DEBUG
             self.state = state
+            lentReader = doc.idleReader()
         #else
             stateCell = StateCell(state)
+            readerCell = StateCell(doc.idleReader())
         #endif
     }
 
     #if !DEBUG
-        deinit { stateCell.destroy() }
+        deinit {
+            stateCell.destroy()
+            readerCell.destroy()
+        }
     #endif
 
     /// Checks the archive's top-level dictionary.
@@ -347,7 +226,7 @@ public final class KeyedUnarchiver {
     }
 
     /// The archived class name of the object being decoded (`nil` at the top level).
-    public var currentClassName: String? { state.frames.last?.className }
+    public var currentClassName: String? { state.frames.last.flatMap(state.className(of:)) }
 
     /// Decodes the value under `key` as `type`.
     ///
@@ -390,8 +269,11 @@ public final class KeyedUnarchiver {
     /// try coder.decodeIfPresent(into: &nickname, forKey: "nickname")
     /// ```
     public func decodeIfPresent<T: KeyedArchiveValue>(into value: inout T, forKey key: String) throws {
-        // `T?` decodes `$null` as `nil`: absent and `$null` both keep the default.
-        if let decoded = try decodeIfKeyPresent(T?.self, forKey: key) ?? nil { value = decoded }
+        try decodePresent(forKey: key) { (ref, r: borrowing PlistReader) throws in
+            // `$null` keeps the default, as absence does.
+            if try uidValue(r, ref) == 0 { return }
+            value = try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
+        }
     }
 
     /// Decodes the value under `key` into the optional `value` when the key is present (`$null`
@@ -401,29 +283,54 @@ public final class KeyedUnarchiver {
     /// var avatar: URL? = URL(string: "https://example.org/default.png")
     /// try coder.decodeIfPresent(into: &avatar, forKey: "avatar")
     /// ```
+    @inlinable
     public func decodeIfPresent<T: KeyedArchiveValue>(into value: inout T?, forKey key: String) throws {
-        if let decoded = try decodeIfKeyPresent(T?.self, forKey: key) { value = decoded }
+        // Inlined into the caller, where `T?` is a concrete type: the optional is assigned there. (In
+        // the library's unspecialised generic code, every assignment of a `T?` instantiates its
+        // metadata at run time: about 300 instructions per field.)
+        try decodeOptional(T.self, forKey: key, ifNull: { value = nil }, ifValue: { value = $0 })
     }
 
-    /// The value under `key` decoded as `type`, or `nil` when the key is missing.
-    func decodeIfKeyPresent<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T? {
-        let decoded: T?
+    /// Looks `key` up and calls `ifNull` for `$null`, `ifValue` with the value decoded as `T`
+    /// otherwise; nothing when the key is missing.
+    @usableFromInline
+    func decodeOptional<T: KeyedArchiveValue>(
+        _ type: T.Type, forKey key: String, ifNull: () -> Void, ifValue: (T) -> Void
+    ) throws {
+        try decodePresent(forKey: key) { (ref, r: borrowing PlistReader) throws in
+            if try uidValue(r, ref) == 0 {
+                ifNull()
+            } else {
+                ifValue(try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r))
+            }
+        }
+    }
+
+    /// Finds `key` and, when it is present, runs `body` with the stored value and the reader, the
+    /// key on the path. (The optional-taking decodes go through here rather than through `T?`, whose
+    /// metadata and conformance an unspecialised generic call instantiates at run time on every
+    /// field: a quarter of an unarchive of classes with defaults, measured.)
+    @inline(__always)
+    func decodePresent(
+        forKey key: String, _ body: (ObjectRef, borrowing PlistReader) throws -> Void
+    ) throws {
         do {
-            decoded = try withInput { (r: borrowing PlistReader) throws -> T? in
-                guard let ref = try state.lookup(key, in: r, push: true) else { return nil }
-                return try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
+            try withInput { (r: borrowing PlistReader) throws in
+                if let ref = try state.lookup(key, in: r, push: true) { try body(ref, r) }
             }
         } catch {
             _ = state.popPath()
             throw error
         }
         if state.popPath() { try drainPending() }
-        return decoded
     }
 
     /// Decodes the value under `key` as `type`, or `nil` when the key is missing or holds `$null`.
+    @inlinable
     public func decodeIfPresent<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T? {
-        try decode(T?.self, forKey: key)
+        var result: T? = nil
+        try decodeIfPresent(into: &result, forKey: key)
+        return result
     }
 
     /// Decodes the object under `key` when its class is one of `types` (exact types or names
@@ -541,17 +448,29 @@ public final class KeyedUnarchiver {
         return Int(u)
     }
 
-    /// Runs `decodeFields(from:)` of the two-phase objects created so far (and those they create).
+    /// Runs `decodeFields(from:)` of the two-phase objects created so far (and those they create),
+    /// with the input lent for all of them: their fields are read through one borrow, as the fields
+    /// of objects decoded by recursion are.
     func drainPending() throws {
-        while let item = state.nextPending() {
-            let savedPath = state.path
-            state.path = [.key("<UID \(item.uid)>")]
-            state.frames.append(Frame(keys: item.keys, values: item.values, uid: item.uid, className: item.className))
-            defer {
-                state.frames.removeLast()
-                state.path = savedPath
+        guard state.hasPending else { return }
+        try withInput { (_: borrowing PlistReader) throws in
+            while let item = state.nextPending() {
+                // Errors inside name the object, then the keys below it: "<UID n>.field".
+                let savedBase = state.pathBase
+                let savedCount = state.path.count
+                state.pathBase = savedCount
+                state.path.append(.object(item.uid))
+                state.frames.append(
+                    Frame(
+                        keys: item.keys, values: item.values, uid: item.uid, className: item.className,
+                        classSlot: item.classSlot, classPosition: item.classPosition))
+                defer {
+                    state.frames.removeLast()
+                    state.path.removeSubrange(savedCount...)
+                    state.pathBase = savedBase
+                }
+                try item.object.decodeFields(from: self)
             }
-            try item.object.decodeFields(from: self)
         }
     }
 
@@ -560,59 +479,5 @@ public final class KeyedUnarchiver {
         try state.enterCollection(uid: uid, maxDepth: limits.maxDepth, objectCount: objects.count)
         defer { state.leaveCollection(uid: uid) }
         return try body()
-    }
-}
-
-extension KeyedUnarchiver.State {
-    mutating func addClassSlot(classUID: Int, info: KeyedUnarchiver.ClassInfo, objectCount: Int) -> Int {
-        if classSlotByUID.count < objectCount { classSlotByUID = Array(repeating: 0, count: objectCount) }
-        classSlots.append(KeyedUnarchiver.ClassSlot(info: info))
-        classSlotByUID[classUID] = Int32(truncatingIfNeeded: classSlots.count)
-        return classSlots.count &- 1
-    }
-
-    mutating func enterObject(_ frame: KeyedUnarchiver.Frame, maxDepth: Int) throws(KeyedArchiveError) {
-        let uid = frame.uid ?? 0
-        guard depth < maxDepth else {
-            throw error(.limitExceeded, uid: uid, "objects nested deeper than \(maxDepth) levels")
-        }
-        depth &+= 1
-        inProgress[uid] = true
-        frames.append(frame)
-    }
-
-    mutating func leaveObject(uid: Int, instance: (any KeyedArchivable)?) {
-        frames.removeLast()
-        inProgress[uid] = false
-        depth &-= 1
-        if let instance { instances[uid] = instance }
-    }
-
-    mutating func enterCollection(uid: Int, maxDepth: Int, objectCount: Int) throws(KeyedArchiveError) {
-        guard depth < maxDepth else {
-            throw error(.limitExceeded, uid: uid, "values nested deeper than \(maxDepth) levels")
-        }
-        allocateTables(objectCount)
-        guard !inProgress[uid] else {
-            throw error(.cycle, uid: uid, "the collection at UID \(uid) contains itself")
-        }
-        depth &+= 1
-        inProgress[uid] = true
-    }
-
-    mutating func leaveCollection(uid: Int) {
-        depth &-= 1
-        inProgress[uid] = false
-    }
-
-    mutating func nextPending() -> KeyedUnarchiver.PendingFields? {
-        guard pendingHead < pending.count else {
-            pending.removeAll(keepingCapacity: true)
-            pendingHead = 0
-            return nil
-        }
-        let item = pending[pendingHead]
-        pendingHead &+= 1
-        return item
     }
 }

@@ -109,18 +109,27 @@ public struct KeyedArchivableMacro: MemberMacro, ExtensionMacro {
     }
 
     /// One property's decode: required properties are assigned, properties with a default value
-    /// (older archives may lack them) are decoded in place only when present.
+    /// (older archives may lack them) are decoded into a copy of their value only when present, and
+    /// the copy is stored back. (Passing `&self.property` itself would be an `inout` access to a class
+    /// property across a call, which Swift checks for exclusivity at run time: 6 % of an unarchive of a
+    /// class hierarchy.)
     static func decodeStatement(_ property: StoredProperty) -> String {
         let target = "self.\(property.identifier.text)"
         if property.hasDefault || property.type == nil {
-            return "try coder.decodeIfPresent(into: &\(target), forKey: \"\(property.key)\")"
+            return [
+                "do {",
+                "    var value = \(target)",
+                "    try coder.decodeIfPresent(into: &value, forKey: \"\(property.key)\")",
+                "    \(target) = value",
+                "}",
+            ].joined(separator: "\n")
         }
         let type = property.type?.decodableSpelling ?? ""
         return "\(target) = try coder.decode(\(type).self, forKey: \"\(property.key)\")"
     }
 
     private static func body(_ lines: [String]) -> String {
-        lines.map { "    " + $0 }.joined(separator: "\n")
+        lines.flatMap { $0.split(separator: "\n") }.map { "    " + $0 }.joined(separator: "\n")
     }
 }
 

@@ -118,13 +118,37 @@ func expand(
                 }
 
                 public init(from coder: KeyedArchive.KeyedUnarchiver) throws {
-                    try coder.decodeIfPresent(into: &self.name, forKey: "name")
-                    try coder.decodeIfPresent(into: &self.age, forKey: "years")
-                    try coder.decodeIfPresent(into: &self.dog, forKey: "dog")
+                    do {
+                        var value = self.name
+                        try coder.decodeIfPresent(into: &value, forKey: "name")
+                        self.name = value
+                    }
+                    do {
+                        var value = self.age
+                        try coder.decodeIfPresent(into: &value, forKey: "years")
+                        self.age = value
+                    }
+                    do {
+                        var value = self.dog
+                        try coder.decodeIfPresent(into: &value, forKey: "dog")
+                        self.dog = value
+                    }
                     self.badge = try coder.decode(Int?.self, forKey: "badge")
-                    try coder.decodeIfPresent(into: &self.friends, forKey: "friends")
-                    try coder.decodeIfPresent(into: &self.watched, forKey: "watched")
-                    try coder.decodeIfPresent(into: &self.token, forKey: "token")
+                    do {
+                        var value = self.friends
+                        try coder.decodeIfPresent(into: &value, forKey: "friends")
+                        self.friends = value
+                    }
+                    do {
+                        var value = self.watched
+                        try coder.decodeIfPresent(into: &value, forKey: "watched")
+                        self.watched = value
+                    }
+                    do {
+                        var value = self.token
+                        try coder.decodeIfPresent(into: &value, forKey: "token")
+                        self.token = value
+                    }
                 }
             }
 
@@ -155,7 +179,11 @@ func expand(
                 }
 
                 init(from coder: KeyedArchive.KeyedUnarchiver) throws {
-                    try coder.decodeIfPresent(into: &self.volume, forKey: "volume")
+                    do {
+                        var value = self.volume
+                        try coder.decodeIfPresent(into: &value, forKey: "volume")
+                        self.volume = value
+                    }
                 }
 
                 init() {
@@ -194,8 +222,16 @@ func expand(
                 }
 
                 func decodeFields(from coder: KeyedArchive.KeyedUnarchiver) throws {
-                    try coder.decodeIfPresent(into: &self.parent, forKey: "parent")
-                    try coder.decodeIfPresent(into: &self.children, forKey: "children")
+                    do {
+                        var value = self.parent
+                        try coder.decodeIfPresent(into: &value, forKey: "parent")
+                        self.parent = value
+                    }
+                    do {
+                        var value = self.children
+                        try coder.decodeIfPresent(into: &value, forKey: "children")
+                        self.children = value
+                    }
                 }
             }
 
@@ -225,7 +261,11 @@ func expand(
                 }
 
                 open func decodeFields(from coder: KeyedArchive.KeyedUnarchiver) throws {
-                    try coder.decodeIfPresent(into: &self.name, forKey: "name")
+                    do {
+                        var value = self.name
+                        try coder.decodeIfPresent(into: &value, forKey: "name")
+                        self.name = value
+                    }
                 }
 
                 public required init() {
@@ -260,7 +300,11 @@ func expand(
 
                 override func decodeFields(from coder: KeyedArchive.KeyedUnarchiver) throws {
                     try super.decodeFields(from: coder)
-                    try coder.decodeIfPresent(into: &self.lives, forKey: "lives")
+                    do {
+                        var value = self.lives
+                        try coder.decodeIfPresent(into: &value, forKey: "lives")
+                        self.lives = value
+                    }
                 }
             }
             """,
@@ -288,7 +332,11 @@ func expand(
                 }
 
                 init(from coder: KeyedArchive.KeyedUnarchiver) throws {
-                    try coder.decodeIfPresent(into: &self.text, forKey: "text")
+                    do {
+                        var value = self.text
+                        try coder.decodeIfPresent(into: &value, forKey: "text")
+                        self.text = value
+                    }
                 }
 
                 init() {

@@ -148,4 +148,76 @@ import Testing
             #expect(r.bytes(ByteRange(offset: -1, count: 4)).isEmpty)
         }
     }
+
+    /// A bplist whose root array holds `objects`, each given as its encoded bytes (2-byte references
+    /// and offsets), so that one value can be written in every encoding the format allows.
+    static func rawArray(_ objects: [[UInt8]]) -> Data {
+        func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be64(_ v: Int) -> [UInt8] { (0..<8).map { UInt8(v >> (8 * (7 - $0)) & 0xFF) } }
+        var out = Array("bplist00".utf8)
+        var offsets = [out.count]
+        out += [0xAF, 0x11] + be16(objects.count)
+        for i in objects.indices { out += be16(i + 1) }
+        for o in objects {
+            offsets.append(out.count)
+            out += o
+        }
+        let tableOffset = out.count
+        for off in offsets { out += be16(off) }
+        out += [0, 0, 0, 0, 0, 0, 2, 2] + be64(objects.count + 1) + be64(0) + be64(tableOffset)
+        return Data(out)
+    }
+
+    /// A marker with a count: inline below 15 (unless `extended`), else followed by a 1-byte int.
+    static func header(_ high: UInt8, _ count: Int, extended: Bool = false) -> [UInt8] {
+        count < 15 && !extended ? [high | UInt8(count)] : [high | 0x0F, 0x10, UInt8(count)]
+    }
+
+    @Test func aKeyProbeAnswersAsTheStringComparisonInEveryEncoding() throws {
+        let keys = [
+            "", "a", "nam", "name", "namf", "names", "yearsOld", "yearsOle", "nickname", "fourteen_chars",
+            "fourteen_charz", "fifteen_chars__", "a_much_longer_key_here", "$class", "$$class", "été",
+        ]
+        // Every key as ASCII (inline count and the extended count a writer may also use) and as UTF-16,
+        // then objects that are no string at all.
+        var objects: [[UInt8]] = []
+        for key in keys {
+            let utf16 = key.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+            if key.utf8.allSatisfy({ $0 < 0x80 }) {
+                objects.append(Self.header(0x50, key.utf8.count) + Array(key.utf8))
+                objects.append(Self.header(0x50, key.utf8.count, extended: true) + Array(key.utf8))
+            }
+            objects.append(Self.header(0x60, key.utf16.count) + utf16)
+        }
+        objects += [[0x10, 0x05], [0x08], [0x44, 0x6E, 0x61, 0x6D, 0x65], [0x80, 0x01]]
+        let data = Self.rawArray(objects)
+        let doc = try BinaryPlistDocument(data)
+        guard case .array(let refs) = try doc.object(doc.root) else {
+            Issue.record("root is not an array")
+            return
+        }
+        try doc.withReader { (r: borrowing BinaryPlistDocument.Reader) throws in
+            for key in keys {
+                let probe = BinaryPlistDocument.KeyProbe(key)
+                for ref in refs {
+                    let expected = try r.string(ref).map { Array($0.utf8) == Array(key.utf8) } ?? false
+                    #expect(try r.string(ref, matches: probe, key) == expected, "key \(key), object \(ref.index)")
+                    #expect(try r.string(ref, equals: key) == expected, "key \(key), object \(ref.index)")
+                }
+            }
+            // A reference outside the document is the same error as for the string comparison.
+            let error = try #require(throws: PlistError.self) {
+                try r.string(ObjectRef(9999), matches: BinaryPlistDocument.KeyProbe("name"), "name")
+            }
+            #expect(error.code == .referenceOutOfRange)
+        }
+        // The matches counted: each key equals itself in each of its encodings, and nothing else.
+        try doc.withReader { (r: borrowing BinaryPlistDocument.Reader) throws in
+            for key in keys {
+                let probe = BinaryPlistDocument.KeyProbe(key)
+                let hits = try refs.filter { (ref) throws in try r.string(ref, matches: probe, key) }.count
+                #expect(hits == (key.utf8.allSatisfy { $0 < 0x80 } ? 3 : 1), "key \(key)")
+            }
+        }
+    }
 }

@@ -11,6 +11,7 @@
 //               archive, in which each person's dog is a copy: Codable has no shared references)
 //   decode      the plist layer of the same archive bytes, as an untyped tree
 //               PropertyList (BinaryPlistDocument(data).value()) | PropertyListSerialization
+// and the same operations on the realistic `people` workload (PeopleBenchmarks.swift).
 //
 // Size: 20,000 persons (the peers' file), or 20,000 / BENCH_DIVISOR; in smoke runs BENCH_DIVISOR
 // defaults to 25 (800 persons, as the core workloads are scaled by default).
@@ -37,6 +38,9 @@ let benchmarks: @Sendable () -> Void = {
     registerUnarchive(inputs, setup)
     registerArchive(inputs, setup)
     registerPlistDecode(inputs, setup)
+    // The realistic workload (PeopleBenchmarks.swift), at the same size.
+    let people = PeopleInputs(count: 20_000 / divisor)
+    registerPeople(people) { _ = people.value }
 }
 
 func registerUnarchive(_ inputs: KeyedInputs, _ setup: @escaping Benchmark.BenchmarkSetupHook) {

@@ -14,50 +14,49 @@
 #endif
 
 extension KeyedUnarchiver {
-    /// The `$class` field of an object dictionary (the key object found last time is tried first,
-    /// by reference).
-    func classField(_ r: borrowing PlistReader, keys: ReferenceList, values: ReferenceList)
-        throws(KeyedArchiveError) -> ObjectRef?
+    /// The `$class` field of an object dictionary: the position where it was last time is tried
+    /// first, then the others in order, each by reference to the `$class` key object found last (writers
+    /// that share key strings) or by its bytes. Leaves the position found in `state.classKeyHint`.
+    func classField(_ r: borrowing PlistReader, keys: RefSpan, values: RefSpan) throws(KeyedArchiveError) -> ObjectRef?
     {
         let n = keys.count
-        if let known = state.classKeyRef {
-            // Where `$class` was last time: the same key object, or (writers that do not share key
-            // strings) an equal one.
-            let h = state.classKeyHint
+        let h = state.classKeyHint
+        let known = state.classKeyRef ?? ObjectRef(-1)
+        do {
             if h < n {
                 let k = r.reference(at: h, in: keys)
-                let equal: Bool
-                do {
-                    equal = k == known ? true : try r.string(k, equals: ArchiveVocabulary.classKey)
-                } catch {
-                    throw plistError(error)
+                if try isClassKey(r, k, known) { return r.reference(at: h, in: values) }
+            }
+            for i in 0..<n where i != h {
+                let k = r.reference(at: i, in: keys)
+                if try isClassKey(r, k, known) {
+                    state.classKeyRef = k
+                    state.classKeyHint = i
+                    return r.reference(at: i, in: values)
                 }
-                if equal { return r.reference(at: h, in: values) }
             }
-            if let i = r.position(of: known, in: keys, from: h) {
-                state.classKeyHint = i
-                return r.reference(at: i, in: values)
-            }
-        }
-        for i in 0..<n {
-            let k = r.reference(at: i, in: keys)
-            let equal: Bool
-            do {
-                equal = try r.string(k, equals: ArchiveVocabulary.classKey)
-            } catch {
-                throw plistError(error)
-            }
-            if equal {
-                state.classKeyRef = k
-                state.classKeyHint = i
-                return r.reference(at: i, in: values)
-            }
+        } catch {
+            throw plistError(error)
         }
         return nil
     }
 
+    /// Whether key object `k` is `$class`: the one found last time, or equal to it.
+    @inline(__always)
+    private func isClassKey(_ r: borrowing PlistReader, _ k: ObjectRef, _ known: ObjectRef) throws(PlistError) -> Bool {
+        if k == known { return true }
+        if let equal = r.string(k, matches: state.classKeyProbe) { return equal }
+        return try r.string(k, equals: ArchiveVocabulary.classKey)
+    }
+
     /// The class slot (memoised class description) an object dictionary's `$class` points at.
     func classSlot(_ r: borrowing PlistReader, keys: ReferenceList, values: ReferenceList, uid: Int?)
+        throws(KeyedArchiveError) -> Int
+    {
+        try classSlot(r, keys: RefSpan(keys), values: RefSpan(values), uid: uid)
+    }
+
+    func classSlot(_ r: borrowing PlistReader, keys: RefSpan, values: RefSpan, uid: Int?)
         throws(KeyedArchiveError) -> Int
     {
         guard let classRef = try classField(r, keys: keys, values: values) else {
@@ -84,7 +83,15 @@ extension KeyedUnarchiver {
     }
 
     func classInfo(keys: ReferenceList, values: ReferenceList, uid: Int?) throws(KeyedArchiveError) -> ClassInfo {
-        try reading { r throws(KeyedArchiveError) in try classInfo(r, keys: keys, values: values, uid: uid) }
+        try classInfo(keys: RefSpan(keys), values: RefSpan(values), uid: uid)
+    }
+
+    /// The class description of a frame's object.
+    func classInfo(keys: RefSpan, values: RefSpan, uid: Int?) throws(KeyedArchiveError) -> ClassInfo {
+        try reading { r throws(KeyedArchiveError) in
+            let slot = try classSlot(r, keys: keys, values: values, uid: uid)
+            return state.classSlots[slot].info
+        }
     }
 
     func readClassInfo(_ r: borrowing PlistReader, _ classUID: Int) throws(KeyedArchiveError) -> ClassInfo {
@@ -120,7 +127,7 @@ extension KeyedUnarchiver {
     enum ObjectSite {
         case null
         case decoded(any KeyedArchivable, uid: Int)
-        case fresh(uid: Int, keys: ReferenceList, values: ReferenceList, slot: Int)
+        case fresh(uid: Int, keys: RefSpan, values: RefSpan, slot: Int)
     }
 
     /// Follows a stored value to its object (see ``ObjectSite``): counts it against the budget,
@@ -139,7 +146,13 @@ extension KeyedUnarchiver {
         guard !state.inProgress[uid] else {
             throw error(.cycle, uid: uid, "UID \(uid) refers back to an object that is still being decoded")
         }
-        guard case .dictionary(let keys, let values) = try object(r, r.reference(at: uid, in: objects)) else {
+        let dictionary: (keys: RefSpan, values: RefSpan)?
+        do {
+            dictionary = try r.dictionary(r.reference(at: uid, in: objects))
+        } catch {
+            throw plistError(error)
+        }
+        guard let (keys, values) = dictionary else {
             throw error(.typeMismatch, uid: uid, "expected a \(expected()) object at UID \(uid), found a plain value")
         }
         let slot = try classSlot(r, keys: keys, values: values, uid: uid)
@@ -196,10 +209,21 @@ extension KeyedUnarchiver {
         }
     }
 
-    /// Creates the instance of an object whose class was checked: two-phase types are created and
-    /// queued, others decode their fields now (bounded depth, marked in progress).
+    /// Two-phase objects nested less deep than this (and than an eighth of `Limits.maxDepth`) decode
+    /// their fields at once; deeper ones go to the queue.
+    static var immediateTwoPhaseDepth: Int { 16 }
+
+    /// Creates the instance of an object whose class was checked and decodes its fields: one-phase
+    /// types now (bounded depth, marked in progress); two-phase types are created and registered
+    /// first, then their fields are decoded now as well while the nesting is shallow, and queued
+    /// (`drainPending`) beyond that, so that a long chain of them has no depth limit.
+    ///
+    /// Decoding the fields of a shallow two-phase object at once keeps the two-phase contract (the
+    /// instance is registered before any field is read, so a reference back to it receives it; every
+    /// object is complete when the top-level decode returns) and costs what a one-phase object costs:
+    /// the queue's bookkeeping was a fifth of an unarchive of a class hierarchy through the macro.
     func construct(
-        _ type: any KeyedArchivable.Type, uid: Int, slot: Int, keys: ReferenceList, values: ReferenceList
+        _ type: any KeyedArchivable.Type, uid: Int, slot: Int, keys: RefSpan, values: RefSpan
     ) throws -> any KeyedArchivable {
         let typeID = ObjectIdentifier(type)
         let twoPhase: (any TwoPhaseKeyedArchivable.Type)?
@@ -210,16 +234,30 @@ extension KeyedUnarchiver {
             state.classSlots[slot].lastType = typeID
             state.classSlots[slot].lastTwoPhase = twoPhase
         }
-        let name = state.classSlots[slot].info.name
+        // Where `$class` is in this object: `objectSite` found it last (`classField` leaves its position
+        // in `classKeyHint`), and nothing has looked up another object's class since.
+        let classPosition = state.classKeyHint
         if let twoPhase {
             let instance = twoPhase.init()
             state.instances[uid] = instance
+            let depth = state.depth
+            if depth < Self.immediateTwoPhaseDepth, depth &* 8 < limits.maxDepth {
+                try state.enterObject(
+                    keys: keys, values: values, uid: uid, classSlot: slot, classPosition: classPosition,
+                    maxDepth: limits.maxDepth)
+                defer { state.leaveObject(uid: uid, instance: instance) }
+                try instance.decodeFields(from: self)
+                return instance
+            }
             state.pending.append(
-                PendingFields(uid: uid, object: instance, keys: keys, values: values, className: name))
+                PendingFields(
+                    uid: uid, object: instance, keys: keys, values: values,
+                    className: state.classSlots[slot].info.name, classSlot: slot, classPosition: classPosition))
             return instance
         }
         try state.enterObject(
-            Frame(keys: keys, values: values, uid: uid, className: name, classSlot: slot), maxDepth: limits.maxDepth)
+            keys: keys, values: values, uid: uid, classSlot: slot, classPosition: classPosition,
+            maxDepth: limits.maxDepth)
         let instance: any KeyedArchivable
         do {
             instance = try type.init(from: self)

@@ -66,15 +66,22 @@ extension KeyedUnarchiver {
     func foundationObject(_ r: borrowing PlistReader, _ value: UnarchivedValue, classNames: [String], expected: String)
         throws(KeyedArchiveError) -> (keys: ReferenceList, values: ReferenceList, uid: Int)?
     {
-        let (o, _, uid) = try resolveRef(r, value)
-        if uid == 0 { return nil }
-        guard let uid else {
+        guard let u = try uidValue(r, value.ref) else {
+            let o = try object(r, value.ref)
             throw error(.typeMismatch, "expected a reference to \(expected), found an inline \(o.kind.rawValue)")
         }
+        guard u < UInt64(objects.count) else {
+            throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
+        }
+        let uid = Int(u)
+        if uid == 0 { return nil }
+        let o = try object(r, r.reference(at: uid, in: objects))
         guard case .dictionary(let keys, let values) = o else { throw mismatch(expected, found: o, uid: uid) }
-        let info = try classInfo(r, keys: keys, values: values, uid: uid)
-        guard classNames.contains(info.name) else {
-            throw error(.classNotAllowed, uid: uid, className: info.name, "expected \(expected), found \(info.name)")
+        // The class name is compared where the slot keeps it (no copy of the class description).
+        let slot = try classSlot(r, keys: keys, values: values, uid: uid)
+        guard classNames.contains(state.classSlots[slot].info.name) else {
+            let name = state.classSlots[slot].info.name
+            throw error(.classNotAllowed, uid: uid, className: name, "expected \(expected), found \(name)")
         }
         return (keys, values, uid)
     }
@@ -108,6 +115,13 @@ extension KeyedUnarchiver {
     func decodeInteger<T: FixedWidthInteger>(_ r: borrowing PlistReader, _ type: T.Type, _ value: UnarchivedValue)
         throws(KeyedArchiveError) -> T
     {
+        // The common shape: an integer stored inline (`encodeInteger:forKey:`), read in one step.
+        if let i = r.smallInteger(value.ref) {
+            guard let v = T(exactly: i) else {
+                throw error(.typeMismatch, "integer \(i) does not fit \(T.self)")
+            }
+            return v
+        }
         let (o, _, uid) = try resolveRef(r, value)
         switch o {
         case .integer(let i):
@@ -225,7 +239,10 @@ extension KeyedUnarchiver {
         _ r: borrowing PlistReader, _ f: (keys: ReferenceList, values: ReferenceList, uid: Int),
         key: String = "NS.objects"
     ) throws(KeyedArchiveError) -> ReferenceList {
-        let ref = try requiredField(r, key, f)
+        let prepared = key == KeyProbes.objects.text ? KeyProbes.objects : KeyProbes.Key(key)
+        guard let ref = try field(r, prepared, keys: f.keys, values: f.values) else {
+            throw error(.corrupted, uid: f.uid, "the object at UID \(f.uid) has no \(key)")
+        }
         guard case .array(let list) = try object(r, ref) else {
             throw error(.corrupted, uid: f.uid, "\(key) of the object at UID \(f.uid) is not an array")
         }
@@ -238,23 +255,60 @@ extension KeyedUnarchiver {
         try reading { r throws(KeyedArchiveError) in try elementList(r, f, key: key) }
     }
 
-    func decodeElements<E: KeyedArchiveValue>(_ r: borrowing PlistReader, _ list: ReferenceList, _ body: (E) -> Void)
-        throws
+    /// The elements of an NSArray/NSSet reference list, decoded as `E`. (One loop, not a closure per
+    /// element: the array's metadata is fetched once, not once per element.)
+    func decodeElements<E: KeyedArchiveValue>(_ r: borrowing PlistReader, _ list: ReferenceList) throws -> [E] {
+        let n = list.count
+        if n == 0 { return [] }
+        var result: [E] = []
+        result.reserveCapacity(n)
+        for i in 0..<n { result.append(try decodeElement(r, list, i)) }
+        return result
+    }
+
+    /// Element `i` of a reference list, decoded as `E`, counted and on the key path.
+    @inline(__always)
+    func decodeElement<E: KeyedArchiveValue>(_ r: borrowing PlistReader, _ list: ReferenceList, _ i: Int) throws -> E {
+        try state.beginElement(i, limit: limits.maxDecodedValues)
+        defer { _ = state.popPath() }
+        return try E.decodeArchiveValue(UnarchivedValue(ref: r.reference(at: i, in: list)), from: self, reader: r)
+    }
+
+    /// Whether `value` is the empty collection met last (see `rememberEmpty`), still of a class in
+    /// `classNames` and within the depth limit: then it decodes as empty with no read. Archives share
+    /// one empty array among all the objects that hold one (both writers unique equal objects), so a
+    /// model whose arrays are usually empty decodes that array once. Anything else (another object,
+    /// `$null`, an inline value, a class or depth the call does not allow) is `false`, and the full
+    /// path reads the object and reports what it finds.
+    @inline(__always)
+    func isKnownEmptyCollection(_ r: borrowing PlistReader, _ value: UnarchivedValue, classNames: [String])
+        throws(KeyedArchiveError) -> Bool
     {
-        let limit = limits.maxDecodedValues
-        for i in 0..<list.count {
-            try state.beginElement(i, limit: limit)
-            let element: E
-            do {
-                element = try E.decodeArchiveValue(
-                    UnarchivedValue(ref: r.reference(at: i, in: list)), from: self, reader: r)
-            } catch {
-                _ = state.popPath()
-                throw error
-            }
-            _ = state.popPath()
-            body(element)
+        let known = state.emptyCollectionUID
+        guard known > 0, try uidValue(r, value.ref) == UInt64(known), state.depth < limits.maxDepth else {
+            return false
         }
+        return classNames.contains(state.classSlots[state.emptyCollectionSlot].info.name)
+    }
+
+    /// Remembers the collection `f` (just read, with no elements) for `isKnownEmptyCollection`.
+    func rememberEmpty(_ r: borrowing PlistReader, _ f: (keys: ReferenceList, values: ReferenceList, uid: Int))
+        throws(KeyedArchiveError)
+    {
+        state.emptyCollectionSlot = try classSlot(r, keys: f.keys, values: f.values, uid: f.uid)
+        state.emptyCollectionUID = f.uid
+    }
+
+    /// Enters the collection at `uid` one level deeper, as `nestedCollection` does, without a closure
+    /// (the array and set decodes' path); `leaveCollection(uid:)` undoes it.
+    @inline(__always)
+    func enterCollection(uid: Int) throws(KeyedArchiveError) {
+        try state.enterCollection(uid: uid, maxDepth: limits.maxDepth, objectCount: objects.count)
+    }
+
+    @inline(__always)
+    func leaveCollection(uid: Int) {
+        state.leaveCollection(uid: uid)
     }
 
     /// Borrows the input once and decodes `T` through its reader path: the two-argument
@@ -451,15 +505,14 @@ extension Array: KeyedArchiveValue where Element: KeyedArchiveValue {
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
+        if try unarchiver.isKnownEmptyCollection(reader, value, classNames: FoundationClass.array) { return [] }
         let f = try unarchiver.requireFoundationObject(
             reader, value, classNames: FoundationClass.array, expected: "an array")
-        return try unarchiver.nestedCollection(uid: f.uid) {
-            let list = try unarchiver.elementList(reader, f)
-            var result: [Element] = []
-            result.reserveCapacity(list.count)
-            try unarchiver.decodeElements(reader, list) { (e: Element) in result.append(e) }
-            return result
-        }
+        try unarchiver.enterCollection(uid: f.uid)
+        defer { unarchiver.leaveCollection(uid: f.uid) }
+        let list = try unarchiver.elementList(reader, f)
+        if list.isEmpty { try unarchiver.rememberEmpty(reader, f) }
+        return try unarchiver.decodeElements(reader, list)
     }
 }
 
@@ -482,14 +535,16 @@ extension Set: KeyedArchiveValue where Element: KeyedArchiveValue {
     public static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
+        if try unarchiver.isKnownEmptyCollection(reader, value, classNames: FoundationClass.set) { return [] }
         let f = try unarchiver.requireFoundationObject(
             reader, value, classNames: FoundationClass.set, expected: "a set")
-        return try unarchiver.nestedCollection(uid: f.uid) {
-            let list = try unarchiver.elementList(reader, f)
-            var result = Set<Element>(minimumCapacity: list.count)
-            try unarchiver.decodeElements(reader, list) { (e: Element) in result.insert(e) }
-            return result
-        }
+        try unarchiver.enterCollection(uid: f.uid)
+        defer { unarchiver.leaveCollection(uid: f.uid) }
+        let list = try unarchiver.elementList(reader, f)
+        if list.isEmpty { try unarchiver.rememberEmpty(reader, f) }
+        var result = Set<Element>(minimumCapacity: list.count)
+        for i in 0..<list.count { result.insert(try unarchiver.decodeElement(reader, list, i)) }
+        return result
     }
 }
 

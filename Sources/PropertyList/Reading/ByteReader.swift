@@ -90,6 +90,15 @@
         return unsafe buffer.load(fromByteOffset: offset, as: UInt8.self)
     }
 
+    /// The 8 bytes at `offset` as a little-endian word (byte `offset + i` in bits `8i ..< 8i + 8` on
+    /// every platform); the caller has proven `offset ..< offset + 8` lies inside `0 ..< count`.
+    @inline(__always)
+    @unsafe
+    func word(unchecked offset: Int) -> UInt64 {
+        assert(offset >= 0 && offset + 8 <= count)
+        return UInt64(littleEndian: unsafe buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
     /// A big-endian unsigned integer of `width` (1...8) bytes at `offset`, or nil when any of its bytes
     /// is outside the buffer.
     @inline(__always)

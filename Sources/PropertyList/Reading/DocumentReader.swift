@@ -42,6 +42,7 @@ extension BinaryPlistDocument {
         let objectCount: Int
         let tableOffset: Int
         let offsetSize: Int
+        let offsetMask: UInt64
         let maxUID: UInt64
 
         init(document: borrowing BinaryPlistDocument, bytes: ByteReader) {
@@ -51,13 +52,19 @@ extension BinaryPlistDocument {
             objectCount = document.trailer.objectCount
             tableOffset = document.trailer.offsetTableOffset
             offsetSize = document.trailer.offsetIntSize
+            offsetMask = ByteReader.mask(width: document.trailer.offsetIntSize)
             maxUID = document.limits.maxUID
         }
 
         /// The file offset of object `index`; `0 <= index < objectCount` is the caller's proof.
         @inline(__always)
         func offset(of index: Int) -> Int {
-            ScanContext.objectOffset(bytes, index, table: tableOffset, width: offsetSize)
+            // In bounds: the offset table (tableOffset ..< tableOffset + objectCount × offsetSize) was
+            // proven inside the buffer at open, and index < objectCount; the entry ends past the 8-byte
+            // header (tableOffset >= 8), as the masked load needs.
+            unsafe Int(
+                truncatingIfNeeded: bytes.uint(
+                    unchecked: tableOffset &+ index &* offsetSize, width: offsetSize, mask: offsetMask))
         }
 
         /// Decodes one object's marker (see ``BinaryPlistDocument/object(_:)``).
@@ -86,6 +93,42 @@ extension BinaryPlistDocument {
             }
             _ = try raw(ref)  // Not a UID: nil, unless the object is malformed.
             return nil
+        }
+
+        /// The value of an integer object of 1, 2, 4 or 8 bytes (`0x10`...`0x13`), read without the
+        /// general scanner; `nil` for any other object, which the caller then reads with ``object(_:)``
+        /// (a 16-byte integer, another kind, or a malformed object and its error).
+        ///
+        /// - Parameter ref: The object.
+        @inline(__always)
+        package func smallInteger(_ ref: ObjectRef) -> PlistInteger? {
+            guard ref.index >= 0, ref.index < objectCount else { return nil }
+            let off = offset(of: ref.index)
+            // off < tableOffset <= count was proven at open: the marker byte is readable.
+            let marker = unsafe bytes.byte(unchecked: off)
+            guard marker >> 4 == 0x1, marker & 0x0F <= 3 else { return nil }
+            let width = 1 &<< Int(marker & 0x0F)
+            guard width <= tableOffset &- off &- 1 else { return nil }
+            // In bounds: off + 1 ..< off + 1 + width lies in the object region (checked above).
+            let v = unsafe bytes.uint(unchecked: off &+ 1, width: width)
+            // 1, 2 and 4 bytes are unsigned; 8 bytes are a signed value (as the scanner reads them).
+            return PlistInteger(high: width == 8 && Int64(bitPattern: v) < 0 ? -1 : 0, low: v)
+        }
+
+        /// The key and value lists of object `ref` when it is a dictionary, as ``RefSpan``s (no
+        /// ``PlistObject`` or ``ReferenceList`` built); `nil` for any other object.
+        ///
+        /// - Parameter ref: The object.
+        /// - Throws: `referenceOutOfRange`, or the object's own format error.
+        @inline(__always)
+        package func dictionary(_ ref: ObjectRef) throws(PlistError) -> (keys: RefSpan, values: RefSpan)? {
+            let raw = try raw(ref)
+            guard raw.kind == .dictionary else { return nil }
+            let w = context.trailer.objectRefSize
+            return (
+                RefSpan(start: raw.payload, width: w, count: raw.count),
+                RefSpan(start: raw.payload &+ raw.count &* w, width: w, count: raw.count)
+            )
         }
 
         /// The string an object holds, or `nil` when it is not a string.
@@ -158,6 +201,51 @@ extension BinaryPlistDocument {
             }
         }
 
+        /// Whether a key object holds `key`, prepared as `probe` (see ``KeyProbe``): for a short ASCII
+        /// key and an ASCII object with an inline count, one marker comparison and two masked word
+        /// loads; any other object goes through ``string(_:equals:)``, so the answer and the errors
+        /// are the same.
+        ///
+        /// - Parameters:
+        ///   - ref: The key object.
+        ///   - probe: `KeyProbe(key)`, made once.
+        ///   - key: The key, for the objects the probe does not decide.
+        /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
+        @inline(__always)
+        package func string(_ ref: ObjectRef, matches probe: KeyProbe, _ key: String) throws(PlistError) -> Bool {
+            if let decided = string(ref, matches: probe) { return decided }
+            return try string(ref, equals: key)
+        }
+
+        /// The short comparison of ``string(_:matches:_:)`` alone: `nil` when it cannot decide (the
+        /// caller then compares with ``string(_:equals:)``, which also reports a malformed object).
+        ///
+        /// - Parameters:
+        ///   - ref: The key object.
+        ///   - probe: The key, prepared once.
+        @inline(__always)
+        package func string(_ ref: ObjectRef, matches probe: KeyProbe) -> Bool? {
+            if probe.marker != 0, ref.index >= 0, ref.index < objectCount {
+                let off = offset(of: ref.index)
+                // off < tableOffset <= count was proven at open: the marker byte is readable.
+                let marker = unsafe bytes.byte(unchecked: off)
+                let n = Int(marker & 0x0F)
+                // An ASCII string with an inline count whose payload lies in the object region (anything
+                // else, malformed objects included, takes the general path).
+                if marker >> 4 == 0x5, n != 0x0F, n <= tableOffset &- off &- 1 {
+                    guard marker == probe.marker else { return false }
+                    if off &+ 17 <= bytes.count {
+                        // In bounds: off + 1 ..< off + 17 lies inside 0 ..< count (checked above). The
+                        // masks keep the n bytes of the payload.
+                        let a = unsafe bytes.word(unchecked: off &+ 1)
+                        let b = unsafe bytes.word(unchecked: off &+ 9)
+                        return a & probe.masks.0 == probe.words.0 && b & probe.masks.1 == probe.words.1
+                    }
+                }
+            }
+            return nil
+        }
+
         /// The reference at position `index` of `list`.
         ///
         /// - Parameters:
@@ -174,6 +262,24 @@ extension BinaryPlistDocument {
                 "reference index out of range, or a ReferenceList of another document")
             // In bounds: off + width <= count (checked above) and off + width >= 8 (off >= 8).
             let value = unsafe bytes.uint(unchecked: off, width: list.width, mask: ByteReader.mask(width: list.width))
+            return ObjectRef(Int(truncatingIfNeeded: value))
+        }
+
+        /// The reference at position `index` of `span` (the same read as for a ``ReferenceList``).
+        ///
+        /// - Parameters:
+        ///   - index: A position in `0 ..< span.count` (a precondition, as for an array).
+        ///   - span: The place of a reference list of this document.
+        @inline(__always)
+        package func reference(at index: Int, in span: RefSpan) -> ObjectRef {
+            let off = span.start &+ index &* span.width
+            // A span of this document lies in its object region (it was a scanned list); the check also
+            // stops a span of another (shorter) document from reading out of bounds.
+            precondition(
+                index >= 0 && index < span.count && off >= 8 && off <= bytes.count &- span.width,
+                "reference index out of range, or a RefSpan of another document")
+            // In bounds: off + width <= count (checked above) and off + width >= 8 (off >= 8).
+            let value = unsafe bytes.uint(unchecked: off, width: span.width, mask: span.mask)
             return ObjectRef(Int(truncatingIfNeeded: value))
         }
 
@@ -249,6 +355,71 @@ extension BinaryPlistDocument {
         }
     }
 
+    /// Where a reference list lies, without the document it lies in: a ``ReferenceList`` that costs
+    /// no reference counting to copy (the keyed unarchiver's frames hold two per object being decoded),
+    /// read only through a ``Reader`` of the same document.
+    package struct RefSpan: Sendable {
+        let start: Int
+        let width: Int
+        package let count: Int
+        /// `ByteReader.mask(width:)`, computed once.
+        let mask: UInt64
+
+        /// The place of `list`.
+        @inline(__always)
+        package init(_ list: borrowing ReferenceList) {
+            self.init(start: list.start, width: list.width, count: list.count)
+        }
+
+        @inline(__always)
+        init(start: Int, width: Int, count: Int) {
+            (self.start, self.width, self.count) = (start, width, count)
+            mask = ByteReader.mask(width: width)
+        }
+
+        /// A span with no references.
+        package static var empty: RefSpan { RefSpan(start: 0, width: 1, count: 0) }
+    }
+
+    /// A key prepared for comparison with many key objects (``Reader/string(_:matches:_:)``): a key of
+    /// at most 14 ASCII bytes is kept as the marker it is written with (`0x5n`) and its bytes as two
+    /// little-endian words, so a comparison builds no string and touches no `String` storage.
+    ///
+    /// A plain value (no reference counting): it is copied freely on the unarchiver's key lookups.
+    package struct KeyProbe: Sendable {
+        /// `0x50 | count` for a short ASCII key; 0 when the key takes the general comparison.
+        let marker: UInt8
+        let words: (UInt64, UInt64)
+        let masks: (UInt64, UInt64)
+
+        package init(_ key: String) {
+            var words: (UInt64, UInt64) = (0, 0)
+            var count = 0
+            var ascii = true
+            for byte in key.utf8 {
+                if byte >= 0x80 || count == 14 {
+                    ascii = false
+                    break
+                }
+                if count < 8 {
+                    words.0 |= UInt64(byte) << UInt64(8 &* count)
+                } else {
+                    words.1 |= UInt64(byte) << UInt64(8 &* (count &- 8))
+                }
+                count &+= 1
+            }
+            guard ascii else {
+                (marker, self.words, masks) = (0, (0, 0), (0, 0))
+                return
+            }
+            marker = 0x50 | UInt8(count)
+            self.words = words
+            let low = count >= 8 ? UInt64.max : (UInt64(1) << UInt64(8 &* count)) &- 1
+            let high = count <= 8 ? 0 : (UInt64(1) << UInt64(8 &* (count &- 8))) &- 1
+            masks = (low, high)
+        }
+    }
+
     /// Runs `body` with a ``Reader``: one borrow of the input for all the reads it makes.
     ///
     /// - Parameter body: The reads; the reader is lent to it and cannot escape.
@@ -275,6 +446,25 @@ extension BinaryPlistDocument {
     @inline(__always)
     package func withLentBytes<R, E: Error>(_ body: (LentBytes) throws(E) -> R) throws(E) -> R {
         try withBytes { (r: ByteReader) throws(E) -> R in try unsafe body(LentBytes(bytes: r)) }
+    }
+
+    /// A reader over bytes lent by ``withLentBytes(_:)``, for a caller that keeps it for the rest of
+    /// that call (the keyed unarchiver lends one reader to all the reads of a top-level decode).
+    ///
+    /// - Precondition: as for ``withReader(lent:_:)``; and the reader is used only until the
+    ///   ``withLentBytes(_:)`` call that lent the bytes returns.
+    @unsafe
+    package func reader(lent: LentBytes) -> Reader {
+        precondition(unsafe lent.bytes.count == data.count, "bytes lent by another document")
+        return Reader(document: self, bytes: unsafe lent.bytes)
+    }
+
+    /// A reader over no bytes, for a caller that keeps a reader between borrows (the keyed
+    /// unarchiver) and replaces it with ``reader(lent:)`` before any read: every read through it is
+    /// out of range (a reference read traps at its bounds check; a marker read fails at the count).
+    package func idleReader() -> Reader {
+        // No bytes: nothing can be read through it.
+        unsafe Reader(document: self, bytes: ByteReader(UnsafeRawBufferPointer(start: nil, count: 0)))
     }
 
     /// ``withReader(_:)`` over bytes lent by ``withLentBytes(_:)``: no new borrow.

@@ -189,14 +189,19 @@ extension ScanContext {
                 .truncatedObject, offset: off, object: index,
                 "\(width)-byte payload of marker 0x\(hex(marker)) runs past the object region end \(end)")
         }
-        // UIDs wider than 8 bytes (CoreFoundation reads up to 16) must have zero high bytes.
         var value: UInt64 = 0
-        for i in 0..<width {
-            let b = unsafe r.byte(unchecked: off + 1 + i)  // off + 1 ..< off + 1 + width proven above.
-            guard value >> 56 == 0 else {
-                throw PlistError(.limitExceeded, offset: off, object: index, "UID does not fit in 64 bits")
+        if width <= 2 {
+            // The usual widths in one load: off + 1 ..< off + 1 + width proven above.
+            value = unsafe r.uint(unchecked: off &+ 1, width: width)
+        } else {
+            // UIDs wider than 8 bytes (CoreFoundation reads up to 16) must have zero high bytes.
+            for i in 0..<width {
+                let b = unsafe r.byte(unchecked: off + 1 + i)  // off + 1 ..< off + 1 + width proven above.
+                guard value >> 56 == 0 else {
+                    throw PlistError(.limitExceeded, offset: off, object: index, "UID does not fit in 64 bits")
+                }
+                value = value << 8 | UInt64(b)
             }
-            value = value << 8 | UInt64(b)
         }
         guard value <= maxUID else {
             throw PlistError(

@@ -100,6 +100,13 @@ struct ByteArena: Sendable {
         count = start
     }
 
+    /// Makes room for about `n` more bytes at once (a size estimated ahead: the writer's tables grow
+    /// once instead of doubling, and copying, as they fill).
+    mutating func reserve(_ n: Int) {
+        guard n > 0, n <= Int.max / 4 &- count else { return }
+        reserveMore(n)
+    }
+
     /// Makes room for `n` more bytes in storage no other arena shares.
     private mutating func reserveMore(_ n: Int) {
         precondition(n >= 0 && n <= Int.max / 2 &- count, "arena size")

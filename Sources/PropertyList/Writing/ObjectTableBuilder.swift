@@ -36,6 +36,10 @@
 /// A builder reference: an object added to an ``ObjectTableBuilder``.
 @_spi(Internals) public struct BuilderRef: Hashable, Sendable {
     let id: Int32
+
+    /// The object's number in its builder: dense from 0, in the order objects were added (a caller
+    /// can index its own tables by it instead of hashing references).
+    public var index: Int { Int(id) }
 }
 
 /// Builds a binary property list object by object, deduplicating equal values.
