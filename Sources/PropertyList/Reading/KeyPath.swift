@@ -44,8 +44,11 @@ extension BinaryPlistDocument {
     /// - Returns: The object's reference, or `nil` when a key is missing, an index is out of range or a
     ///   component meets a scalar.
     public func ref(at keyPath: String) throws(PlistError) -> ObjectRef? {
-        try ref(
-            at: keyPath.isEmpty ? [] : keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+        // One array of components, built straight from the pieces (no intermediate [String]).
+        let components =
+            keyPath.isEmpty
+            ? [] : keyPath.split(separator: ".", omittingEmptySubsequences: false).map { PlistKeyPath.Component(String($0)) }
+        return try ref(at: PlistKeyPath(components))
     }
 
     /// Finds the object at a path given as separate components.
