@@ -47,7 +47,8 @@ extension BinaryPlistDocument {
         // One array of components, built straight from the pieces (no intermediate [String]).
         let components =
             keyPath.isEmpty
-            ? [] : keyPath.split(separator: ".", omittingEmptySubsequences: false).map { PlistKeyPath.Component(String($0)) }
+            ? []
+            : keyPath.split(separator: ".", omittingEmptySubsequences: false).map { PlistKeyPath.Component(String($0)) }
         return try ref(at: PlistKeyPath(components))
     }
 
