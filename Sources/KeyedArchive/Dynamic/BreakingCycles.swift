@@ -20,8 +20,21 @@ extension AnyArchived {
     /// defer { value.breakReferenceCycles() }
     /// ```
     public func breakReferenceCycles() {
-        var work: [AnyArchived] = [self]
         var instances: [ArchivedInstance] = []
+        forEachInstance { instances.append($0) }
+        for instance in instances {
+            instance.fields = [:]
+            instance.unkeyed = []
+        }
+    }
+}
+
+extension AnyArchived {
+    /// Calls `body` once for each instance this value reaches, through collections, the typed
+    /// classes' dictionaries and instances' fields; each instance once, however often it is named.
+    /// Iterative: a deep or cyclic graph uses no call stack.
+    func forEachInstance(_ body: (ArchivedInstance) -> Void) {
+        var work: [AnyArchived] = [self]
         var seen: Set<ObjectIdentifier> = []
         while let value = work.popLast() {
             switch value {
@@ -42,16 +55,12 @@ extension AnyArchived {
                 for tab in p.tabStops ?? [] { work.append(contentsOf: tab.otherFields.values) }
             case .object(let instance):
                 guard seen.insert(ObjectIdentifier(instance)).inserted else { continue }
-                instances.append(instance)
+                body(instance)
                 work.append(contentsOf: instance.fields.values)
                 work.append(contentsOf: instance.unkeyed)
             default:
                 continue
             }
-        }
-        for instance in instances {
-            instance.fields = [:]
-            instance.unkeyed = []
         }
     }
 }

@@ -15,13 +15,21 @@ extension AnyArchived {
     /// ```
     ///
     /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` for a UID (a reference inside an archive,
-    ///   with no value of its own), an integer outside `Int`, or nesting deeper than 512 levels.
+    ///   with no value of its own) or an integer outside `Int`; ``KeyedArchiveError/Code/limitExceeded``
+    ///   for nesting deeper than 512 levels.
     public init(plistValue: PlistValue) throws {
-        self = try AnyArchived.converting(plistValue, depth: 0)
+        self = try AnyArchived.converting(plistValue, depth: 0) { u in
+            throw KeyedArchiveError(.typeMismatch, "UID \(u) is a reference inside an archive, not a value")
+        }
     }
 
-    private static func converting(_ v: PlistValue, depth: Int) throws -> AnyArchived {
-        guard depth < 512 else { throw KeyedArchiveError(.typeMismatch, "values nested deeper than 512 levels") }
+    /// `v` as an archived value, where `uid` says what a UID stands for: nothing outside an archive
+    /// (an error, above), the object it names inside one (`KeyedArchiveGraph`'s stored values).
+    static func converting(
+        _ v: PlistValue, depth: Int, uid: (UInt64) throws -> AnyArchived
+    ) throws -> AnyArchived {
+        guard depth < 512 else { throw KeyedArchiveError(.limitExceeded, "values nested deeper than 512 levels") }
+        func nested(_ x: PlistValue) throws -> AnyArchived { try converting(x, depth: depth + 1, uid: uid) }
         switch v {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -34,14 +42,13 @@ extension AnyArchived {
         case .date(let d): return .date(d)
         case .data(let d): return .data(d)
         case .string(let s): return .string(s.string)
-        case .uid(let u):
-            throw KeyedArchiveError(.typeMismatch, "UID \(u) is a reference inside an archive, not a value")
-        case .array(let xs): return .array(try xs.map { try converting($0, depth: depth + 1) })
-        case .set(let xs): return .set(Set(try xs.map { try converting($0, depth: depth + 1) }))
+        case .uid(let u): return try uid(u)
+        case .array(let xs): return .array(try xs.map(nested))
+        case .set(let xs): return .set(Set(try xs.map(nested)))
         case .dictionary(let d):
             var out: [AnyArchived: AnyArchived] = [:]
             for entry in d.entries {
-                out[try converting(entry.key, depth: depth + 1)] = try converting(entry.value, depth: depth + 1)
+                out[try nested(entry.key)] = try nested(entry.value)
             }
             return .dictionary(out)
         }

@@ -547,29 +547,6 @@ extension KeyedArchiveGraph {
 
     /// A stored value as `AnyArchived`: UIDs through the unarchiver, inline values as they are.
     static func anyValue(_ v: PlistValue, decoder: KeyedUnarchiver, depth: Int) throws -> AnyArchived {
-        guard depth < 512 else { throw KeyedArchiveError(.limitExceeded, "values nested deeper than 512 levels") }
-        switch v {
-        case .uid(let u): return try decoder.decodeObject(atUID: Int(clamping: u))
-        case .null: return .null
-        case .bool(let b): return .bool(b)
-        case .integer(let i):
-            guard let n = Int(exactly: i) else {
-                throw KeyedArchiveError(.typeMismatch, "integer \(i) does not fit Int")
-            }
-            return .integer(n)
-        case .real(let d): return .real(d)
-        case .date(let d): return .date(d)
-        case .data(let d): return .data(d)
-        case .string(let s): return .string(s.string)
-        case .array(let xs): return .array(try xs.map { try anyValue($0, decoder: decoder, depth: depth + 1) })
-        case .set(let xs): return .set(Set(try xs.map { try anyValue($0, decoder: decoder, depth: depth + 1) }))
-        case .dictionary(let d):
-            var out: [AnyArchived: AnyArchived] = [:]
-            for entry in d.entries {
-                out[try anyValue(entry.key, decoder: decoder, depth: depth + 1)] = try anyValue(
-                    entry.value, decoder: decoder, depth: depth + 1)
-            }
-            return .dictionary(out)
-        }
+        try AnyArchived.converting(v, depth: depth) { u in try decoder.decodeObject(atUID: Int(clamping: u)) }
     }
 }

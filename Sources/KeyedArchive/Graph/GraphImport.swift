@@ -166,7 +166,7 @@ extension KeyedArchiveGraph {
         var map = [Int](repeating: -1, count: objects.count)
         map[0] = 0
         var instances: [(ArchivedInstance, Int)] = []
-        KeyedArchiveGraph.forEachInstance(in: value) { instance in
+        value.forEachInstance { instance in
             guard let uid = archiver.state.uidByObject.find(ObjectIdentifier(instance)), uid < map.count else { return }
             instances.append((instance, uid))
             if let placed = context.instances[ObjectIdentifier(instance)] { map[uid] = placed }
@@ -225,38 +225,6 @@ extension KeyedArchiveGraph {
                     }))
         default:
             return value
-        }
-    }
-
-    /// Calls `body` once for each instance a value reaches (through collections and fields).
-    static func forEachInstance(in value: AnyArchived, _ body: (ArchivedInstance) -> Void) {
-        var work: [AnyArchived] = [value]
-        var seen: Set<ObjectIdentifier> = []
-        while let v = work.popLast() {
-            switch v {
-            case .array(let xs), .orderedSet(let xs): work.append(contentsOf: xs)
-            case .set(let xs): work.append(contentsOf: xs)
-            case .dictionary(let d):
-                for (k, x) in d {
-                    work.append(k)
-                    work.append(x)
-                }
-            case .attributedString(let s):
-                for run in s.runs { work.append(contentsOf: run.attributes.values) }
-            case .error(let e): work.append(contentsOf: e.userInfo.values)
-            case .fontDescriptor(let d): work.append(contentsOf: d.attributes.values)
-            case .paragraphStyle(let p):
-                work.append(contentsOf: p.otherFields.values)
-                work.append(contentsOf: (p.textBlocks ?? []) + (p.textLists ?? []))
-                for tab in p.tabStops ?? [] { work.append(contentsOf: tab.otherFields.values) }
-            case .object(let instance):
-                guard seen.insert(ObjectIdentifier(instance)).inserted else { continue }
-                body(instance)
-                work.append(contentsOf: instance.fields.values)
-                work.append(contentsOf: instance.unkeyed)
-            default:
-                continue
-            }
         }
     }
 }

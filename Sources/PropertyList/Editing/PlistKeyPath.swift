@@ -71,27 +71,7 @@ public struct PlistKeyPath: Hashable, Sendable, CustomStringConvertible, Express
             components = []
             return
         }
-        var parts: [Component] = []
-        var current: [UInt8] = []
-        let bytes = Array(text.utf8)
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == UInt8(ascii: "\\"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ".") {
-                current.append(UInt8(ascii: "."))
-                i += 2
-                continue
-            }
-            if b == UInt8(ascii: ".") {
-                parts.append(Component(String(decoding: current, as: UTF8.self)))
-                current.removeAll(keepingCapacity: true)
-            } else {
-                current.append(b)
-            }
-            i += 1
-        }
-        parts.append(Component(String(decoding: current, as: UTF8.self)))
-        components = parts
+        components = Self.split(Array(text.utf8)[...], at: UInt8(ascii: "."))
     }
 
     /// Reads PlistBuddy's form: `:a:b:0:c`, each component after a `:`; `\:` is a colon inside a
@@ -108,17 +88,23 @@ public struct PlistKeyPath: Hashable, Sendable, CustomStringConvertible, Express
             throw PlistError(
                 .syntax, offset: 0, "a PlistBuddy key path starts with ':' (\"\(text)\" does not)")
         }
+        components = Self.split(bytes[1...], at: UInt8(ascii: ":"))
+    }
+
+    /// The components of `bytes` separated by `separator`, where a backslash before the separator
+    /// makes it part of the component (every other backslash is itself).
+    private static func split(_ bytes: ArraySlice<UInt8>, at separator: UInt8) -> [Component] {
         var parts: [Component] = []
         var current: [UInt8] = []
-        var i = 1
-        while i < bytes.count {
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
             let b = bytes[i]
-            if b == UInt8(ascii: "\\"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ":") {
-                current.append(UInt8(ascii: ":"))
+            if b == UInt8(ascii: "\\"), i + 1 < bytes.endIndex, bytes[i + 1] == separator {
+                current.append(separator)
                 i += 2
                 continue
             }
-            if b == UInt8(ascii: ":") {
+            if b == separator {
                 parts.append(Component(String(decoding: current, as: UTF8.self)))
                 current.removeAll(keepingCapacity: true)
             } else {
@@ -127,7 +113,7 @@ public struct PlistKeyPath: Hashable, Sendable, CustomStringConvertible, Express
             i += 1
         }
         parts.append(Component(String(decoding: current, as: UTF8.self)))
-        components = parts
+        return parts
     }
 
     /// Reads either form: PlistBuddy's when `text` starts with `:`, `plutil`'s otherwise.

@@ -80,14 +80,8 @@ struct StreamingDecoder: TypedObjectSource {
     private var objects: [Slot] = []
     private var stack: [TypedStreamValue] = []
     private var open: [Open] = []
-    /// Whether an instance is being filled (an open value-class object is then a placeholder).
-    private var filling = false
-    /// The placeholder of each open value-class object an instance named, and back.
-    private var placeholderOf: [Int: ArchivedInstance] = [:]
-    private var objectOfPlaceholder: [ObjectIdentifier: Int] = [:]
-    /// The instances holding placeholders, and how many placeholders were handed out.
-    private var patched: [ArchivedInstance] = []
-    private var placeholderUses = 0
+    /// The placeholders of open value-class objects that instances named.
+    private var placeholders = Placeholders()
 
     /// What is known of an object.
     private struct Slot {
@@ -159,10 +153,7 @@ struct StreamingDecoder: TypedObjectSource {
         let slot = objects[number]
         if let done = slot.result { return done }
         guard let instance = slot.instance else {
-            if filling {
-                placeholderUses += 1
-                return .object(placeholder(number))
-            }
+            if placeholders.filling { return .object(placeholders.use(number)) }
             throw TypedStreamError(
                 .cycle, offset: slot.offset, object: number,
                 "object \(number) (\(className(ofClass: slot.cls) ?? "")) contains itself")
@@ -244,35 +235,14 @@ struct StreamingDecoder: TypedObjectSource {
 
     /// Fills `instance`; an open value-class object among its values is a placeholder.
     private mutating func fillInstance(_ instance: ArchivedInstance, _ values: Fields) throws(TypedStreamError) {
-        let before = placeholderUses
-        filling = true
-        defer { filling = false }
+        let before = placeholders.beginFilling()
+        defer { placeholders.endFilling(instance, since: before) }
         try fill(instance, values)
-        if placeholderUses != before { patched.append(instance) }
-    }
-
-    /// The placeholder of open object `number`, created once.
-    private mutating func placeholder(_ number: Int) -> ArchivedInstance {
-        if let known = placeholderOf[number] { return known }
-        let p = ArchivedInstance(className: "", classChain: [])
-        placeholderOf[number] = p
-        objectOfPlaceholder[ObjectIdentifier(p)] = number
-        return p
     }
 
     /// Replaces every placeholder by its object's value (every object has ended).
     private func replacePlaceholders() {
-        for instance in patched { instance.unkeyed = instance.unkeyed.map(resolved) }
-    }
-
-    private func resolved(_ v: AnyArchived) -> AnyArchived {
-        switch v {
-        case .object(let i):
-            guard let n = objectOfPlaceholder[ObjectIdentifier(i)] else { return v }
-            return objects[n].result ?? .null
-        case .array(let items): return .array(items.map(resolved))
-        default: return v
-        }
+        placeholders.replace { objects[$0].result }
     }
 
     /// Appends the classes of `all` (the scanner's) read since the last call.

@@ -200,12 +200,8 @@ struct TypedValueDecoder: TypedObjectSource {
     /// values fit no layout (created when first named, or when converted).
     private var shells: [ArchivedInstance?]
     private var converted = false
-    /// Whether an instance is being filled.
-    private var filling = false
-    private var placeholderOf: [Int: ArchivedInstance] = [:]
-    private var objectOfPlaceholder: [ObjectIdentifier: Int] = [:]
-    private var patched: [ArchivedInstance] = []
-    private var placeholderUses = 0
+    /// The placeholders of open value-class objects that instances named.
+    private var placeholders = Placeholders()
     /// Each class's kind, by class number.
     private let kinds: [ClassKind]
 
@@ -236,10 +232,7 @@ struct TypedValueDecoder: TypedObjectSource {
         }
         if let instance = shells[number] { return .object(instance) }
         if !kind(number).isValue { return .object(shell(number)) }
-        if filling {
-            placeholderUses += 1
-            return .object(placeholder(number))
-        }
+        if placeholders.filling { return .object(placeholders.use(number)) }
         throw TypedStreamError(
             .cycle, offset: archive.objects[number].offset, object: number,
             "object \(number) (\(archive.className(of: number))) contains itself")
@@ -263,42 +256,14 @@ struct TypedValueDecoder: TypedObjectSource {
                 results[n] = .object(instance)
             }
         }
-        for instance in patched {
-            instance.unkeyed = instance.unkeyed.map { v in
-                guard case .object(let i) = v, let n = objectOfPlaceholder[ObjectIdentifier(i)] else {
-                    return replacingNested(v)
-                }
-                return results[n] ?? .null
-            }
-        }
-    }
-
-    private func replacingNested(_ v: AnyArchived) -> AnyArchived {
-        switch v {
-        case .object(let i):
-            guard let n = objectOfPlaceholder[ObjectIdentifier(i)] else { return v }
-            return results[n] ?? .null
-        case .array(let items): return .array(items.map(replacingNested))
-        default: return v
-        }
+        placeholders.replace { results[$0] }
     }
 
     /// Fills `instance`; an open value-class object among its values is a placeholder.
     private mutating func fillInstance(_ instance: ArchivedInstance, _ values: Fields) throws(TypedStreamError) {
-        let before = placeholderUses
-        filling = true
-        defer { filling = false }
+        let before = placeholders.beginFilling()
+        defer { placeholders.endFilling(instance, since: before) }
         try fill(instance, values)
-        if placeholderUses != before { patched.append(instance) }
-    }
-
-    /// The placeholder of object `number`, created once.
-    private mutating func placeholder(_ number: Int) -> ArchivedInstance {
-        if let known = placeholderOf[number] { return known }
-        let p = ArchivedInstance(className: "", classChain: [])
-        placeholderOf[number] = p
-        objectOfPlaceholder[ObjectIdentifier(p)] = number
-        return p
     }
 
     /// Empties every instance made (for a caller that keeps none of them; every cycle goes through
