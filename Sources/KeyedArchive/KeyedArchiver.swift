@@ -284,7 +284,7 @@ public final class KeyedArchiver {
 
     /// Deepest nesting of values (collections inside collections, Codable containers) encoded
     /// recursively. Class instances are queued, not nested, so object graphs have no depth limit.
-    public var maxValueDepth = 512
+    public var maxDepth = 512
 
     /// The property-list form ``finishEncoding()`` produces: `.binary` (default) or `.xml`, as
     /// `NSKeyedArchiver.outputFormat`. Readers accept either. `.openStep` makes ``finishEncoding()``
@@ -486,11 +486,11 @@ extension KeyedArchiver {
         return try state.foundationObject(classUID: cls, classKey: classKey, keys: keys, values: values)
     }
 
-    /// Runs `body` one value-nesting level deeper, bounded by ``maxValueDepth``.
+    /// Runs `body` one value-nesting level deeper, bounded by ``maxDepth``.
     func nested<R>(_ body: () throws -> R) throws -> R {
         let depth = state.valueDepth
-        guard depth < maxValueDepth else {
-            throw KeyedArchiveError(.limitExceeded, "values nested deeper than \(maxValueDepth) levels")
+        guard depth < maxDepth else {
+            throw KeyedArchiveError(.limitExceeded, "values nested deeper than \(maxDepth) levels")
         }
         state.valueDepth = depth + 1
         defer { state.valueDepth -= 1 }
@@ -572,7 +572,7 @@ extension KeyedArchiver.State {
             case .deferred(let frame):
                 refs.append(try builder.addDictionary(keys: frame.keys, values: resolved(frame)))
             case .reserved:
-                throw KeyedArchiveError(.unencodable, uid: i, "object \(i) was referenced but never encoded")
+                throw KeyedArchiveError(.unencodable, object: i, "object \(i) was referenced but never encoded")
             }
         }
         let objectsArray = try builder.addArray(refs)

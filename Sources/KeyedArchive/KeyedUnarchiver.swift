@@ -8,7 +8,7 @@
 // - class instances are memoised by UID (identity); an instance requested again as another type
 //   is `classNotAllowed` (no cache bypass); a UID reached again while it is being decoded is a
 //   `cycle`, unless its type is two-phase (created and registered before its fields are read);
-// - nesting depth and the number of decoded values are bounded (``Limits``), so neither deep
+// - nesting depth and the number of decoded values are bounded (``KeyedArchiveLimits``), so neither deep
 //   nesting nor shared sub-trees (DAG amplification) can exhaust the stack or the time.
 
 public import PropertyList
@@ -37,29 +37,11 @@ public final class KeyedUnarchiver {
     /// A reference list's place, read through a `PlistReader` (Frame's lists).
     typealias RefSpan = BinaryPlistDocument.RefSpan
 
-    /// Bounds for hostile input. The defaults are safe for untrusted archives.
-    public struct Limits: Sendable, Hashable {
-        /// Deepest nesting of objects and collections decoded recursively (default 512, as
-        /// CoreFoundation). Two-phase objects are decoded from a queue and do not count.
-        public var maxDepth: Int = 512
-        /// Most values one unarchiver decodes (default 1 << 24): stops shared sub-trees from
-        /// being expanded out of proportion.
-        public var maxDecodedValues: Int = 1 << 24
-        /// Limits of the property-list layer.
-        public var plist: PlistLimits = .default
-
-        public init(maxDepth: Int = 512, maxDecodedValues: Int = 1 << 24, plist: PlistLimits = .default) {
-            self.maxDepth = maxDepth
-            self.maxDecodedValues = maxDecodedValues
-            self.plist = plist
-        }
-    }
-
     let document: BinaryPlistDocument
     /// `$objects`.
     let objects: ReferenceList
     /// The limits in force.
-    public let limits: Limits
+    public let limits: KeyedArchiveLimits
     #if DEBUG
         /// The decoding state. Debug builds keep it a stored property, so that every access to it is
         /// checked for exclusivity at run time; release builds keep it in a `StateCell` (see
@@ -93,14 +75,14 @@ public final class KeyedUnarchiver {
     /// - Parameters:
     ///   - data: The archive.
     ///   - options: How strictly the binary property list is read; e.g.
-    ///     `.init(allowTrailingData: true)` accepts bytes after the archive
+    ///     `.init(allowsTrailingData: true)` accepts bytes after the archive
     ///     (``trailingByteCount`` says how many).
     ///   - limits: Bounds for hostile input.
     /// - Throws: ``KeyedArchiveError`` with code ``KeyedArchiveError/Code/plist`` when the input
     ///   is not a valid binary property list, ``KeyedArchiveError/Code/notAKeyedArchive`` when
     ///   `$archiver`, `$version`, `$top` or `$objects` is missing or wrong.
     public convenience init(
-        forReadingFrom data: Data, options: BinaryPlistDocument.Options = .init(), limits: Limits = Limits()
+        forReadingFrom data: Data, options: PlistReadOptions = .init(), limits: KeyedArchiveLimits = .default
     ) throws {
         let doc: BinaryPlistDocument
         do {
@@ -112,7 +94,7 @@ public final class KeyedUnarchiver {
     }
 
     /// Reads an archive already opened (e.g. by ``KeyedArchiveGraph``).
-    init(document doc: BinaryPlistDocument, limits: Limits) throws(KeyedArchiveError) {
+    init(document doc: BinaryPlistDocument, limits: KeyedArchiveLimits) throws(KeyedArchiveError) {
         self.limits = limits
         document = doc
         let parts = try KeyedUnarchiver.topLevel(doc)
@@ -188,7 +170,7 @@ public final class KeyedUnarchiver {
     /// - Throws: ``KeyedArchiveError`` (`classNotAllowed` when the root is of another class,
     ///   `typeMismatch` when it is `$null`, …), or what an object's `init(from:)` throws.
     public static func unarchivedObject<T: KeyedArchiveValue>(
-        ofClass type: T.Type, from data: Data, limits: Limits = Limits()
+        ofClass type: T.Type, from data: Data, limits: KeyedArchiveLimits = .default
     ) throws -> T {
         try KeyedUnarchiver(forReadingFrom: data, limits: limits).decode(type, forKey: ArchiveVocabulary.rootKey)
     }
@@ -255,7 +237,7 @@ public final class KeyedUnarchiver {
     @inline(never)
     func missingValue<T>(_ type: T.Type, forKey key: String) throws -> T {
         if let none = (T.self as? any OptionalArchiveValue.Type)?.archiveNone as? T { return none }
-        throw error(.missingKey, "no value for key \"\(key)\"")
+        throw error(.keyNotFound, "no value for key \"\(key)\"")
     }
 
     /// Decodes the value under `key` into `value`, and leaves `value` as it is when the key is
@@ -376,7 +358,7 @@ public final class KeyedUnarchiver {
     }
 
     func plistError(_ e: PlistError, uid: Int? = nil) -> KeyedArchiveError {
-        KeyedArchiveError(plist: e, keyPath: keyPath, uid: uid ?? state.frames.last?.uid)
+        KeyedArchiveError(plist: e, keys: keyPath, object: uid ?? state.frames.last?.uid)
     }
 
     /// Runs `body` with one borrow of the input.
@@ -434,8 +416,8 @@ public final class KeyedUnarchiver {
     func countValue() throws(KeyedArchiveError) {
         let n = state.decodedValues &+ 1
         state.decodedValues = n
-        guard n <= limits.maxDecodedValues else {
-            throw error(.limitExceeded, "more than \(limits.maxDecodedValues) values decoded")
+        guard n <= limits.maxValues else {
+            throw error(.limitExceeded, "more than \(limits.maxValues) values decoded")
         }
     }
 
@@ -443,7 +425,7 @@ public final class KeyedUnarchiver {
     func uid(_ r: borrowing PlistReader, of value: UnarchivedValue) throws(KeyedArchiveError) -> Int? {
         guard let u = try uidValue(r, value.ref) else { return nil }
         guard u < UInt64(objects.count) else {
-            throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
+            throw error(.badReference, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
         }
         return Int(u)
     }

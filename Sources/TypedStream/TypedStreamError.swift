@@ -1,4 +1,7 @@
-// Sources/TypedStream/TypedStreamError.swift - The one error type of the typedstream reader.
+// Sources/TypedStream/TypedStreamError.swift - The error type of the typedstream reader, and the codes
+// only typedstreams meet (the rest of the vocabulary is PlistError.Code's, shared by every module).
+
+public import PropertyList
 
 /// An error from reading a typedstream (an `NSArchiver` archive).
 ///
@@ -7,44 +10,9 @@
 /// they begin in the stream) and a readable ``detail``. Branch and test on ``code``; the detail text
 /// may change.
 public struct TypedStreamError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong. New codes may be added; switch with a `default`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
-        init(_ name: String) { self.name = name }
-        public var description: String { name }
-
-        /// The input does not start with a typedstream header (streamer version 3 or 4, then the
-        /// signature `streamtyped` or `typedstream`).
-        public static let notATypedStream = Code("notATypedStream")
-        /// The input ends inside a value, a string or a header.
-        public static let truncated = Code("truncated")
-        /// A tag byte (`0x80`…`0x91`) where the format does not allow it: end of object inside a
-        /// group, a "new" tag where an integer is expected, a tag the format does not define.
-        public static let unexpectedTag = Code("unexpectedTag")
-        /// A type encoding that does not parse (unbalanced brackets, an array without a count, an
-        /// empty string) or holds a code the format does not define (`^`, `v`, `b`, `?`, …).
-        public static let invalidType = Code("invalidType")
-        /// A length or count that cannot be right: negative, or more bytes than remain.
-        public static let invalidLength = Code("invalidLength")
-        /// A reference to a shared string or to an object, class or C string that has not been read
-        /// (yet), or a reference to an entry of the wrong kind (a class where an object is expected).
-        public static let badReference = Code("badReference")
-        /// An integer that does not fit the type it is read as (a `0x87` 64-bit payload for `i`).
-        public static let integerOverflow = Code("integerOverflow")
-        /// A structural defect: an object without a class, a class chain that refers to itself, a nil
-        /// type encoding or class name.
-        public static let corrupted = Code("corrupted")
-        /// An object refers to itself through value classes (an array that contains itself).
-        public static let cycle = Code("cycle")
-        /// A limit of ``TypedStreamLimits`` was exceeded (depth, values, table entries).
-        public static let limitExceeded = Code("limitExceeded")
-        /// Bytes follow the last group and do not begin another one. ``TypedStreamOptions``'s
-        /// `allowTrailingData` accepts them.
-        public static let trailingData = Code("trailingData")
-        /// The stream is well formed but does not hold what was asked for (a message body whose root
-        /// is not an attributed string, a color list of another shape).
-        public static let typeMismatch = Code("typeMismatch")
-    }
+    /// What went wrong: `PlistError.Code`, the package's one vocabulary of codes (a reference to an
+    /// entry not read is `badReference` here as in a binary property list or a keyed archive).
+    public typealias Code = PlistError.Code
 
     /// What went wrong.
     public var code: Code
@@ -70,4 +38,18 @@ public struct TypedStreamError: Error, Hashable, Sendable, CustomStringConvertib
         if let object { s += " (object \(object))" }
         return s + ": " + detail
     }
+}
+
+extension PlistError.Code {
+    /// The input does not start with a typedstream header (streamer version 3 or 4, then the
+    /// signature `streamtyped` or `typedstream`).
+    public static let notATypedStream = PlistError.Code("notATypedStream")
+    /// A tag byte (`0x80`…`0x91`) where the format does not allow it: end of object inside a group, a
+    /// "new" tag where an integer is expected, a tag the format does not define.
+    public static let unexpectedTag = PlistError.Code("unexpectedTag")
+    /// A type encoding that does not parse (unbalanced brackets, an array without a count, an empty
+    /// string) or holds a code the format does not define (`^`, `v`, `b`, `?`, …).
+    public static let invalidType = PlistError.Code("invalidType")
+    /// A length or count that cannot be right: negative, or more bytes than remain.
+    public static let invalidLength = PlistError.Code("invalidLength")
 }

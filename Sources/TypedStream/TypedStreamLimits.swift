@@ -42,22 +42,27 @@ public struct TypedStreamLimits: Sendable, Hashable {
     }
 }
 
-/// How a typedstream is read.
+/// How a typedstream is read, and how its objects become typed values.
 public struct TypedStreamOptions: Sendable, Hashable {
     /// Accept bytes after the last group that do not begin another group (default `false`: they are
     /// a ``TypedStreamError/Code/trailingData`` error naming where they start). When accepted, the
     /// archive records where they start (``TypedStreamArchive/trailingDataOffset``).
-    public var allowTrailingData: Bool = false
+    public var allowsTrailingData: Bool = false
     /// The size of a pointer (`@`, `#`, `*`, `%`, `:`) in a union's layout (default 8). A union
     /// (`(…)`) is written as the raw bytes of its C layout, so its byte count depends on the
     /// platform that wrote it: 4 for NeXTSTEP and 32-bit Mac OS X, 8 for 64-bit macOS.
     public var unionPointerSize: Int = 8
+    /// Decode an attributed string's data attribute that holds a keyed archive (`bplist00`, as
+    /// Messages stores its data-detector results) in place: the data becomes the archive's root
+    /// object (default `true`). Data that does not decode as a keyed archive stays data.
+    public var decodesNestedKeyedArchives: Bool = true
 
     /// The defaults (strict).
     public static let `default` = TypedStreamOptions()
 
-    public init(allowTrailingData: Bool = false, unionPointerSize: Int = 8) {
-        self.allowTrailingData = allowTrailingData
+    public init(allowsTrailingData: Bool = false, unionPointerSize: Int = 8, decodesNestedKeyedArchives: Bool = true) {
+        self.allowsTrailingData = allowsTrailingData
         self.unionPointerSize = unionPointerSize
+        self.decodesNestedKeyedArchives = decodesNestedKeyedArchives
     }
 }

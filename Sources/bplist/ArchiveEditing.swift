@@ -27,14 +27,14 @@ struct KeyedArchiveBackend: EditBackend {
         self.plain = plain
         do {
             graph = try KeyedArchiveGraph(input, requiredTopKey: nil)
-        } catch let error as KeyedArchiveError {
+        } catch {
             throw Unarchive.toolError(error, binary: nil)
         }
     }
 
     var formDescription: String { "keyed archive (\(plain.formDescription))" }
 
-    mutating func apply(_ edits: [PlistEdit]) throws {
+    mutating func apply(_ edits: [PlistEdit<PlistValue>]) throws {
         let intoStorage = edits.map { Self.storageKeys.contains($0.keyPath.components.first?.key ?? "$top") }
         if intoStorage.allSatisfy({ $0 }) {
             try plain.apply(edits)
@@ -46,11 +46,12 @@ struct KeyedArchiveBackend: EditBackend {
                     + "them) or through its stored property list (paths from $top or $objects), not both",
                 code: "usage")
         }
-        var converted: [KeyedArchiveGraph.Edit] = []
-        for edit in edits { converted.append(try graphEdit(edit)) }
         do {
+            let converted = try edits.map { edit throws(KeyedArchiveError) in
+                try edit.map { value throws(KeyedArchiveError) in try AnyArchived(plistValue: value) }
+            }
             try graph.apply(converted)
-        } catch let error as KeyedArchiveError {
+        } catch {
             throw Unarchive.toolError(error, binary: nil)
         }
         editedGraph = true
@@ -60,47 +61,8 @@ struct KeyedArchiveBackend: EditBackend {
         guard editedGraph else { return try plain.encoded() }
         do {
             return try graph.encoded()
-        } catch let error as KeyedArchiveError {
+        } catch {
             throw Unarchive.toolError(error, binary: nil)
-        }
-    }
-
-    /// One verb's edit as a graph edit; `replace` first checks that the value exists.
-    private func graphEdit(_ edit: PlistEdit) throws -> KeyedArchiveGraph.Edit {
-        let path = edit.keyPath.components.map(\.key)
-        func archived(_ value: PlistValue) throws -> AnyArchived {
-            do {
-                return try AnyArchived(plistValue: value)
-            } catch let error as KeyedArchiveError {
-                throw Unarchive.toolError(error, binary: nil)
-            }
-        }
-        func refuseParents(_ creatingParents: Bool) throws {
-            if creatingParents {
-                throw ToolError(
-                    "--parents creates dictionaries in property lists; in an archive's object graph, "
-                        + "set the parent object first", code: "usage")
-            }
-        }
-        switch edit {
-        case .insert(let value, _, let creatingParents):
-            try refuseParents(creatingParents)
-            return .insert(path, try archived(value))
-        case .set(let value, _, let creatingParents):
-            try refuseParents(creatingParents)
-            return .set(path, try archived(value))
-        case .replace(let value, _):
-            do {
-                _ = try graph.value(at: path)
-            } catch let error as KeyedArchiveError {
-                throw Unarchive.toolError(error, binary: nil)
-            }
-            return .set(path, try archived(value))
-        case .remove:
-            return .remove(path)
-        case .append(let value, _, let creatingParents):
-            try refuseParents(creatingParents)
-            return .append(path, try archived(value))
         }
     }
 }

@@ -17,7 +17,7 @@
 //   encode-compact  the same with `widths: .compact` (1-8 byte references and offsets, smallest output)
 //   open          BinaryPlistDocument(data): header, trailer and whole offset-table validation
 //   lookup        doc.lookup(path) on an opened document, for one two-level key path chosen up front
-//   deflate       BinaryPlistWriter(compression: .zlib(level: 1)).write(tree)
+//   deflate       BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(tree)
 //   inflate       Zlib.inflate of that output (zlib's own cost, the lower bound of the next op)
 //   zlib-decode   BinaryPlistDocument(compressed).value(): inflate + full decode
 //   decode-codable  PlistDecoder().decode(Model.self, from: data) into the peers' Codable models
@@ -162,7 +162,7 @@ struct Bench: ParsableCommand {
             }
 
             if ops.contains("deflate") || ops.contains("inflate") || ops.contains("zlib-decode") {
-                let writer = BinaryPlistWriter(compression: .zlib(level: 1))
+                let writer = BinaryPlistWriter(compression: .zlib, compressionLevel: 1)
                 let z = try timer.measure { () throws(PlistError) in try writer.write(tree) }
                 if ops.contains("deflate") { report("deflate", timer.times, outBytes: z.count, items: items) }
                 compressed = z
@@ -174,7 +174,8 @@ struct Bench: ParsableCommand {
             if ops.contains("open") { report("open", timer.times, items: doc.objectCount) }
             if ops.contains("lookup") {
                 let path = try Bench.samplePath(doc)
-                _ = try timer.measure { () throws(PlistError) in try doc.lookup(path) }
+                let keyPath = PlistKeyPath(keys: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+                _ = try timer.measure { () throws(PlistError) in try doc.lookup(keyPath) }
                 report("lookup", timer.times, items: path.isEmpty ? 0 : path.split(separator: ".").count)
             }
         }
@@ -219,8 +220,9 @@ struct Bench: ParsableCommand {
         }
         if ops.contains("lookup-file") {
             let path = try Bench.samplePath(BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge))
+            let keyPath = PlistKeyPath(keys: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
             _ = try timer.measure { () throws(PlistError) in
-                try BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge).lookup(path)
+                try BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge).lookup(keyPath)
             }
             report("lookup-file", timer.times, items: path.isEmpty ? 0 : path.split(separator: ".").count)
         }

@@ -34,25 +34,17 @@ struct Convert: BPlistSubcommand {
             """
     )
 
-    enum Target: String, ExpressibleByArgument, CaseIterable {
-        case binary, xml, json, openstep
-    }
-
-    enum Envelope: String, ExpressibleByArgument, CaseIterable {
-        case none, zlib, gzip
-    }
-
     @Argument(help: "The property list to read ('-' for standard input; binary, zlib, gzip, XML or JSON).")
     var file: String
 
     @Option(name: .long, help: "The form to write: binary, xml, json or openstep.")
-    var to: Target
+    var to: PlistFormat
 
     @Option(name: .shortAndLong, help: "Where to write ('-' for standard output, the default for xml and json).")
     var output: String?
 
     @Option(help: "Wrap binary output in a compression envelope (none, zlib or gzip).")
-    var compress: Envelope = .none
+    var compress: PlistCompression = .none
 
     @OptionGroup var read: ReadOptions
 
@@ -90,7 +82,7 @@ struct Convert: BPlistSubcommand {
                 case .json:
                     try BinaryPlistDocument.writeCanonicalJSON(
                         tree, from: tree.root, style: jsonStyle, budget: budget, into: &out)
-                case .openstep: try OpenStepPlist.write(tree, from: tree.root, budget: budget, into: &out)
+                case .openStep: try OpenStepPlist.write(tree, from: tree.root, budget: budget, into: &out)
                 case .binary: break
                 }
             }
@@ -106,22 +98,17 @@ struct Convert: BPlistSubcommand {
         let write: (inout TextSink) throws -> Void
         switch to {
         case .binary:
-            let compression: BinaryPlistWriter.Compression =
-                switch compress {
-                case .none: .none
-                case .zlib: .zlib(level: -1)
-                case .gzip: .gzip(level: -1)
-                }
-            let bytes = try BinaryPlistWriter(compression: compression).write(value)
+            let bytes = try value.encoded(compression: compress)
             progress.phase("writing")
             progress.finish()
             try IO.write(bytes, to: destination)
             return
         case .xml: write = { out throws in try XMLPlist.write(value, budget: budget, into: &out) }
         case .json:
-            write = { [style] out throws in try value.writeCanonicalJSON(into: &out, style: style.style, budget: budget)
+            write = { [style] out throws in
+                try value.writeJSON(into: &out, style: style.style, sortsKeys: true, budget: budget)
             }
-        case .openstep: write = { out throws in try OpenStepPlist.write(value, budget: budget, into: &out) }
+        case .openStep: write = { out throws in try OpenStepPlist.write(value, budget: budget, into: &out) }
         }
         try IO.stream(to: destination, beforeOutput: progress.erasingBeforeTerminalOutput, write)
     }

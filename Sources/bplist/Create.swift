@@ -21,10 +21,6 @@ struct Create: BPlistSubcommand {
             usage errors.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case binary, xml, json, openstep
-    }
-
     enum Root: String, ExpressibleByArgument, CaseIterable {
         case dictionary, array
     }
@@ -33,7 +29,7 @@ struct Create: BPlistSubcommand {
     var file: String
 
     @Option(help: "The form: binary, xml (the default), json or openstep.")
-    var format: Format = .xml
+    var format: PlistFormat = .xml
 
     @Option(help: "The root: dictionary (the default) or array.")
     var root: Root = .dictionary
@@ -50,13 +46,6 @@ struct Create: BPlistSubcommand {
                 "refusing to write a binary property list to a terminal; redirect standard output", code: "usage")
         }
         let value: PlistValue = root == .array ? .array([]) : .dictionary(PlistDictionary())
-        let form: PlistInput.Form =
-            switch format {
-            case .binary: .binary
-            case .xml: .xml
-            case .json: .json
-            case .openstep: .openStep
-            }
-        try IO.write(try PlistInput.encode(value, as: PlistInput.FileForm(form: form)), to: file)
+        try IO.write(try PlistInput.encode(value, as: format), to: file)
     }
 }

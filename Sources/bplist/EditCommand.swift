@@ -56,7 +56,7 @@ struct Edit: BPlistSubcommand {
         var readArguments: [String] = []
 
         /// The edits, with `createParents` applied to those that can create.
-        func edits() throws -> [PlistEdit] {
+        func edits() throws -> [PlistEdit<PlistValue>] {
             try steps.map { (operation, argument) in
                 if operation == .remove { return .remove(at: PlistKeyPath(parsing: argument)) }
                 guard let equals = argument.firstIndex(of: "=") else {

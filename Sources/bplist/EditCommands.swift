@@ -17,7 +17,7 @@ private let editDiscussion = """
     An error writes nothing.
 
     Exit status: 0 on success; 1 on any error, with one line 'error: CODE at key path KP: detail' \
-    (notFound, alreadyExists, notAContainer, indexOutOfRange) or 'error: CODE at byte N: detail' for a \
+    (keyNotFound, alreadyExists, notAContainer, indexOutOfRange) or 'error: CODE at byte N: detail' for a \
     file that does not read; 64 for usage errors.
     """
 
@@ -50,7 +50,7 @@ struct Insert: BPlistSubcommand {
     @OptionGroup var read: ReadOptions
 
     func execute() throws {
-        let edit = PlistEdit.insert(
+        let edit = PlistEdit<PlistValue>.insert(
             try value.value(), at: PlistKeyPath(parsing: keyPath), creatingParents: target.createParents)
         try EditRunner.run(file: file, edits: [edit], output: target.output, read: read)
     }
@@ -84,7 +84,7 @@ struct Replace: BPlistSubcommand {
     @OptionGroup var read: ReadOptions
 
     func execute() throws {
-        let edit = PlistEdit.replace(try value.value(), at: PlistKeyPath(parsing: keyPath))
+        let edit = PlistEdit<PlistValue>.replace(try value.value(), at: PlistKeyPath(parsing: keyPath))
         try EditRunner.run(file: file, edits: [edit], output: output, read: read)
     }
 }
@@ -117,7 +117,7 @@ struct SetValue: BPlistSubcommand {
     @OptionGroup var read: ReadOptions
 
     func execute() throws {
-        let edit = PlistEdit.set(
+        let edit = PlistEdit<PlistValue>.set(
             try value.value(), at: PlistKeyPath(parsing: keyPath), creatingParents: target.createParents)
         try EditRunner.run(file: file, edits: [edit], output: target.output, read: read)
     }
@@ -148,7 +148,7 @@ struct Remove: BPlistSubcommand {
     @OptionGroup var read: ReadOptions
 
     func execute() throws {
-        let edit = PlistEdit.remove(at: PlistKeyPath(parsing: keyPath))
+        let edit = PlistEdit<PlistValue>.remove(at: PlistKeyPath(parsing: keyPath))
         try EditRunner.run(file: file, edits: [edit], output: output, read: read)
     }
 }
@@ -180,7 +180,7 @@ struct Append: BPlistSubcommand {
     @OptionGroup var read: ReadOptions
 
     func execute() throws {
-        let edit = PlistEdit.append(
+        let edit = PlistEdit<PlistValue>.append(
             try value.value(), to: PlistKeyPath(parsing: keyPath), creatingParents: target.createParents)
         try EditRunner.run(file: file, edits: [edit], output: target.output, read: read)
     }

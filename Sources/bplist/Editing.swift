@@ -18,7 +18,7 @@ protocol EditBackend {
 
     /// Applies `edits` in order, all or nothing: when one fails, nothing has changed and its error
     /// is thrown (a ``PlistError`` naming the key path).
-    mutating func apply(_ edits: [PlistEdit]) throws
+    mutating func apply(_ edits: [PlistEdit<PlistValue>]) throws
 
     /// The file's new bytes, in the form it was read in.
     func encoded() throws -> Data
@@ -43,18 +43,18 @@ enum EditBackends {
 struct PlistValueBackend: EditBackend {
     var loaded: PlistInput.Loaded
 
-    var formDescription: String { loaded.fileForm.description }
+    var formDescription: String { PlistInput.describe(loaded) }
 
-    mutating func apply(_ edits: [PlistEdit]) throws { try loaded.value.apply(edits) }
+    mutating func apply(_ edits: [PlistEdit<PlistValue>]) throws { try loaded.value.apply(edits) }
 
-    func encoded() throws -> Data { try PlistInput.encode(loaded.value, as: loaded.fileForm) }
+    func encoded() throws -> Data { try PlistInput.encode(loaded.value, as: loaded) }
 }
 
 /// Reads a file, edits it and writes it back.
 enum EditRunner {
     /// Applies `edits` to `file` (all or nothing) and writes the result to `output` (the file itself
     /// by default; `-` is standard output), atomically: an error writes nothing.
-    static func run(file: String, edits: [PlistEdit], output: String?, read: ReadOptions) throws {
+    static func run(file: String, edits: [PlistEdit<PlistValue>], output: String?, read: ReadOptions) throws {
         let destination = output ?? file
         let input = try IO.read(file)
         var backend = try EditBackends.open(input, read: read)
@@ -213,7 +213,7 @@ enum TypedValue {
     /// CoreFoundation reads it. Binary or OpenStep text in the argument are read too.
     static func xml(_ text: String) throws -> PlistValue {
         let data = Data(text.utf8)
-        if let value = try? PlistValue.decode(from: data).0 { return value }
+        if let value = try? PlistValue.decode(from: data).value { return value }
         let wrapped = Data(("<plist version=\"1.0\">" + text + "</plist>").utf8)
         do {
             return try XMLPlist.decode(wrapped)

@@ -10,10 +10,6 @@ struct FromJSON: BPlistSubcommand {
     )
 
     /// The envelope of the output.
-    enum Envelope: String, ExpressibleByArgument, CaseIterable {
-        case none, zlib
-    }
-
     @Argument(help: "The canonical JSON to read ('-' for standard input).")
     var file: String
 
@@ -21,7 +17,7 @@ struct FromJSON: BPlistSubcommand {
     var output: String
 
     @Option(help: "Wrap the output in a compression envelope.")
-    var compress: Envelope = .none
+    var compress: PlistCompression = .none
 
     @Option(help: "zlib compression level, 0 (store) to 9 (smallest); needs --compress zlib.")
     var level: Int?
@@ -29,19 +25,14 @@ struct FromJSON: BPlistSubcommand {
     func validate() throws {
         if let level {
             guard (0...9).contains(level) else { throw ValidationError("--level must be 0...9, not \(level)") }
-            guard compress == .zlib else { throw ValidationError("--level needs --compress zlib") }
+            guard compress != .none else { throw ValidationError("--level needs --compress zlib or gzip") }
         }
     }
 
     func execute() throws {
         let text = try IO.read(file)
         let value = try PlistValue(canonicalJSONBytes: text)
-        let compression: BinaryPlistWriter.Compression =
-            switch compress {
-            case .none: .none
-            case .zlib: .zlib(level: level ?? -1)
-            }
-        let bytes = try BinaryPlistWriter(compression: compression).write(value)
+        let bytes = try value.encoded(compression: compress, options: PlistWriteOptions(compressionLevel: level ?? -1))
         try IO.write(bytes, to: output)
     }
 }

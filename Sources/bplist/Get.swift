@@ -99,7 +99,7 @@ struct Get: BPlistSubcommand {
         let value = try found(Result { () throws(PlistError) in try decoded.value(at: path) })
         if json {
             try IO.stream(to: "-") { out in
-                try value.writeCanonicalJSON(into: &out, style: style.style, budget: outputBudget.budget(for: input))
+                try value.writeJSON(into: &out, style: style.style, sortsKeys: true, budget: outputBudget.budget(for: input))
             }
             return
         }
@@ -110,7 +110,7 @@ struct Get: BPlistSubcommand {
     private func found<T>(_ result: Result<T, PlistError>) throws -> T {
         switch result {
         case .success(let value): return value
-        case .failure(let error) where [.notFound, .indexOutOfRange, .notAContainer].contains(error.code):
+        case .failure(let error) where [.keyNotFound, .indexOutOfRange, .notAContainer].contains(error.code):
             throw ToolError("no value at \(keyPath): \(error.detail)", code: "noValue")
         case .failure(let error): throw error
         }
@@ -160,7 +160,7 @@ extension BinaryPlistDocument {
         do {
             return .success(try resolve(path))
         } catch {
-            if [.notFound, .indexOutOfRange, .notAContainer].contains(error.code) { return .failure(error) }
+            if [.keyNotFound, .indexOutOfRange, .notAContainer].contains(error.code) { return .failure(error) }
             throw error
         }
     }

@@ -128,20 +128,20 @@ struct OutputOptions: ParsableArguments {
             Refuse to write more than this many nodes: a shared sub-tree is written once per reference, \
             so a tiny hostile file can expand without bound. Checked before writing.
             """)
-    var maxOutputNodes = OutputBudget.default.maxNodes
+    var maxOutputNodes = OutputBudget.default.maxValues
 
     @Option(name: .long, help: "Refuse to write more than about this many bytes (checked before writing).")
     var maxOutputBytes = OutputBudget.default.maxBytes
 
-    var budget: OutputBudget { OutputBudget(maxNodes: maxOutputNodes, maxBytes: maxOutputBytes) }
+    var budget: OutputBudget { OutputBudget(maxValues: maxOutputNodes, maxBytes: maxOutputBytes) }
 
     /// The budget for an input of `input.count` bytes: a limit left at its default grows with the
     /// input (a node per input byte, 16 bytes of text per input byte), so a large real file converts
     /// without flags while a tiny hostile one still stops at the defaults.
     func budget(for input: Data) -> OutputBudget {
         OutputBudget.scaled(
-            OutputBudget(maxNodes: maxOutputNodes, maxBytes: maxOutputBytes), inputBytes: input.count,
-            nodesGiven: maxOutputNodes != OutputBudget.default.maxNodes,
+            OutputBudget(maxValues: maxOutputNodes, maxBytes: maxOutputBytes), inputBytes: input.count,
+            nodesGiven: maxOutputNodes != OutputBudget.default.maxValues,
             bytesGiven: maxOutputBytes != OutputBudget.default.maxBytes)
     }
 
@@ -184,13 +184,11 @@ struct ReadOptions: ParsableArguments {
 
     /// How binary documents are opened (lone surrogates are read leniently only through
     /// `PlistInput`, which warns where: the strict read comes first).
-    var documentOptions: BinaryPlistDocument.Options {
-        BinaryPlistDocument.Options(
-            allowTrailingData: allowTrailing, asciiStringsMayBeUTF8: lenientStrings, replacesLoneSurrogates: !strict)
+    var documentOptions: PlistReadOptions {
+        PlistReadOptions(
+            allowsTrailingData: allowTrailing, allowsUTF8InASCIIStrings: lenientStrings, replacesLoneSurrogates: !strict,
+            normalizesDates: !strict)
     }
-
-    /// How XML is read.
-    var xmlOptions: XMLPlist.Options { XMLPlist.Options(normalizesDates: !strict) }
 
     /// The strict reading (the library's defaults, with --allow-trailing and --lenient-strings).
     static let strictDefault = ReadOptions.parseOrDefault(["--strict"])
@@ -210,7 +208,7 @@ extension OutputBudget {
         -> OutputBudget
     {
         var result = budget
-        if !nodesGiven { result.maxNodes = max(budget.maxNodes, inputBytes) }
+        if !nodesGiven { result.maxValues = max(budget.maxValues, inputBytes) }
         if !bytesGiven {
             result.maxBytes = max(budget.maxBytes, inputBytes.multipliedReportingOverflow(by: 16).partialValue)
         }

@@ -138,11 +138,11 @@ struct InspectReport {
         let t = document.trailer
         var lines: [String] = []
         lines.append("file:        \(file)")
-        switch document.envelope {
+        switch document.compression {
         case .none: lines.append("envelope:    none (\(inputSize) bytes)")
         default:
             lines.append(
-                "envelope:    \(document.envelope.rawValue), \(inputSize) bytes inflated to "
+                "envelope:    \(document.compression.rawValue), \(inputSize) bytes inflated to "
                     + "\(document.data.count + document.trailingByteCount)")
         }
         lines.append("header:      bplist\(document.version) (version \"\(document.version)\")")

@@ -92,7 +92,7 @@ struct NestedPlistTree<Base: PlistTree>: PlistTree {
     private func expand(_ bytes: Data) -> PlistValue? {
         // Most data is neither: told at once from its first bytes.
         let typedStream = TypedStreamTool.isTypedStream(bytes)
-        guard typedStream || bytes.starts(with: "bplist".utf8) || CompressionEnvelope.detect(bytes) != nil else {
+        guard typedStream || bytes.starts(with: "bplist".utf8) || PlistCompression.detect(bytes) != nil else {
             return nil
         }
         if let known = cache.expanded[bytes] { return known }

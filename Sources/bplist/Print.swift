@@ -74,7 +74,7 @@ struct Print: BPlistSubcommand {
             let nested = NestedPlistTree(base: tree, budget: budget)
             try PlistTreeMeasure(nested, budget: budget).check(.base(root), as: "an indented tree")
             progress.phase("printing")
-            let printer = PlistTreePrinter(palette: colors.palette, progress: progress) { data, path in
+            let printer = PlistTreePrinter(palette: colors.palette, progress: { progress.update(done: $0, of: $1) }) { data, path in
                 // A data value left as data: say why, when it looked like a property list or a
                 // typedstream.
                 if case .data(let bytes) = data, TypedStreamTool.isTypedStream(bytes) {
@@ -96,7 +96,7 @@ struct Print: BPlistSubcommand {
             try PlistTreeMeasure(tree, budget: budget).check(root, as: "an indented tree")
             progress.phase("printing")
             try IO.stream(to: "-", beforeOutput: progress.erasingBeforeTerminalOutput) { out in
-                try PlistTreePrinter(palette: colors.palette, progress: progress).print(tree, root, into: &out)
+                try PlistTreePrinter(palette: colors.palette, progress: { progress.update(done: $0, of: $1) }).print(tree, root, into: &out)
             }
         }
     }

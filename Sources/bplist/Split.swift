@@ -43,7 +43,7 @@ struct Split: BPlistSubcommand {
 
     func execute() throws {
         var input = try IO.read(file)
-        if let envelope = CompressionEnvelope.detect(input) {
+        if let envelope = PlistCompression.detect(input) {
             do {
                 input = try Zlib.inflate(input, limit: PlistLimits.default.maxDecompressedBytes)
             } catch {
@@ -61,7 +61,7 @@ struct Split: BPlistSubcommand {
         }
         var start = 0
         var piece = 0
-        let options = BinaryPlistDocument.Options(allowTrailingData: true, acceptCompressed: false)
+        let options = PlistReadOptions(allowsTrailingData: true, allowsCompression: false)
         guard !input.isEmpty else {
             throw ToolError("notABinaryPlist at byte 0: the input is empty", code: "notABinaryPlist")
         }

@@ -56,7 +56,7 @@ struct ToJSON: BPlistSubcommand {
         var value = try PlistInput.decode(data, read: read).0
         if expandNested { value = outputBudget.expandingNested(value) }
         try IO.stream(to: "-") { out in
-            try value.writeCanonicalJSON(into: &out, style: style.style, budget: outputBudget.budget(for: data))
+            try value.writeJSON(into: &out, style: style.style, sortsKeys: true, budget: outputBudget.budget(for: data))
         }
     }
 }

@@ -54,7 +54,7 @@ struct TypeCommand: BPlistSubcommand {
             } else {
                 kind = try PlistInput.decode(input, read: read).0.value(at: path).kind
             }
-        } catch let error as PlistError where [.notFound, .indexOutOfRange, .notAContainer].contains(error.code) {
+        } catch let error as PlistError where [.keyNotFound, .indexOutOfRange, .notAContainer].contains(error.code) {
             throw ToolError("no value at \(keyPath): \(error.detail)", code: "noValue")
         }
         let name = PlutilText.typeName(kind)

@@ -116,7 +116,7 @@ struct Unarchive: BPlistSubcommand {
         let graph: KeyedArchiveGraph
         do {
             graph = try KeyedArchiveGraph(binary, requiredTopKey: nil)
-        } catch let error as KeyedArchiveError {
+        } catch {
             throw Unarchive.toolError(error, binary: isBinary ? binary : nil)
         }
         progress.phase("resolving")
@@ -156,12 +156,12 @@ struct Unarchive: BPlistSubcommand {
         var text = error.code.description
         if let binary, let document = try? BinaryPlistDocument(binary) {
             var ref = document.root
-            if let uid = error.uid, let found = try? document.ref(at: ["$objects", String(uid)]) { ref = found }
+            if let uid = error.object, let found = try? document.ref(at: ["$objects", .init(index: uid)]) { ref = found }
             if let offset = document.offsetOfObject(ref.index) { text += " at byte \(offset)" }
         }
-        if !error.keyPath.isEmpty { text += " in " + error.keyPath.joined(separator: ".") }
+        if !error.keyPath.isEmpty { text += " in " + error.keyPath.components.map(\.key).joined(separator: ".") }
         var extras: [String] = []
-        if let uid = error.uid { extras.append("UID \(uid)") }
+        if let uid = error.object { extras.append("UID \(uid)") }
         if let className = error.className { extras.append("class \(className)") }
         if !extras.isEmpty { text += " (" + extras.joined(separator: ", ") + ")" }
         return ToolError(text + ": " + error.detail, code: error.code.description)

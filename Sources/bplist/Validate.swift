@@ -52,7 +52,7 @@ struct Validate: BPlistSubcommand {
     }
 
     /// Reads and fully checks one file.
-    static func check(_ file: String, options: BinaryPlistDocument.Options) -> Result<BinaryPlistDocument, Problem> {
+    static func check(_ file: String, options: PlistReadOptions) -> Result<BinaryPlistDocument, Problem> {
         let data: Data
         do {
             data = try IO.read(file)

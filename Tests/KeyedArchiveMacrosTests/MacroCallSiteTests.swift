@@ -411,7 +411,7 @@ func foundationUnarchiver(_ data: Data) throws -> NSKeyedUnarchiver {
             _ = try KeyedUnarchiver.unarchivedObject(ofClass: Reading.self, from: broken)
         } throws: { error in
             guard let error = error as? KeyedArchiveError else { return false }
-            return error.code == .missingKey && "\(error)".contains("title")
+            return error.code == .keyNotFound && "\(error)".contains("title")
         }
     }
 

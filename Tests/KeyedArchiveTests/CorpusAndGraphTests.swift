@@ -53,13 +53,13 @@ struct CorpusAndGraphTests {
     @Test func invalidArchiveCodes() throws {
         let expected: [String: KeyedArchiveError.Code] = [
             "bpylist2-invalid_type_archive.bplist": .notAKeyedArchive,
-            "bpylist2-invalid_uid_archive.bplist": .badUID,
+            "bpylist2-invalid_uid_archive.bplist": .badReference,
             "bpylist2-invalid_version_archive.bplist": .notAKeyedArchive,
             "bpylist2-missing_uid_archive.bplist": .corrupted,
             "bpylist2-no_class_meta_archive.bplist": .corrupted,
             "bpylist2-no_class_name_archive.bplist": .corrupted,
             "bpylist2-no_objects_archive.bplist": .notAKeyedArchive,
-            "bpylist2-no_root_archive.bplist": .missingKey,
+            "bpylist2-no_root_archive.bplist": .keyNotFound,
             "bpylist2-no_top_archive.bplist": .notAKeyedArchive,
         ]
         for (name, code) in expected {

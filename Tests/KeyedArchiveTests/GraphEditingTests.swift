@@ -308,19 +308,19 @@ extension PlistValue {
         var graph = try KeyedArchiveGraph(try SettingsFixture.data())
         let original = graph
         let cases: [(KeyedArchiveGraph.Edit, KeyedArchiveError.Code, [String])] = [
-            (.set(["root", "nope", "x"], .integer(1)), .missingKey, ["root", "nope"]),
-            (.set(["root", "items", "5"], .integer(1)), .missingKey, ["root", "items", "5"]),
+            (.set(["root", "nope", "x"], .integer(1)), .keyNotFound, ["root", "nope"]),
+            (.set(["root", "items", "5"], .integer(1)), .keyNotFound, ["root", "items", "5"]),
             (.set(["root", "items", "x"], .integer(1)), .typeMismatch, ["root", "items", "x"]),
             (.set(["root", "theme", "x"], .integer(1)), .typeMismatch, ["root", "theme"]),
             (.set(["root", "volume", "x"], .integer(1)), .typeMismatch, ["root", "volume"]),
             (.insert(["root", "theme"], .integer(1)), .alreadyExists, ["root", "theme"]),
             (.insert(["root", "prefs", "font"], .integer(1)), .alreadyExists, ["root", "prefs", "font"]),
-            (.insert(["root", "items", "3"], .integer(1)), .missingKey, ["root", "items", "3"]),
-            (.remove(["root", "nothing"]), .missingKey, ["root", "nothing"]),
+            (.insert(["root", "items", "3"], .integer(1)), .keyNotFound, ["root", "items", "3"]),
+            (.remove(["root", "nothing"]), .keyNotFound, ["root", "nothing"]),
             (.append(["root", "prefs"], .integer(1)), .typeMismatch, ["root", "prefs"]),
             (.setClass(["root", "theme"], ["NSString"]), .typeMismatch, ["root", "theme"]),
-            (.set([], .integer(1)), .missingKey, []),
-            (.remove(["nope"]), .missingKey, ["nope"]),
+            (.set([], .integer(1)), .keyNotFound, []),
+            (.remove(["nope"]), .keyNotFound, ["nope"]),
         ]
         for (edit, code, keyPath) in cases {
             let e = try #require(throws: KeyedArchiveError.self, "\(edit)") {
@@ -440,6 +440,6 @@ extension PlistValue {
         let e = try #require(throws: KeyedArchiveError.self) {
             try graph.link(["root", "x"], to: ["root", "nothing"])
         }
-        #expect(e.code == .missingKey)
+        #expect(e.code == .keyNotFound)
     }
 }

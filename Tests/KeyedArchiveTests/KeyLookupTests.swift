@@ -55,7 +55,7 @@ import Testing
         let error = try #require(throws: KeyedArchiveError.self) {
             try KeyedUnarchiver.unarchivedObject(ofClass: [Dog].self, from: data)
         }
-        #expect(error.code == .missingKey)
+        #expect(error.code == .keyNotFound)
         #expect(error.keyPath.last == "age")
     }
 }
@@ -225,7 +225,7 @@ final class QueuedDog: TwoPhaseKeyedArchivable {
         let error = try #require(throws: KeyedArchiveError.self) {
             try KeyedUnarchiver.unarchivedObject(ofClass: [QueuedDog].self, from: data)
         }
-        #expect(error.code == .missingKey)
+        #expect(error.code == .keyNotFound)
         #expect(error.keyPath == ["root", "1", "age"])
         let fine = try dogs([["$class", "name", "age"], ["age", "name", "$class"]], deduplicate: false)
         let dogs = try KeyedUnarchiver.unarchivedObject(ofClass: [QueuedDog].self, from: fine)
@@ -249,7 +249,7 @@ final class QueuedDog: TwoPhaseKeyedArchivable {
         let error = try #require(throws: KeyedArchiveError.self) {
             try KeyedUnarchiver.unarchivedObject(ofClass: ChainNode.self, from: data, limits: .init(maxDepth: 20))
         }
-        #expect(error.code == .missingKey)
+        #expect(error.code == .keyNotFound)
         #expect(error.keyPath.first?.hasPrefix("<UID ") == true, "\(error.keyPath)")
         #expect(error.keyPath.last == "value")
         #expect(error.uid == count)

@@ -43,7 +43,7 @@ enum PortLevel: Int, KeyedArchiveValue {
         let e = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver(forReadingFrom: data) }
         #expect(e.code == .plist)
         #expect(e.underlying?.code == .trailingData)
-        let un = try KeyedUnarchiver(forReadingFrom: data, options: .init(allowTrailingData: true))
+        let un = try KeyedUnarchiver(forReadingFrom: data, options: .init(allowsTrailingData: true))
         #expect(un.trailingByteCount == 3)
         #expect(try un.decode(String.self, forKey: KeyedArchiver.rootObjectKey) == "text")
         #expect(try KeyedUnarchiver(forReadingFrom: data.dropLast(3)).trailingByteCount == 0)

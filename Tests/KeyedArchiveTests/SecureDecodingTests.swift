@@ -192,7 +192,7 @@ final class Spy: KeyedArchivable {
         }
         objects.append(["$class": .uid(1), "NS.objects": []])
         let data = try handArchive(objects, top: [("root", .uid(2))])
-        let limits = KeyedUnarchiver.Limits(maxDecodedValues: 100_000)
+        let limits = KeyedArchiveLimits(maxValues: 100_000)
         let e = try #require(
             code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Chain.self, from: data, limits: limits) })
         #expect(e.code == .limitExceeded)
@@ -209,7 +209,7 @@ final class Spy: KeyedArchivable {
         // $class not a UID, or UID 0, or out of range.
         for bad: PlistValue in [.integer(2), .uid(0), .uid(77)] {
             let d = try handArchive([["$class": bad, "value": 1], classDescription("Plain")])
-            #expect(code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Plain.self, from: d) }?.code == .badUID)
+            #expect(code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Plain.self, from: d) }?.code == .badReference)
         }
         let noClass = try handArchive([["value": 1]])
         #expect(
@@ -232,11 +232,11 @@ final class Spy: KeyedArchivable {
     @Test func uidsOutOfRange() throws {
         let root = try handArchive([], top: [("root", .uid(10))])
         let e = try #require(code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Dog.self, from: root) })
-        #expect(e.code == .badUID)
+        #expect(e.code == .badReference)
         #expect(e.uid == 10)
         let field = try handArchive([["$class": .uid(2), "name": .uid(1000), "age": 1], classDescription("XWZDog")])
         let f = try #require(code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Dog.self, from: field) })
-        #expect(f.code == .badUID)
+        #expect(f.code == .badReference)
         #expect(f.keyPath == ["root", "name"])
         #expect(f.className == "XWZDog")
     }
@@ -297,7 +297,7 @@ final class Spy: KeyedArchivable {
             }
         }
         let e3 = try #require(code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Missing.self, from: data) })
-        #expect(e3.code == .missingKey)
+        #expect(e3.code == .keyNotFound)
         #expect(e3.keyPath == ["root", "nickname"])
 
         let nullRoot = try handArchive([], top: [("root", .uid(0))])

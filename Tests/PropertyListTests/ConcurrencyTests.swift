@@ -121,11 +121,11 @@ import Testing
     @Test func writersOnManyThreadsWriteTheSameBytes() async throws {
         let expected = try BinaryPlistWriter().write(Self.tree)
         let expectedXML = try XMLPlist.encode(Self.tree)
-        let expectedZlib = try BinaryPlistWriter(compression: .zlib(level: 1)).write(Self.tree)
+        let expectedZlib = try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(Self.tree)
         let results = try await Self.concurrently { _ in
             (
                 try BinaryPlistWriter().write(Self.tree), try XMLPlist.encode(Self.tree),
-                try BinaryPlistWriter(compression: .zlib(level: 1)).write(Self.tree)
+                try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(Self.tree)
             )
         }
         for (binary, xml, zlib) in results {
@@ -169,7 +169,7 @@ import Testing
 
     @Test func nestedPlistsExpandInParallel() async throws {
         let inner = try BinaryPlistWriter().write(["inner": "value", "n": 42])
-        let packed = try BinaryPlistWriter(compression: .zlib(level: 6)).write(["deep": .data(inner)])
+        let packed = try BinaryPlistWriter(compression: .zlib, compressionLevel: 6).write(["deep": .data(inner)])
         let outer: PlistValue = .array((0..<50).map { i in ["i": .integer(PlistInteger(i)), "blob": .data(packed)] })
         let expected = PlistValue.array(
             (0..<50).map { i in

@@ -37,7 +37,7 @@
 //   valid-unreadable-by-plistlib/node-bplist-parser-sample1
 //                                                        rejected by default (`invalidString`: UTF-8 in an
 //                                                        ASCII string, as plistlib); with
-//                                                        `asciiStringsMayBeUTF8` equals the oracle of
+//                                                        `allowsUTF8InASCIIStrings` equals the oracle of
 //                                                        valid/bplist/node-bplist-creator-sample1
 //   valid-unreadable-by-plistlib/node-bplist-parser-iTunes-small
 //                                                        same: rejected by default, lenient read holds
@@ -93,9 +93,9 @@ struct CorpusTests {
         let limits = Self.limitExceptions[file.relativePath]?.limits ?? .default
         let plain = try BinaryPlistWriter().write(value)
         #expect(try BinaryPlistDocument(plain, limits: limits).value() == value)
-        let packed = try BinaryPlistWriter(compression: .zlib(level: 1)).write(value)
+        let packed = try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(value)
         let reopened = try BinaryPlistDocument(packed, limits: limits)
-        #expect(reopened.envelope == .zlib)
+        #expect(reopened.compression == .zlib)
         #expect(try reopened.value() == value)
         let loose = try BinaryPlistWriter(deduplicate: false).write(value)
         #expect(try BinaryPlistDocument(loose, limits: limits).value() == value)
@@ -145,7 +145,7 @@ struct CorpusTests {
         case accept(PlistValue)
         /// Accepted; the value equals the oracle NAME.json beside the file.
         case acceptAsOracle
-        /// Rejected by default with `code`; accepted with `asciiStringsMayBeUTF8`, then checked by `lenient`.
+        /// Rejected by default with `code`; accepted with `allowsUTF8InASCIIStrings`, then checked by `lenient`.
         case rejectUnlessLenient(PlistError.Code, lenient: @Sendable (PlistValue) throws -> Void)
     }
 
@@ -204,7 +204,7 @@ struct CorpusTests {
         case .rejectUnlessLenient(let code, let lenient):
             let error = #expect(throws: PlistError.self) { try BinaryPlistDocument(data).value() }
             #expect(error?.code == code)
-            let options = BinaryPlistDocument.Options(asciiStringsMayBeUTF8: true)
+            let options = PlistReadOptions(allowsUTF8InASCIIStrings: true)
             let value = try BinaryPlistDocument(data, options: options).value()
             try lenient(value)
             try expectRoundTrip(value)

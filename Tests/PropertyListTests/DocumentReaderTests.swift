@@ -113,7 +113,7 @@ import Testing
             try BinaryPlistDocument(latin).string(ObjectRef(0))
         }
         #expect(invalid.code == .invalidString)
-        let lenient = try BinaryPlistDocument(latin, options: .init(asciiStringsMayBeUTF8: true))
+        let lenient = try BinaryPlistDocument(latin, options: .init(allowsUTF8InASCIIStrings: true))
         #expect(try lenient.string(ObjectRef(0)) == "é")
     }
 
@@ -129,7 +129,7 @@ import Testing
             #expect(try r.uid(refs[2]) == nil)
             #expect(try r.uid(refs[3]) == nil)
             let error = try #require(throws: PlistError.self) { try r.uid(ObjectRef(99)) }
-            #expect(error.code == .referenceOutOfRange)
+            #expect(error.code == .badReference)
         }
         // A UID over the limit is the scanner's error, also on this path.
         let strict = try BinaryPlistDocument(
@@ -209,7 +209,7 @@ import Testing
             let error = try #require(throws: PlistError.self) {
                 try r.string(ObjectRef(9999), matches: BinaryPlistDocument.KeyProbe("name"), "name")
             }
-            #expect(error.code == .referenceOutOfRange)
+            #expect(error.code == .badReference)
         }
         // The matches counted: each key equals itself in each of its encodings, and nothing else.
         try doc.withReader { (r: borrowing BinaryPlistDocument.Reader) throws in

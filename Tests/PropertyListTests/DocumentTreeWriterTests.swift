@@ -84,7 +84,7 @@ import Testing
                 continue
             }
             #expect(error.code == .limitExceeded)
-            #expect(error.detail.contains("maxNodes"))
+            #expect(error.detail.contains("maxValues"))
         }
     }
 

@@ -66,7 +66,7 @@ import Testing
     func parents() throws {
         var v = Self.info
         let error = #expect(throws: PlistError.self) { try v.set(1, at: "a.b.c") }
-        #expect(error?.code == .notFound)
+        #expect(error?.code == .keyNotFound)
         #expect(error?.keyPath == ["a"])
         #expect(v == Self.info)
         try v.set(1, at: "a.b.c", creatingParents: true)
@@ -93,9 +93,9 @@ import Testing
         }
         fails(.alreadyExists, at: "flag") { (v) throws(PlistError) in try v.insert(false, at: "flag") }
         fails(.alreadyExists, at: .root) { (v) throws(PlistError) in try v.insert(false, at: .root) }
-        fails(.notFound, at: "nope") { (v) throws(PlistError) in try v.replace(1, at: "nope") }
-        fails(.notFound, at: "nope") { (v) throws(PlistError) in try v.remove(at: "nope.x") }
-        fails(.notFound, at: .root) { (v) throws(PlistError) in try v.remove(at: .root) }
+        fails(.keyNotFound, at: "nope") { (v) throws(PlistError) in try v.replace(1, at: "nope") }
+        fails(.keyNotFound, at: "nope") { (v) throws(PlistError) in try v.remove(at: "nope.x") }
+        fails(.keyNotFound, at: .root) { (v) throws(PlistError) in try v.remove(at: .root) }
         fails(.notAContainer, at: "flag") { (v) throws(PlistError) in try v.set(1, at: "flag.x") }
         fails(.notAContainer, at: "CFBundleVersion") { (v) throws(PlistError) in try v.append(1, to: "CFBundleVersion")
         }
@@ -132,7 +132,7 @@ import Testing
         let error = #expect(throws: PlistError.self) {
             try w.apply([.set("42", at: "CFBundleVersion"), .remove(at: "flag"), .remove(at: "flag")])
         }
-        #expect(error?.code == .notFound)
+        #expect(error?.code == .keyNotFound)
         #expect(w == Self.info)
     }
 

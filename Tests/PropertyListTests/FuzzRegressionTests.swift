@@ -92,7 +92,7 @@ import Testing
 
     @Test func topObjectPastTheCountIsReferenceOutOfRange() {
         let top = Self.patchTrailer(Self.small, 16, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
-        #expect(Self.error { try Self.decode(top) }?.code == .referenceOutOfRange)
+        #expect(Self.error { try Self.decode(top) }?.code == .badReference)
     }
 
     @Test func offsetTableInTheHeaderOrPastTheEndIsInvalidTrailer() {
@@ -169,16 +169,16 @@ import Testing
 
     @Test func negativeOrNonIntegerExtendedCountIsInvalidObject() {
         let negative = Self.file([[0x5F, 0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]])
-        #expect(Self.error { try Self.decode(negative) }?.code == .invalidObject)
+        #expect(Self.error { try Self.decode(negative) }?.code == .corrupted)
         let notInt = Self.file([[0xAF, 0x51, 0x41]])
-        #expect(Self.error { try Self.decode(notInt) }?.code == .invalidObject)
+        #expect(Self.error { try Self.decode(notInt) }?.code == .corrupted)
     }
 
     @Test func referencePastTheObjectCountIsReferenceOutOfRange() {
         let data = Self.file([[0xA2, 1, 9], [0x10, 1]])
-        #expect(Self.error { try Self.decode(data) }?.code == .referenceOutOfRange)
-        #expect(Self.error { try BinaryPlistDocument(data).object(ObjectRef(9)) }?.code == .referenceOutOfRange)
-        #expect(Self.error { try BinaryPlistDocument(data).object(ObjectRef(-1)) }?.code == .referenceOutOfRange)
+        #expect(Self.error { try Self.decode(data) }?.code == .badReference)
+        #expect(Self.error { try BinaryPlistDocument(data).object(ObjectRef(9)) }?.code == .badReference)
+        #expect(Self.error { try BinaryPlistDocument(data).object(ObjectRef(-1)) }?.code == .badReference)
     }
 
     // MARK: Markers and scalars
@@ -186,8 +186,8 @@ import Testing
     @Test func undefinedAndBplist1xMarkersAreRejected() {
         let expected: [(UInt8, PlistError.Code)] = [
             (0x01, .unknownMarker), (0x0C, .unknownMarker), (0x0D, .unknownMarker), (0x0E, .unknownMarker),
-            (0x15, .invalidObject), (0x21, .invalidObject), (0x24, .invalidObject), (0x30, .invalidObject),
-            (0x34, .invalidObject), (0x70, .unknownMarker), (0x90, .unknownMarker), (0xB0, .unknownMarker),
+            (0x15, .corrupted), (0x21, .corrupted), (0x24, .corrupted), (0x30, .corrupted),
+            (0x34, .corrupted), (0x70, .unknownMarker), (0x90, .unknownMarker), (0xB0, .unknownMarker),
             (0xE0, .unknownMarker), (0xF0, .unknownMarker),
         ]
         for (marker, code) in expected {
@@ -197,8 +197,8 @@ import Testing
     }
 
     @Test func fillByteAsAValueIsInvalidObject() {
-        #expect(Self.error { try Self.decode(Self.file([[0x0F]])) }?.code == .invalidObject)
-        #expect(Self.error { try Self.decode(Self.file([[0xA1, 1], [0x0F]])) }?.code == .invalidObject)
+        #expect(Self.error { try Self.decode(Self.file([[0x0F]])) }?.code == .corrupted)
+        #expect(Self.error { try Self.decode(Self.file([[0xA1, 1], [0x0F]])) }?.code == .corrupted)
     }
 
     @Test func uidAboveTheLimitIsLimitExceeded() throws {
@@ -218,7 +218,7 @@ import Testing
     @Test func invalidStringBytesAreInvalidString() {
         #expect(Self.error { try Self.decode(Self.file([[0x61, 0xD8, 0x00]])) }?.code == .invalidString)
         #expect(Self.error { try Self.decode(Self.file([[0x53, 0xC3, 0xA9, 0x21]])) }?.code == .invalidString)
-        let lenient = BinaryPlistDocument.Options(asciiStringsMayBeUTF8: true)
+        let lenient = PlistReadOptions(allowsUTF8InASCIIStrings: true)
         let value = try? BinaryPlistDocument(Self.file([[0x53, 0xC3, 0xA9, 0x21]]), options: lenient).value()
         #expect(value == "\u{E9}!")
     }
@@ -246,7 +246,7 @@ import Testing
         var objects: [[UInt8]] = (0..<60).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
         objects.append([0x10, 42])
         var limits = PlistLimits()
-        limits.maxNodes = 1_000
+        limits.maxValues = 1_000
         var node = try Self.decode(Self.file(objects), limits: limits)
         for _ in 0..<60 {
             guard case .array(let pair) = node, pair.count == 2 else {
@@ -281,7 +281,7 @@ import Testing
         let e = Self.error { try BinaryPlistDocument(appended) }
         #expect(e?.code == .trailingData)
         #expect(e?.offset == plain.count)
-        let lenient = try BinaryPlistDocument(appended, options: .init(allowTrailingData: true))
+        let lenient = try BinaryPlistDocument(appended, options: .init(allowsTrailingData: true))
         #expect(lenient.trailingByteCount == 4)
         #expect(try lenient.value() == ["a": 5])
         let pieces = try BinaryPlistDocument.documents(in: plain + plain)

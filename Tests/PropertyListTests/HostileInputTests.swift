@@ -71,7 +71,7 @@ import Testing
 
     @Test func nodeBudgetStopsGrowthOutOfProportion() {
         var limits = PlistLimits()
-        limits.maxNodes = 50
+        limits.maxValues = 50
         // 60 levels need ~3 values per level even when shared: over a budget of 50.
         expectFailure(.limitExceeded) { try decode(doublingDAG(levels: 60), limits: limits) }
     }
@@ -125,10 +125,10 @@ import Testing
     }
 
     @Test func referencesOutsideTheObjectTable() {
-        let e = expectFailure(.referenceOutOfRange, offset: 10) { try decode(assemble([[0xA2, 1, 9], [0x10, 1]])) }
+        let e = expectFailure(.badReference, offset: 10) { try decode(assemble([[0xA2, 1, 9], [0x10, 1]])) }
         #expect(e?.object == 0)
         let doc = try? BinaryPlistDocument(assemble([[0xA2, 1, 9], [0x10, 1]]))
-        expectFailure(.referenceOutOfRange) { try doc?.object(ObjectRef(9)) }
+        expectFailure(.badReference) { try doc?.object(ObjectRef(9)) }
     }
 
     @Test func payloadsMayNotRunIntoTheOffsetTable() {

@@ -177,7 +177,7 @@ func python(_ script: String, input: Data) throws -> Data {
 
     @Test func plistlibReadsTheZlibEnvelope() throws {
         let value: PlistValue = ["k": [1, 2, 3], "s": "zlib"]
-        let packed = try BinaryPlistWriter(compression: .zlib(level: 1)).write(value)
+        let packed = try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(value)
         let script = """
             import plistlib, sys, zlib
             v = plistlib.loads(zlib.decompress(sys.stdin.buffer.read()))
@@ -199,10 +199,10 @@ func python(_ script: String, input: Data) throws -> Data {
         let gz = out.dropFirst(4 + n)
         let expected: PlistValue = ["a": [1, 2.5, "x"]]
         let zdoc = try BinaryPlistDocument(Data(z))
-        #expect(zdoc.envelope == .zlib)
+        #expect(zdoc.compression == .zlib)
         #expect(try zdoc.value() == expected)
         let gdoc = try BinaryPlistDocument(Data(gz))
-        #expect(gdoc.envelope == .gzip)
+        #expect(gdoc.compression == .gzip)
         #expect(try gdoc.value() == expected)
     }
 }

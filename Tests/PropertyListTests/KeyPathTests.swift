@@ -105,11 +105,11 @@ import Testing
         #expect(try doc.ref(at: ["com.apple.security.app-sandbox"]) != nil)
     }
 
-    @Test("resolve says where a path ends: notFound, indexOutOfRange, notAContainer with the key path")
+    @Test("resolve says where a path ends: keyNotFound, indexOutOfRange, notAContainer with the key path")
     func documentResolveErrors() throws {
         let doc = try Self.document()
         let missing = #expect(throws: PlistError.self) { try doc.resolve(["people", 0, "age", "x"]) }
-        #expect(missing?.code == .notFound)
+        #expect(missing?.code == .keyNotFound)
         #expect(missing?.keyPath == ["people", 0, "age"])
         let range = #expect(throws: PlistError.self) { try doc.resolve(["people", 7]) }
         #expect(range?.code == .indexOutOfRange)

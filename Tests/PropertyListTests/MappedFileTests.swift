@@ -177,7 +177,7 @@ enum SignalDisposition {
 
     @Test func aCompressedFileIsInflatedNotMapped() throws {
         let tree = Self.sample(strings: 1_000)
-        let url = try Self.temporaryFile(try BinaryPlistWriter(compression: .zlib(level: 1)).write(tree))
+        let url = try Self.temporaryFile(try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(tree))
         defer { try? FileManager.default.removeItem(at: url) }
         let doc = try BinaryPlistDocument(contentsOf: url, access: .mapped)
         #expect(!doc.isMemoryMapped)

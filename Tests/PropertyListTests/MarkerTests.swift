@@ -98,14 +98,14 @@ func single(_ object: [UInt8]) -> Data { assemble([object]) }
     @Test func aFillByteIsAnObjectButNotAValue() throws {
         let doc = try BinaryPlistDocument(single([0x0F]))
         #expect(try doc.object(doc.root) == .fill)
-        expectFailure(.invalidObject, offset: 8) { try doc.value() }
+        expectFailure(.corrupted, offset: 8) { try doc.value() }
     }
 
     static let rejected: [(String, [UInt8], PlistError.Code)] = [
-        ("int of 32 bytes (0x15)", [0x15] + Array(repeating: 0, count: 32), .invalidObject),
-        ("real of 2 bytes", [0x21, 0, 0], .invalidObject),
-        ("real of 16 bytes", [0x24] + Array(repeating: 0, count: 16), .invalidObject),
-        ("date marker 0x34", [0x34] + Array(repeating: 0, count: 8), .invalidObject),
+        ("int of 32 bytes (0x15)", [0x15] + Array(repeating: 0, count: 32), .corrupted),
+        ("real of 2 bytes", [0x21, 0, 0], .corrupted),
+        ("real of 16 bytes", [0x24] + Array(repeating: 0, count: 16), .corrupted),
+        ("date marker 0x34", [0x34] + Array(repeating: 0, count: 8), .corrupted),
         ("bplist1x URL marker", [0x0C], .unknownMarker),
         ("bplist1x UUID marker", [0x0E], .unknownMarker),
         ("undefined 0x01", [0x01], .unknownMarker),
@@ -118,8 +118,8 @@ func single(_ object: [UInt8]) -> Data { assemble([object]) }
         ("lone high surrogate", [0x61, 0xD8, 0x3D], .invalidString),
         ("lone low surrogate", [0x62, 0xDE, 0x00, 0x00, 0x41], .invalidString),
         ("UID wider than 8 bytes with a non-zero high byte", [0x88, 0x01, 0, 0, 0, 0, 0, 0, 0, 0], .limitExceeded),
-        ("extended count that is not an int", [0x4F, 0x50], .invalidObject),
-        ("negative extended count", [0x4F, 0x13] + be(UInt64(bitPattern: -1), 8), .invalidObject),
+        ("extended count that is not an int", [0x4F, 0x50], .corrupted),
+        ("negative extended count", [0x4F, 0x13] + be(UInt64(bitPattern: -1), 8), .corrupted),
         ("int payload past the region", [0x13, 0, 0], .truncatedObject),
         ("data longer than the file", [0x4F, 0x12, 0x7F, 0xFF, 0xFF, 0xFF], .truncatedObject),
     ]
@@ -143,8 +143,8 @@ func single(_ object: [UInt8]) -> Data { assemble([object]) }
     @Test func asciiStringsMayBeReadAsUTF8WhenAsked() throws {
         let data = single([0x52, 0xC3, 0xA9])  // "é" as UTF-8 bytes in an ASCII marker
         expectFailure(.invalidString, offset: 9) { try decode(data) }
-        #expect(try decode(data, options: .init(asciiStringsMayBeUTF8: true)) == "é")
-        expectFailure(.invalidString) { try decode(single([0x51, 0xFF]), options: .init(asciiStringsMayBeUTF8: true)) }
+        #expect(try decode(data, options: .init(allowsUTF8InASCIIStrings: true)) == "é")
+        expectFailure(.invalidString) { try decode(single([0x51, 0xFF]), options: .init(allowsUTF8InASCIIStrings: true)) }
     }
 
     @Test func reportsTheOffsetOfAnUnpairedSurrogate() {

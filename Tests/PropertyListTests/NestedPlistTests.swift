@@ -64,7 +64,7 @@ import Testing
     @Test("a nested plist in a zlib envelope decodes; compressed data that is not a plist stays data")
     func compressed() throws {
         let inner: PlistValue = ["k": "v"]
-        let packed = try BinaryPlistWriter(compression: .zlib(level: 6)).write(inner)
+        let packed = try BinaryPlistWriter(compression: .zlib, compressionLevel: 6).write(inner)
         let notAPlist = try Zlib.deflate(Data("just some compressed text".utf8))
         let (value, issues) = PlistValue.array([.data(packed), .data(notAPlist)]).expandingNestedPlists()
         #expect(value == [Self.nested(inner), .data(notAPlist)])

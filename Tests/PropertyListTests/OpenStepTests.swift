@@ -165,7 +165,7 @@ let stringsFile = """
         let deep = String(repeating: "(", count: 600) + String(repeating: ")", count: 600)
         #expect(throws: PlistError.self) { try OpenStepPlist.decode(Data(deep.utf8)) }
         var limits = PlistLimits.default
-        limits.maxNodes = 3
+        limits.maxValues = 3
         #expect(throws: PlistError.self) { try OpenStepPlist.decode(Data("(a, b, c)".utf8), limits: limits) }
     }
 }

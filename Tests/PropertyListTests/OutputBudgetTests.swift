@@ -42,7 +42,7 @@ enum DoublingChain {
         #expect(data.count == 202)  // 8 header + 40 × 3 + 1 objects + 41 offsets + 32 trailer
         let value = try BinaryPlistDocument(data).value()
         let expansion = value.expansion(within: .default)
-        #expect(expansion.nodes == OutputBudget.default.maxNodes + 1, "stops counting past the budget")
+        #expect(expansion.nodes == OutputBudget.default.maxValues + 1, "stops counting past the budget")
         let errors = [
             #expect(throws: PlistError.self) { try value.canonicalJSON() },
             #expect(throws: PlistError.self) { try XMLPlist.encode(value) },
@@ -50,7 +50,7 @@ enum DoublingChain {
         ]
         for error in errors {
             #expect(error?.code == .limitExceeded)
-            #expect(error?.detail.contains("maxNodes") == true)
+            #expect(error?.detail.contains("maxValues") == true)
         }
     }
 
@@ -70,13 +70,13 @@ enum DoublingChain {
     func budgetBoundary() throws {
         let x: PlistValue = ["a", "b"]
         let value: PlistValue = [x, x, [x]]
-        _ = try value.canonicalJSON(budget: OutputBudget(maxNodes: 11))
+        _ = try value.canonicalJSON(budget: OutputBudget(maxValues: 11))
         let error = #expect(throws: PlistError.self) {
-            try value.canonicalJSON(budget: OutputBudget(maxNodes: 10))
+            try value.canonicalJSON(budget: OutputBudget(maxValues: 10))
         }
         #expect(error?.code == .limitExceeded)
         let bytes = #expect(throws: PlistError.self) {
-            try value.canonicalJSON(budget: OutputBudget(maxNodes: 100, maxBytes: 20))
+            try value.canonicalJSON(budget: OutputBudget(maxValues: 100, maxBytes: 20))
         }
         #expect(bytes?.detail.contains("maxBytes") == true)
     }

@@ -49,9 +49,9 @@ import Testing
             var g = PlistGenerator(seed: UInt64(seed))
             let v = g.value()
             do {
-                let data = try BinaryPlistWriter(compression: .zlib(level: level)).write(v)
+                let data = try BinaryPlistWriter(compression: .zlib, compressionLevel: level).write(v)
                 let doc = try BinaryPlistDocument(data)
-                #expect(doc.envelope == .zlib)
+                #expect(doc.compression == .zlib)
                 #expect(try doc.value() == v, "seed \(seed)")
             } catch {
                 Issue.record("seed \(seed): \(error)")

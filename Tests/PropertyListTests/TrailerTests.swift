@@ -90,8 +90,8 @@ func patched(_ data: Data, _ index: Int, _ value: UInt8) -> Data {
     }
 
     @Test func rejectsTopObjectOutOfRange() {
-        expectFailure(.referenceOutOfRange, offset: 34) { try BinaryPlistDocument(patched(smallDictionary, 41, 3)) }
-        expectFailure(.referenceOutOfRange, offset: 34) { try BinaryPlistDocument(patched(smallDictionary, 34, 0x80)) }
+        expectFailure(.badReference, offset: 34) { try BinaryPlistDocument(patched(smallDictionary, 41, 3)) }
+        expectFailure(.badReference, offset: 34) { try BinaryPlistDocument(patched(smallDictionary, 34, 0x80)) }
     }
 
     @Test func rejectsOffsetTableInsideHeaderOrTrailer() {
@@ -147,7 +147,7 @@ func patched(_ data: Data, _ index: Int, _ value: UInt8) -> Data {
         let appended = smallDictionary + Data("extra!".utf8)
         let e = expectFailure(.trailingData, offset: 50) { try BinaryPlistDocument(appended) }
         #expect(e?.detail.contains("6 bytes") == true)
-        let doc = try BinaryPlistDocument(appended, options: .init(allowTrailingData: true))
+        let doc = try BinaryPlistDocument(appended, options: .init(allowsTrailingData: true))
         #expect(doc.trailingByteCount == 6)
         #expect(doc.data.count == 50)
         #expect(try doc.value() == ["a": 5])

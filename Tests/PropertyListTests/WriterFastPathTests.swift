@@ -220,7 +220,7 @@ func addByHand(_ value: PlistValue, to b: inout ObjectTableBuilder) throws -> Bu
             #expect(
                 try b.finish(root: root, widths: .compact) == BinaryPlistWriter(widths: .compact).write(v))
             // Through zlib too (the fast path hands its bytes to the same envelope).
-            let packed = try BinaryPlistWriter(compression: .zlib(level: 1)).write(v)
+            let packed = try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(v)
             #expect(try decode(packed) == v)
         }
     }

@@ -701,7 +701,7 @@ struct XMLPlistCorpusTests {
         let v: PlistValue = ["k": [1, "two", .data(Data([3]))]]
         let xmlData = try XMLPlist.encode(v)
         let binary = try BinaryPlistWriter().write(v)
-        let zlib = try BinaryPlistWriter(compression: .zlib(level: -1)).write(v)
+        let zlib = try BinaryPlistWriter(compression: .zlib, compressionLevel: -1).write(v)
         #expect(try PlistValue.decode(from: xmlData) == (v, .xml))
         #expect(try PlistValue.decode(from: binary) == (v, .binary))
         #expect(try PlistValue.decode(from: zlib) == (v, .binary))

@@ -33,7 +33,7 @@ import Testing
         #expect(pieces == whole)
         #expect(try Zlib.inflate(pieces, limit: input.count) == input)
         // plistlib's reader (any zlib) reads it too: the stream is the standard one.
-        #expect(CompressionEnvelope.detect(pieces) == .zlib)
+        #expect(PlistCompression.detect(pieces) == .zlib)
     }
 
     @Test(arguments: [1, 3, 64, 4096])

@@ -114,7 +114,7 @@ import Testing
         let e = readError(junk)
         #expect(e?.code == .trailingData)
         #expect(e?.offset == valid.count)
-        let accepted = try TypedStreamArchive(junk, options: .init(allowTrailingData: true))
+        let accepted = try TypedStreamArchive(junk, options: .init(allowsTrailingData: true))
         #expect(accepted.trailingDataOffset == valid.count)
         #expect(accepted.groups.count == 1)
         // Two streams back to back: the second header is where the first stream ends.
@@ -146,7 +146,7 @@ import Testing
         #expect(e?.code == .unexpectedTag)
         // A 64-bit integer for `i`.
         e = readError(data("\(header) 84 01 \"i\" 87 00 00 00 00 01 00 00 00"))
-        #expect(e?.code == .integerOverflow)
+        #expect(e?.code == .numberOutOfRange)
     }
 
     @Test func invalidTypeEncodings() {

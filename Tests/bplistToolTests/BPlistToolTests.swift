@@ -88,7 +88,7 @@ struct BPlistToolTests {
         #expect(r1.status == 0)
         #expect(try r1.stdoutText == Self.sample.canonicalJSON())
 
-        let packed = try BinaryPlistWriter(compression: .zlib(level: 9)).write(Self.sample)
+        let packed = try BinaryPlistWriter(compression: .zlib, compressionLevel: 9).write(Self.sample)
         let dir = try TempDir()
         let r2 = try Tool.run(["to-json", try dir.write(packed, "packed.bplist.z")])
         #expect(r2.status == 0)
@@ -143,9 +143,9 @@ struct BPlistToolTests {
         let r2 = try Tool.run(["from-json", json, "-o", packedPath, "--compress", "zlib", "--level", "9"])
         #expect(r2.status == 0)
         let packed = try Data(contentsOf: URL(fileURLWithPath: packedPath))
-        #expect(CompressionEnvelope.detect(packed) == .zlib)
+        #expect(PlistCompression.detect(packed) == .zlib)
         let doc = try BinaryPlistDocument(packed)
-        #expect(doc.envelope == .zlib)
+        #expect(doc.compression == .zlib)
         #expect(try doc.value() == Self.sample)
 
         // stdin in, stdout out.
@@ -190,7 +190,7 @@ struct BPlistToolTests {
     @Test func validateAcceptsValidFiles() throws {
         let dir = try TempDir()
         let a = try dir.write(BinaryPlistWriter().write(Self.sample), "a.bplist")
-        let b = try dir.write(BinaryPlistWriter(compression: .zlib(level: 1)).write(["x": 1]), "b.bplist")
+        let b = try dir.write(BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(["x": 1]), "b.bplist")
         let r = try Tool.run(["validate", a, b])
         #expect(r.status == 0)
         #expect(r.stderr.isEmpty)
@@ -265,7 +265,7 @@ struct BPlistToolTests {
         #expect(out.contains("depth:       4"), "\(out)")
         #expect(out.contains("string (ASCII)"))
 
-        let packed = try dir.write(BinaryPlistWriter(compression: .zlib(level: 1)).write(value), "packed")
+        let packed = try dir.write(BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(value), "packed")
         let r2 = try Tool.run(["inspect", packed])
         #expect(r2.status == 0)
         #expect(r2.stdoutText.contains("envelope:    zlib"))

@@ -33,8 +33,8 @@ struct EditCommandsTests {
     static func files(in dir: TempDir) throws -> [(name: String, path: String)] {
         var out: [(String, String)] = []
         out.append(("binary", try dir.write(try BinaryPlistWriter().write(info), "a.bplist")))
-        out.append(("zlib", try dir.write(try BinaryPlistWriter(compression: .zlib(level: 1)).write(info), "a.zlib")))
-        out.append(("gzip", try dir.write(try BinaryPlistWriter(compression: .gzip(level: 1)).write(info), "a.gz")))
+        out.append(("zlib", try dir.write(try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(info), "a.zlib")))
+        out.append(("gzip", try dir.write(try BinaryPlistWriter(compression: .gzip, compressionLevel: 1).write(info), "a.gz")))
         out.append(("xml", try dir.write(try XMLPlist.encode(info), "a.xml")))
         out.append(("json", try dir.write(Data(try info.canonicalJSON().utf8), "a.json")))
         let strings = Data("\"CFBundleIdentifier\" = \"x\";\n\"zeta\" = \"1\";\n\"alpha\" = \"2\";\n".utf8)
@@ -49,7 +49,7 @@ struct EditCommandsTests {
         let dir = try TempDir()
         for (name, path) in try Self.files(in: dir) {
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
-            let envelope = CompressionEnvelope.detect(before)
+            let envelope = PlistCompression.detect(before)
             let formBefore = try PlistSniffer.sniff(before)
             for args in [
                 ["set", path, "zeta", "--string", "9"], ["insert", path, "new", "--string", "n"],
@@ -60,7 +60,7 @@ struct EditCommandsTests {
             }
             let after = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(try PlistSniffer.sniff(after) == formBefore, "\(name): form changed")
-            #expect(CompressionEnvelope.detect(after) == envelope, "\(name): envelope changed")
+            #expect(PlistCompression.detect(after) == envelope, "\(name): envelope changed")
             let keys = try Self.keys(path)
             var expected = ["CFBundleIdentifier", "CFBundleVersion", "UIRequiredDeviceCapabilities", "zeta", "new"]
             if name == "strings" || name == "openstep" {
@@ -112,13 +112,13 @@ struct EditCommandsTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let cases: [([String], String)] = [
             (["insert", path, "zeta", "--integer", "1"], "error: alreadyExists at key path zeta: "),
-            (["replace", path, "nope", "--integer", "1"], "error: notFound at key path nope: "),
+            (["replace", path, "nope", "--integer", "1"], "error: keyNotFound at key path nope: "),
             (["remove", path, "zeta.x"], "error: notAContainer at key path zeta: "),
             (
                 ["set", path, "UIRequiredDeviceCapabilities.5", "--string", "x"],
                 "error: indexOutOfRange at key path UIRequiredDeviceCapabilities.5: "
             ),
-            (["edit", path, "--set", "a=1", "--remove", "nope"], "error: notFound at key path nope: "),
+            (["edit", path, "--set", "a=1", "--remove", "nope"], "error: keyNotFound at key path nope: "),
         ]
         for (args, prefix) in cases {
             let r = try Tool.run(args)

@@ -85,7 +85,7 @@ extension Workload {
         self.name = name
         self.value = value
         self.bytes = bytes
-        self.zlibBytes = try BinaryPlistWriter(compression: .zlib(level: 1)).write(value)
+        self.zlibBytes = try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(value)
         self.keyPath = try Workload.middlePath(BinaryPlistDocument(bytes))
         self.source = source
     }

@@ -3,7 +3,7 @@
 // A binary property list ends with a 32-byte trailer that must be the file's last bytes. Every
 // Apple reader rejects anything after it, and so do we by default: the error names the offset
 // where the archive really ends. The archive itself is intact, so it can be recovered:
-// - `BinaryPlistDocument.Options(allowTrailingData: true)` opens the property list and tells how
+// - `PlistReadOptions(allowsTrailingData: true)` opens the property list and tells how
 //   many bytes follow it;
 // - `BinaryPlistDocument.documents(in:)` splits archives that were written back to back (e.g. a
 //   log that appended a new archive instead of replacing the file).
@@ -43,7 +43,7 @@ do {
 }
 
 // 2. Recovery: allow trailing data, then unarchive the property list the document covers.
-let lenient = try BinaryPlistDocument(damaged, options: .init(allowTrailingData: true))
+let lenient = try BinaryPlistDocument(damaged, options: .init(allowsTrailingData: true))
 print("  recovered \(lenient.data.count) bytes; \(lenient.trailingByteCount) bytes follow")
 check(lenient.trailingByteCount == damaged.count - archive.count, "trailing byte count")
 let items = try KeyedUnarchiver.unarchivedObject(ofClass: [String].self, from: lenient.data)

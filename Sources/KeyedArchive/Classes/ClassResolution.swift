@@ -63,7 +63,7 @@ extension KeyedUnarchiver {
             throw error(.corrupted, uid: uid, "object \(uid.map(String.init) ?? "?") has no $class")
         }
         guard let cu = try uidValue(r, classRef), cu > 0, cu < UInt64(objects.count) else {
-            throw error(.badUID, uid: uid, "$class is not a UID inside $objects")
+            throw error(.badReference, uid: uid, "$class is not a UID inside $objects")
         }
         let classUID = Int(cu)
         if classUID < state.classSlotByUID.count {
@@ -209,7 +209,7 @@ extension KeyedUnarchiver {
         }
     }
 
-    /// Two-phase objects nested less deep than this (and than an eighth of `Limits.maxDepth`) decode
+    /// Two-phase objects nested less deep than this (and than an eighth of `KeyedArchiveLimits.maxDepth`) decode
     /// their fields at once; deeper ones go to the queue.
     static var immediateTwoPhaseDepth: Int { 16 }
 

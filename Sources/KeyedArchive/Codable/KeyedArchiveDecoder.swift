@@ -25,7 +25,7 @@ public struct KeyedArchiveDecoder {
     /// Contextual information for the values' `init(from:)`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     /// Limits against hostile input.
-    public var limits = KeyedUnarchiver.Limits()
+    public var limits = KeyedArchiveLimits()
     var acceptedNames: [ObjectIdentifier: Set<String>] = [:]
 
     public init() {}
@@ -84,7 +84,7 @@ extension KeyedUnarchiver {
                 codingPath: codingPath, debugDescription: e.description, underlyingError: e)
             switch e.code {
             case .typeMismatch, .classNotAllowed: throw DecodingError.typeMismatch(type, context)
-            case .missingKey:
+            case .keyNotFound:
                 throw DecodingError.keyNotFound(codingPath.last ?? PlistCodingKey(""), context)
             default: throw DecodingError.dataCorrupted(context)
             }

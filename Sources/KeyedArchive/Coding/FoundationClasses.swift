@@ -41,7 +41,7 @@ extension KeyedUnarchiver {
     ) {
         guard let u = try uidValue(r, value.ref) else { return (try object(r, value.ref), value.ref, nil) }
         guard u < UInt64(objects.count) else {
-            throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
+            throw error(.badReference, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
         }
         let uid = Int(u)
         let ref = r.reference(at: uid, in: objects)
@@ -71,7 +71,7 @@ extension KeyedUnarchiver {
             throw error(.typeMismatch, "expected a reference to \(expected), found an inline \(o.kind.rawValue)")
         }
         guard u < UInt64(objects.count) else {
-            throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
+            throw error(.badReference, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
         }
         let uid = Int(u)
         if uid == 0 { return nil }
@@ -269,7 +269,7 @@ extension KeyedUnarchiver {
     /// Element `i` of a reference list, decoded as `E`, counted and on the key path.
     @inline(__always)
     func decodeElement<E: KeyedArchiveValue>(_ r: borrowing PlistReader, _ list: ReferenceList, _ i: Int) throws -> E {
-        try state.beginElement(i, limit: limits.maxDecodedValues)
+        try state.beginElement(i, limit: limits.maxValues)
         defer { _ = state.popPath() }
         return try E.decodeArchiveValue(UnarchivedValue(ref: r.reference(at: i, in: list)), from: self, reader: r)
     }

@@ -35,6 +35,6 @@ extension KeyedArchiveValue where Self: RawRepresentable, RawValue: KeyedArchive
 
 extension KeyedUnarchiver {
     /// Bytes found after the archive: non-zero only when it was opened with
-    /// `options: .init(allowTrailingData: true)`.
+    /// `options: .init(allowsTrailingData: true)`.
     public var trailingByteCount: Int { document.trailingByteCount }
 }

@@ -57,7 +57,7 @@ extension KeyedUnarchiver {
     ///   decoding the object throws.
     public func decodeObject(atUID uid: Int) throws -> AnyArchived {
         guard uid >= 0, uid < objects.count else {
-            throw error(.badUID, uid: uid, "UID \(uid) is outside $objects (\(objects.count) entries)")
+            throw error(.badReference, uid: uid, "UID \(uid) is outside $objects (\(objects.count) entries)")
         }
         let value = try withInput { (r: borrowing PlistReader) throws -> AnyArchived in
             try decodeAnyObject(r, uid: uid)
@@ -73,7 +73,7 @@ extension KeyedUnarchiver {
         try countValue()
         guard let u = try uidValue(r, value.ref) else { return try plainAny(r, try object(r, value.ref), uid: nil) }
         guard u < UInt64(objects.count) else {
-            throw error(.badUID, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
+            throw error(.badReference, uid: Int(clamping: u), "UID \(u) is outside $objects (\(objects.count) entries)")
         }
         return try decodeAnyObject(r, uid: Int(u))
     }

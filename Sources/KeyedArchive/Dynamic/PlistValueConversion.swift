@@ -17,9 +17,11 @@ extension AnyArchived {
     /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` for a UID (a reference inside an archive,
     ///   with no value of its own) or an integer outside `Int`; ``KeyedArchiveError/Code/limitExceeded``
     ///   for nesting deeper than 512 levels.
-    public init(plistValue: PlistValue) throws {
-        self = try AnyArchived.converting(plistValue, depth: 0) { u in
-            throw KeyedArchiveError(.typeMismatch, "UID \(u) is a reference inside an archive, not a value")
+    public init(plistValue: PlistValue) throws(KeyedArchiveError) {
+        self = try KeyedArchiveError.catching { () throws in
+            try AnyArchived.converting(plistValue, depth: 0) { u in
+                throw KeyedArchiveError(.typeMismatch, "UID \(u) is a reference inside an archive, not a value")
+            }
         }
     }
 

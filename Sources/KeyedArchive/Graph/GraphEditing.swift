@@ -6,7 +6,7 @@
 // order and identity. New values are written by the keyed archiver into new `$objects` entries (see
 // GraphImport.swift); objects an edit leaves unreachable are dropped when the graph is written.
 
-import PropertyList
+public import PropertyList
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     import FoundationEssentials
@@ -15,8 +15,9 @@ import PropertyList
 #endif
 
 extension KeyedArchiveGraph {
-    /// One change to an archive's object graph. Paths are described in <doc:EditingArchives>.
-    public enum Edit {
+    /// One change to the graph, as performed: a ``PlistEdit`` (or a link, a class change) with its
+    /// path as keys.
+    enum Operation {
         /// Replaces the value at `path`, or adds it when the last component names a field, a
         /// dictionary key or a `$top` key that is absent (an index must exist).
         case set(_ path: [String], _ value: AnyArchived)
@@ -26,14 +27,11 @@ extension KeyedArchiveGraph {
         case insert(_ path: [String], _ value: AnyArchived)
         /// Adds a value at the end of the array, set or ordered set at `path`.
         case append(_ path: [String], _ value: AnyArchived)
-        /// Makes the value at `path` (replaced, or added as ``set(_:_:)`` adds) the object at `target`:
-        /// one object, referenced from both places, as a program shares an object. A `target` that
-        /// holds a plain value stored inline gets a copy of it.
+        /// Makes the value at `path` the object at `target`.
         case link(_ path: [String], to: [String])
         /// Removes the field, entry, member or `$top` key at `path`.
         case remove(_ path: [String])
-        /// Gives the object at `path` another class: `classChain` is the class and its superclasses
-        /// (`["NSMutableArray", "NSArray", "NSObject"]`). Its fields are kept.
+        /// Gives the object at `path` another class chain.
         case setClass(_ path: [String], _ classChain: [String])
     }
 
@@ -43,7 +41,7 @@ extension KeyedArchiveGraph {
         /// Change the object once: every reference to it sees the change (the default, and what the
         /// program that wrote the archive would see had it made the change itself).
         case edit
-        /// Throw ``KeyedArchiveError/Code/sharedObject``, naming the path and the object's UID.
+        /// Throw ``PlistError/Code/sharedObject``, naming the path and the object's UID.
         case reject
     }
 
@@ -51,114 +49,190 @@ extension KeyedArchiveGraph {
 
     /// Applies edits in order: all of them, or none when one throws (the graph is then unchanged).
     ///
+    /// Paths start at a `$top` key (`root.settings.theme`) and are described in <doc:EditingArchives>.
     /// New values are written as ``KeyedArchiver`` writes them; one ``ArchivedInstance`` used by
     /// several edits of the same call becomes one object referenced from each place. A value that
     /// replaces an `NSMutableArray`, `NSMutableString`, … with a value of the same kind (an array, a
     /// string, …) keeps the replaced object's class, and a value replacing one stored as a reference is
-    /// stored as a reference (see <doc:EditingArchives>).
+    /// stored as a reference. With `creatingParents`, missing dictionaries on the way are added (as
+    /// `NSDictionary` objects), and an `append` to a missing key adds an array.
+    ///
+    /// ```swift
+    /// try graph.apply([.set("dark", at: "root.settings.theme"), .append("notes.txt", to: "root.recent")])
+    /// ```
     ///
     /// - Parameters:
     ///   - edits: The changes, applied one after the other (a path may name what an earlier edit added).
     ///   - sharedObjects: Whether a path may pass through a shared object (default ``SharedObjects/edit``).
-    /// - Throws: ``KeyedArchiveError``: `missingKey` (a path names nothing, an index out of range),
-    ///   `typeMismatch` (a path passes through a value without members, a component that should be an
-    ///   index is not), `alreadyExists` (an insertion under an existing key), `sharedObject`, or what
-    ///   archiving a new value throws.
-    public mutating func apply(_ edits: [Edit], sharedObjects: SharedObjects = .edit) throws {
-        var graph = self
-        let reject = sharedObjects == .reject
-        if reject { _ = graph.storage.referenceCounts() }
-        var context = ImportContext()
-        for edit in edits {
-            try graph.perform(edit, rejectShared: reject, context: &context)
-        }
-        graph.finishEditing()
-        self = graph
-    }
-
-    /// Replaces (or adds) the value at a path; see ``Edit/set(_:_:)``.
-    public mutating func set(_ value: AnyArchived, at path: [String], sharedObjects: SharedObjects = .edit) throws {
-        try apply([.set(path, value)], sharedObjects: sharedObjects)
-    }
-
-    /// Replaces (or adds) the value at a dotted path (`"root.settings.theme"`); see ``Edit/set(_:_:)``.
-    public mutating func set(_ value: AnyArchived, at path: String, sharedObjects: SharedObjects = .edit) throws {
-        try set(value, at: KeyedArchiveGraph.components(path), sharedObjects: sharedObjects)
-    }
-
-    /// Inserts a value at a path; see ``Edit/insert(_:_:)``.
-    public mutating func insert(_ value: AnyArchived, at path: [String], sharedObjects: SharedObjects = .edit) throws {
-        try apply([.insert(path, value)], sharedObjects: sharedObjects)
-    }
-
-    /// Inserts a value at a dotted path; see ``Edit/insert(_:_:)``.
-    public mutating func insert(_ value: AnyArchived, at path: String, sharedObjects: SharedObjects = .edit) throws {
-        try insert(value, at: KeyedArchiveGraph.components(path), sharedObjects: sharedObjects)
-    }
-
-    /// Appends a value to the array, set or ordered set at a path; see ``Edit/append(_:_:)``.
-    public mutating func append(_ value: AnyArchived, to path: [String], sharedObjects: SharedObjects = .edit) throws {
-        try apply([.append(path, value)], sharedObjects: sharedObjects)
-    }
-
-    /// Appends a value to the array, set or ordered set at a dotted path; see ``Edit/append(_:_:)``.
-    public mutating func append(_ value: AnyArchived, to path: String, sharedObjects: SharedObjects = .edit) throws {
-        try append(value, to: KeyedArchiveGraph.components(path), sharedObjects: sharedObjects)
-    }
-
-    /// Makes the value at a path the object at another path (one object, referenced from both); see
-    /// ``Edit/link(_:to:)``.
-    public mutating func link(_ path: [String], to target: [String], sharedObjects: SharedObjects = .edit) throws {
-        try apply([.link(path, to: target)], sharedObjects: sharedObjects)
-    }
-
-    /// Removes the value at a path; see ``Edit/remove(_:)``.
-    public mutating func remove(at path: [String], sharedObjects: SharedObjects = .edit) throws {
-        try apply([.remove(path)], sharedObjects: sharedObjects)
-    }
-
-    /// Removes the value at a dotted path; see ``Edit/remove(_:)``.
-    public mutating func remove(at path: String, sharedObjects: SharedObjects = .edit) throws {
-        try remove(at: KeyedArchiveGraph.components(path), sharedObjects: sharedObjects)
-    }
-
-    /// Gives the object at a path another class; see ``Edit/setClass(_:_:)``.
-    public mutating func setClass(_ classChain: [String], at path: [String], sharedObjects: SharedObjects = .edit)
-        throws
+    /// - Throws: ``KeyedArchiveError``, with the codes ``PlistValue`` editing uses: `keyNotFound` (a
+    ///   path names nothing; a `replace` or `remove` of something absent), `indexOutOfRange`,
+    ///   `notAContainer` (a path passes through a value without members), `alreadyExists` (an
+    ///   insertion under an existing key); and `sharedObject`, or what archiving a new value throws.
+    public mutating func apply(_ edits: [PlistEdit<AnyArchived>], sharedObjects: SharedObjects = .edit)
+        throws(KeyedArchiveError)
     {
-        try apply([.setClass(path, classChain)], sharedObjects: sharedObjects)
+        var operations: [Operation] = []
+        var replacing: Set<Int> = []
+        try KeyedArchiveError.catching { () throws in
+            for edit in edits {
+                let path = edit.keyPath.components.map(\.key)
+                switch edit {
+                case .insert(let value, _, let parents):
+                    if parents { try createParents(of: path, into: &operations) }
+                    operations.append(.insert(path, value))
+                case .replace(let value, _):
+                    replacing.insert(operations.count)
+                    operations.append(.set(path, value))
+                case .set(let value, _, let parents):
+                    if parents { try createParents(of: path, into: &operations) }
+                    operations.append(.set(path, value))
+                case .remove:
+                    operations.append(.remove(path))
+                case .append(let value, _, let parents):
+                    if parents {
+                        try createParents(of: path, into: &operations)
+                        if !(try exists(path, after: operations)) { operations.append(.set(path, .array([]))) }
+                    }
+                    operations.append(.append(path, value))
+                }
+            }
+        }
+        try perform(operations, sharedObjects: sharedObjects, replacing: replacing)
+    }
+
+    /// Replaces (or adds) the value at a path; see ``PlistEdit/set(_:at:creatingParents:)``.
+    public mutating func set(
+        _ value: AnyArchived, at path: PlistKeyPath, creatingParents: Bool = false,
+        sharedObjects: SharedObjects = .edit
+    ) throws(KeyedArchiveError) {
+        try apply([.set(value, at: path, creatingParents: creatingParents)], sharedObjects: sharedObjects)
+    }
+
+    /// Replaces the value at a path, which must exist; see ``PlistEdit/replace(_:at:)``.
+    public mutating func replace(_ value: AnyArchived, at path: PlistKeyPath, sharedObjects: SharedObjects = .edit)
+        throws(KeyedArchiveError)
+    {
+        try apply([.replace(value, at: path)], sharedObjects: sharedObjects)
+    }
+
+    /// Inserts a value at a path; see ``PlistEdit/insert(_:at:creatingParents:)``.
+    public mutating func insert(
+        _ value: AnyArchived, at path: PlistKeyPath, creatingParents: Bool = false,
+        sharedObjects: SharedObjects = .edit
+    ) throws(KeyedArchiveError) {
+        try apply([.insert(value, at: path, creatingParents: creatingParents)], sharedObjects: sharedObjects)
+    }
+
+    /// Appends a value to the array, set or ordered set at a path; see
+    /// ``PlistEdit/append(_:to:creatingParents:)``.
+    public mutating func append(
+        _ value: AnyArchived, to path: PlistKeyPath, creatingParents: Bool = false,
+        sharedObjects: SharedObjects = .edit
+    ) throws(KeyedArchiveError) {
+        try apply([.append(value, to: path, creatingParents: creatingParents)], sharedObjects: sharedObjects)
+    }
+
+    /// Removes the field, entry, member or `$top` key at a path; see ``PlistEdit/remove(at:)``.
+    public mutating func remove(at path: PlistKeyPath, sharedObjects: SharedObjects = .edit)
+        throws(KeyedArchiveError)
+    {
+        try apply([.remove(at: path)], sharedObjects: sharedObjects)
+    }
+
+    /// Makes the value at `path` (replaced, or added as ``set(_:at:creatingParents:sharedObjects:)``
+    /// adds) the object at `target`: one object, referenced from both places, as a program shares an
+    /// object. A `target` that holds a plain value stored inline gets a copy of it.
+    public mutating func link(_ path: PlistKeyPath, to target: PlistKeyPath, sharedObjects: SharedObjects = .edit)
+        throws(KeyedArchiveError)
+    {
+        try perform(
+            [.link(path.components.map(\.key), to: target.components.map(\.key))], sharedObjects: sharedObjects)
+    }
+
+    /// Gives the object at a path another class: `classChain` is the class and its superclasses
+    /// (`["NSMutableArray", "NSArray", "NSObject"]`). Its fields are kept.
+    public mutating func setClass(_ classChain: [String], at path: PlistKeyPath, sharedObjects: SharedObjects = .edit)
+        throws(KeyedArchiveError)
+    {
+        try perform([.setClass(path.components.map(\.key), classChain)], sharedObjects: sharedObjects)
     }
 
     /// The value at a path, read as ``AnyArchived`` (objects through the unarchiver's decoders).
     ///
-    /// - Throws: ``KeyedArchiveError``: `missingKey` or `typeMismatch` for a path that names nothing,
-    ///   or what decoding the value throws.
-    public func value(at path: [String]) throws -> AnyArchived {
+    /// - Throws: ``KeyedArchiveError``: `keyNotFound`, `indexOutOfRange` or `notAContainer` for a path
+    ///   that names nothing, or what decoding the value throws.
+    public func value(at path: PlistKeyPath) throws(KeyedArchiveError) -> AnyArchived {
+        try KeyedArchiveError.catching { () throws -> AnyArchived in try value(atKeys: path.components.map(\.key)) }
+    }
+
+    /// ``value(at:)`` for a path of keys.
+    func value(atKeys path: [String]) throws -> AnyArchived {
         let location = try self.location(of: path)
         guard let stored = stored(at: location) else {
-            throw KeyedArchiveError(.missingKey, keyPath: path, "nothing is stored at \(path.joined(separator: "."))")
+            throw KeyedArchiveError(.keyNotFound, keys: path, "nothing is stored at \(path.joined(separator: "."))")
         }
         guard let decoder = source.unarchiver() else {
-            throw KeyedArchiveError(.unencodable, keyPath: path, "the edited archive could not be opened again")
+            throw KeyedArchiveError(.unencodable, keys: path, "the edited archive could not be opened again")
         }
         return try KeyedArchiveGraph.anyValue(stored, decoder: decoder, depth: 0)
     }
 
-    /// The value at a dotted path; see ``value(at:)-([String])``.
-    public func value(at path: String) throws -> AnyArchived {
-        try value(at: KeyedArchiveGraph.components(path))
+    /// Whether something is stored at `path` (a path through a missing key names nothing).
+    func exists(_ path: [String]) -> Bool {
+        guard let location = try? location(of: path) else { return false }
+        return stored(at: location) != nil
     }
 
-    /// A dotted path's components: `"root.items.0"` is `["root", "items", "0"]`. A component
-    /// holding a dot can only be given in the array form.
-    public static func components(_ path: String) -> [String] {
-        path.isEmpty ? [] : path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    /// Whether something is stored at `path` once `operations` are performed.
+    func exists(_ path: [String], after operations: [Operation]) throws -> Bool {
+        var probe = self
+        var context = ImportContext()
+        for operation in operations { try probe.perform(operation, rejectShared: false, context: &context) }
+        return probe.exists(path)
+    }
+
+    /// Adds to `operations` those that create the missing dictionaries on the way to `path`'s last
+    /// component: each missing prefix after the `$top` key becomes an empty dictionary (looked up in
+    /// the graph as the operations before leave it).
+    func createParents(of path: [String], into operations: inout [Operation]) throws {
+        guard path.count > 2 else { return }
+        var probe = self
+        var context = ImportContext()
+        for operation in operations { try probe.perform(operation, rejectShared: false, context: &context) }
+        for end in 2..<path.count where !probe.exists(Array(path.prefix(end))) {
+            let operation = Operation.set(Array(path.prefix(end)), .dictionary([:]))
+            try probe.perform(operation, rejectShared: false, context: &context)
+            operations.append(operation)
+        }
+    }
+
+    /// Performs `operations` on a copy, kept only when all succeed. `replacing` holds the positions
+    /// of operations that replace: their path must name a value already.
+    mutating func perform(_ operations: [Operation], sharedObjects: SharedObjects, replacing: Set<Int> = [])
+        throws(KeyedArchiveError)
+    {
+        var graph = self
+        try KeyedArchiveError.catching { () throws in
+            let reject = sharedObjects == .reject
+            if reject { _ = graph.storage.referenceCounts() }
+            var context = ImportContext()
+            for (i, operation) in operations.enumerated() {
+                if replacing.contains(i), case .set(let path, _) = operation, !graph.exists(path) {
+                    _ = try graph.location(of: path)  // the error that says which component is missing
+                    throw KeyedArchiveError(
+                        .keyNotFound, keys: path, "nothing is stored at \(path.joined(separator: ".")) to replace")
+                }
+                try graph.perform(operation, rejectShared: reject, context: &context)
+            }
+            graph.finishEditing()
+        }
+        self = graph
     }
 
     // MARK: - Performing edits
 
-    /// Performs one edit on this working copy.
-    mutating func perform(_ edit: Edit, rejectShared: Bool, context: inout ImportContext) throws {
+    /// Performs one operation on this working copy.
+    mutating func perform(_ edit: Operation, rejectShared: Bool, context: inout ImportContext) throws {
         switch edit {
         case .set(let path, let value):
             let container = try containerOfLast(path, rejectShared: rejectShared)
@@ -181,7 +255,7 @@ extension KeyedArchiveGraph {
                 try insert(.value(value), as: String(count), of: container, path: path, context: &context)
             default:
                 throw KeyedArchiveError(
-                    .typeMismatch, keyPath: path,
+                    .notAContainer, keys: path,
                     "\(path.joined(separator: ".")) is not an array, set or ordered set: insert under a key instead")
             }
         case .remove(let path):
@@ -213,7 +287,7 @@ extension KeyedArchiveGraph {
                 let count = numberedMembers(uid, prefix: "$").count
                 guard d[component] != nil || n == count else {
                     throw KeyedArchiveError(
-                        .missingKey, keyPath: path, uid: uid,
+                        .keyNotFound, keys: path, object: uid,
                         "the object has \(count) values without a key: \(component) can only be added as $\(count)")
                 }
                 key = component
@@ -227,7 +301,7 @@ extension KeyedArchiveGraph {
             let list = members(location)
             guard i < list.count else {
                 throw KeyedArchiveError(
-                    .missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
+                    .indexOutOfRange, keys: path, "index \(i) is out of range (\(list.count) members)")
             }
             let raw = try put(value, replacing: list[i], reference: references, context: &context)
             modify(location.appending(.index(i))) { $0 = raw }
@@ -236,7 +310,7 @@ extension KeyedArchiveGraph {
             let list = numberedMembers(uid, prefix: "NS.object.")
             guard i < list.count else {
                 throw KeyedArchiveError(
-                    .missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
+                    .indexOutOfRange, keys: path, "index \(i) is out of range (\(list.count) members)")
             }
             let raw = try put(value, replacing: list[i], reference: true, context: &context)
             modify(.key(.object(uid), "NS.object.\(i)")) { $0 = raw }
@@ -267,7 +341,7 @@ extension KeyedArchiveGraph {
         let slice = path[...]
         func exists(_ what: String) -> KeyedArchiveError {
             KeyedArchiveError(
-                .alreadyExists, keyPath: path, "\(what) \"\(component)\" exists already: set it to replace it")
+                .alreadyExists, keys: path, "\(what) \"\(component)\" exists already: set it to replace it")
         }
         switch container {
         case .top:
@@ -282,12 +356,12 @@ extension KeyedArchiveGraph {
             if d[key] == nil, let n = KeyedArchiveGraph.unkeyedIndex(component) {
                 guard var list = KeyedArchiveGraph.numbered(d, prefix: "$") else {
                     throw KeyedArchiveError(
-                        .corrupted, keyPath: path, uid: uid,
+                        .corrupted, keys: path, object: uid,
                         "the object's values without a key are not numbered $0, $1, … without a gap")
                 }
                 guard n <= list.count else {
                     throw KeyedArchiveError(
-                        .missingKey, keyPath: path, uid: uid,
+                        .indexOutOfRange, keys: path, object: uid,
                         "index \(n) is out of range (\(list.count) values without a key)")
                 }
                 list.insert(try put(value, replacing: nil, reference: false, context: &context), at: n)
@@ -303,7 +377,7 @@ extension KeyedArchiveGraph {
             let i = try KeyedArchiveGraph.index(component, path: slice)
             let count = members(location).count
             guard i <= count else {
-                throw KeyedArchiveError(.missingKey, keyPath: path, "index \(i) is out of range (\(count) members)")
+                throw KeyedArchiveError(.indexOutOfRange, keys: path, "index \(i) is out of range (\(count) members)")
             }
             let raw = try put(value, replacing: nil, reference: references, context: &context)
             modify(location) { v in
@@ -322,7 +396,7 @@ extension KeyedArchiveGraph {
             var list = numberedMembers(uid, prefix: "NS.object.")
             guard i <= list.count else {
                 throw KeyedArchiveError(
-                    .missingKey, keyPath: path, "index \(i) is out of range (\(list.count) members)")
+                    .indexOutOfRange, keys: path, "index \(i) is out of range (\(list.count) members)")
             }
             list.insert(try put(value, replacing: nil, reference: true, context: &context), at: i)
             modify(Location(owner: .object(uid))) { v in
@@ -349,7 +423,7 @@ extension KeyedArchiveGraph {
     mutating func remove(_ component: String, of container: Container, path: [String]) throws {
         let slice = path[...]
         guard let location = try member(component, of: container, path: slice) else {
-            throw KeyedArchiveError(.missingKey, keyPath: path, missing(component, in: container))
+            throw KeyedArchiveError(.keyNotFound, keys: path, missing(component, in: container))
         }
         switch container {
         case .top, .plainDictionary:
@@ -388,16 +462,16 @@ extension KeyedArchiveGraph {
     /// Gives the object a member refers to another class.
     mutating func setClass(_ chain: [String], of component: String, in container: Container, path: [String]) throws {
         guard let location = try member(component, of: container, path: path[...]) else {
-            throw KeyedArchiveError(.missingKey, keyPath: path, missing(component, in: container))
+            throw KeyedArchiveError(.keyNotFound, keys: path, missing(component, in: container))
         }
         guard case .uid(let u)? = stored(at: location), u > 0, u < UInt64(nodes.count),
             case .object = nodes[Int(u)]
         else {
             throw KeyedArchiveError(
-                .typeMismatch, keyPath: path, "\(path.joined(separator: ".")) is not an archived object")
+                .typeMismatch, keys: path, "\(path.joined(separator: ".")) is not an archived object")
         }
         guard let name = chain.first, !name.isEmpty else {
-            throw KeyedArchiveError(.unencodable, keyPath: path, "a class chain starts with the class name")
+            throw KeyedArchiveError(.unencodable, keys: path, "a class chain starts with the class name")
         }
         let key = GraphStorage.ClassKey(name: name, chain: chain, hints: [])
         let cls =

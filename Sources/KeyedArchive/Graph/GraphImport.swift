@@ -208,7 +208,7 @@ extension KeyedArchiveGraph {
         switch value {
         case .uid(let u):
             guard u < UInt64(map.count), map[Int(u)] >= 0 else {
-                throw KeyedArchiveError(.badUID, uid: Int(clamping: u), "UID \(u) has no place in the graph")
+                throw KeyedArchiveError(.badReference, object: Int(clamping: u), "UID \(u) has no place in the graph")
             }
             return .uid(UInt64(map[Int(u)]))
         case .array(let xs), .set(let xs):

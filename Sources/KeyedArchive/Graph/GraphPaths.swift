@@ -197,12 +197,12 @@ extension KeyedArchiveGraph {
     func container(entering location: Location, path: ArraySlice<String>) throws -> Container {
         let fail = { (what: String, uid: Int?) -> KeyedArchiveError in
             KeyedArchiveError(
-                .typeMismatch, keyPath: Array(path), uid: uid,
+                .notAContainer, keys: Array(path), object: uid,
                 "\(path.joined(separator: ".")) is \(what), which has no members")
         }
         guard let v = stored(at: location) else {
             throw KeyedArchiveError(
-                .missingKey, keyPath: Array(path), "nothing is stored at \(path.joined(separator: "."))")
+                .keyNotFound, keys: Array(path), "nothing is stored at \(path.joined(separator: "."))")
         }
         switch v {
         case .uid(let u):
@@ -259,7 +259,7 @@ extension KeyedArchiveGraph {
     static func index(_ component: String, path: ArraySlice<String>) throws -> Int {
         guard let i = parseIndex(component) else {
             throw KeyedArchiveError(
-                .typeMismatch, keyPath: Array(path), "\"\(component)\" is not an index (a decimal number from 0)")
+                .indexOutOfRange, keys: Array(path), "\"\(component)\" is not an index (a decimal number from 0)")
         }
         return i
     }
@@ -302,19 +302,19 @@ extension KeyedArchiveGraph {
     ///   more than one reference reaches (the last component's own value is not passed through).
     func containerOfLast(_ path: [String], rejectShared: Bool) throws -> Container {
         guard !path.isEmpty else {
-            throw KeyedArchiveError(.missingKey, "an empty path: a path starts with a $top key, such as \"root\"")
+            throw KeyedArchiveError(.keyNotFound, "an empty path: a path starts with a $top key, such as \"root\"")
         }
         var container = Container.top
         let counts = rejectShared ? referenceCounts() : []
         for (i, component) in path.dropLast().enumerated() {
             let prefix = path[...i]
             guard let location = try member(component, of: container, path: prefix) else {
-                throw KeyedArchiveError(.missingKey, keyPath: Array(prefix), missing(component, in: container))
+                throw KeyedArchiveError(.keyNotFound, keys: Array(prefix), missing(component, in: container))
             }
             container = try self.container(entering: location, path: prefix)
             if rejectShared, let uid = container.object, uid < counts.count, counts[uid] > 1 {
                 throw KeyedArchiveError(
-                    .sharedObject, keyPath: Array(prefix), uid: uid,
+                    .sharedObject, keys: Array(prefix), object: uid,
                     "\(prefix.joined(separator: ".")) is an object referenced from \(counts[uid]) places")
             }
         }
@@ -326,7 +326,7 @@ extension KeyedArchiveGraph {
         let container = try containerOfLast(path, rejectShared: false)
         let last = path[path.count - 1]
         guard let location = try member(last, of: container, path: path[...]) else {
-            throw KeyedArchiveError(.missingKey, keyPath: path, missing(last, in: container))
+            throw KeyedArchiveError(.keyNotFound, keys: path, missing(last, in: container))
         }
         return location
     }

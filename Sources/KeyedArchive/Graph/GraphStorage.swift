@@ -18,48 +18,29 @@ import Synchronization
 #endif
 
 extension KeyedArchiveGraph {
-    /// The form of an archive's bytes: the property-list form, and for the binary one its envelope.
-    public enum Form: String, Sendable, Hashable, CaseIterable {
-        /// `bplist00`, as `NSKeyedArchiver` writes by default.
-        case binary
-        /// `bplist00` inside a zlib stream (RFC 1950).
-        case zlib
-        /// `bplist00` inside a gzip member (RFC 1952).
-        case gzip
-        /// The XML form (`NSKeyedArchiver.outputFormat = .xml`), UIDs as `CF$UID` dictionaries.
-        case xml
-
-        /// The form of `data`, from its first bytes.
-        static func sniff(_ data: Data) throws(PlistError) -> Form {
-            switch try PlistSniffer.sniff(data) {
-            case .binary:
-                switch CompressionEnvelope.detect(data) {
-                case .zlib?: return .zlib
-                case .gzip?: return .gzip
-                default: return .binary
-                }
-            default:
-                // XML, or a text form the archive reader rejects later; written back as XML.
-                return .xml
-            }
-        }
+    /// The form and envelope of `data`, from its first bytes (an envelope is inflated to tell the
+    /// form inside it).
+    static func sniff(_ data: Data, limits: PlistLimits) throws(PlistError) -> (PlistFormat, PlistCompression) {
+        guard let compression = PlistCompression.detect(data) else { return (try PlistSniffer.sniff(data).format, .none) }
+        let inner = try Zlib.inflate(data, limit: limits.maxDecompressedBytes)
+        return (try PlistSniffer.sniff(inner).format, compression)
     }
 
     /// The archive the typed decoders read: the document as opened, or, after an edit, one written
     /// from the edited property list the first time it is needed.
     final class Source: Sendable {
-        let limits: KeyedUnarchiver.Limits
+        let limits: KeyedArchiveLimits
         /// The edited archive to open on first use (`nil`: the document was given).
         private let edited: PlistValue?
         private let document: Mutex<BinaryPlistDocument?>
 
-        init(_ document: BinaryPlistDocument, _ limits: KeyedUnarchiver.Limits) {
+        init(_ document: BinaryPlistDocument, _ limits: KeyedArchiveLimits) {
             self.limits = limits
             self.edited = nil
             self.document = Mutex(document)
         }
 
-        init(edited archive: PlistValue, _ limits: KeyedUnarchiver.Limits) {
+        init(edited archive: PlistValue, _ limits: KeyedArchiveLimits) {
             self.limits = limits
             self.edited = archive
             self.document = Mutex(nil)

@@ -8,7 +8,7 @@
 // reached before the edits stay, as they were). In the binary form every dictionary of `$objects`
 // is its own object in the file, even when equal to another, as Apple's writer leaves them.
 
-@_spi(Internals) import PropertyList
+@_spi(Internals) public import PropertyList
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
@@ -17,29 +17,35 @@
 #endif
 
 extension KeyedArchiveGraph {
-    /// The archive in its ``form``: the object graph as read, with the edits applied.
+    /// The archive in the ``format`` and ``compression`` it was read in (or set since): the object
+    /// graph as read, with the edits applied.
     ///
-    /// - Throws: ``KeyedArchiveError`` with code `plist` when the property-list writer fails (for
-    ///   the XML form: a dictionary key that is not a string, a string XML cannot hold).
-    public func encoded() throws -> Data {
-        try encoded(as: form)
+    /// - Throws: ``KeyedArchiveError`` with the property-list writer's code (`unencodable` for the
+    ///   XML form: a dictionary key that is not a string, a string XML cannot hold).
+    public func encoded() throws(KeyedArchiveError) -> Data {
+        try encoded(as: format, compression: compression)
     }
 
-    /// The archive in a given form (binary, in a zlib or gzip envelope, or XML).
-    public func encoded(as form: Form) throws -> Data {
-        let (objects, top) = try written()
+    /// The archive in a given form and envelope.
+    ///
+    /// - Parameters:
+    ///   - format: Binary (as `NSKeyedArchiver` writes by default), XML (UIDs as `CF$UID`
+    ///     dictionaries, as `NSKeyedArchiver` writes with `outputFormat = .xml`) or JSON (typed JSON,
+    ///     UIDs as `{"$uid": n}`); OpenStep cannot hold an archive and throws `unencodable`.
+    ///   - compression: A zlib or gzip envelope around it (default none).
+    public func encoded(as format: PlistFormat, compression: PlistCompression = .none) throws(KeyedArchiveError)
+        -> Data
+    {
+        let (objects, top) = try KeyedArchiveError.catching { () throws in try written() }
         do {
-            switch form {
-            case .xml:
-                return try XMLPlist.encode(KeyedArchiveGraph.archive(storage.archive, objects, top))
-            case .binary, .zlib, .gzip:
-                let plain = try KeyedArchiveGraph.binary(storage.archive, objects, top)
-                switch form {
-                case .zlib: return try Zlib.deflate(plain)
-                case .gzip: return try Zlib.gzip(plain)
-                default: return plain
-                }
+            let plain: Data
+            switch format {
+            case .binary:
+                plain = try KeyedArchiveGraph.binary(storage.archive, objects, top)
+            case .xml, .openStep, .json:
+                plain = try KeyedArchiveGraph.archive(storage.archive, objects, top).encoded(as: format)
             }
+            return try compression.wrap(plain, level: -1)
         } catch {
             throw KeyedArchiveError(plist: error)
         }
@@ -50,9 +56,9 @@ extension KeyedArchiveGraph {
     /// - Throws: ``KeyedArchiveError/Code/io`` when the file cannot be read, else what reading the
     ///   archive throws.
     public init(
-        contentsOf url: URL, limits: KeyedUnarchiver.Limits = KeyedUnarchiver.Limits(),
+        contentsOf url: URL, limits: KeyedArchiveLimits = .default,
         allowedClasses: Set<String>? = nil, requiredTopKey: String? = "root"
-    ) throws {
+    ) throws(KeyedArchiveError) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -66,7 +72,7 @@ extension KeyedArchiveGraph {
     /// complete new archive, never a partial write.
     ///
     /// - Throws: What ``encoded()`` throws (the file is untouched), or ``KeyedArchiveError/Code/io``.
-    public func write(to url: URL) throws {
+    public func write(to url: URL) throws(KeyedArchiveError) {
         let data = try encoded()
         do {
             try ArchiveFileWriter.atomic.write(data, url)
@@ -79,31 +85,30 @@ extension KeyedArchiveGraph {
     /// tool that edits archives given as bytes.
     ///
     /// ```swift
-    /// let edited = try KeyedArchiveGraph.applying(
-    ///     [.set(["root", "settings", "theme"], .string("dark"))], to: data)
+    /// let edited = try KeyedArchiveGraph.applying([.set("dark", at: "root.settings.theme")], to: data)
     /// ```
     ///
     /// - Parameters:
     ///   - edits: The changes, in order (see ``apply(_:sharedObjects:)``).
-    ///   - data: A keyed archive, binary (plain, zlib or gzip) or XML.
+    ///   - data: A keyed archive in any form (binary, XML, JSON), in a compression envelope or not.
     ///   - limits: Bounds for hostile input, as for ``KeyedUnarchiver``.
     ///   - sharedObjects: Whether a path may pass through a shared object.
     /// - Returns: The edited archive, in the form of `data`.
     /// - Throws: ``KeyedArchiveError``: what reading the archive, applying the edits or writing it
     ///   throws.
     public static func applying(
-        _ edits: [Edit], to data: Data, limits: KeyedUnarchiver.Limits = KeyedUnarchiver.Limits(),
+        _ edits: [PlistEdit<AnyArchived>], to data: Data, limits: KeyedArchiveLimits = .default,
         sharedObjects: SharedObjects = .edit
-    ) throws -> Data {
+    ) throws(KeyedArchiveError) -> Data {
         var graph = try KeyedArchiveGraph(data, limits: limits, requiredTopKey: nil)
         try graph.apply(edits, sharedObjects: sharedObjects)
         return try graph.encoded()
     }
 
-    /// Whether `data` is a keyed archive this type reads (binary, zlib, gzip or XML, with
+    /// Whether `data` is a keyed archive this type reads (any form or envelope, with
     /// `$archiver` `NSKeyedArchiver`): how a tool decides between editing a plain property list and
     /// editing an archive's object graph. Reads no more than the archive's root dictionary.
-    public static func isKeyedArchive(_ data: Data, limits: KeyedUnarchiver.Limits = KeyedUnarchiver.Limits()) -> Bool {
+    public static func isKeyedArchive(_ data: Data, limits: KeyedArchiveLimits = .default) -> Bool {
         guard let document = try? BinaryPlistDocument.openArchive(data, limits: limits.plist) else { return false }
         return (try? KeyedUnarchiver.topLevel(document)) != nil
     }

@@ -24,12 +24,12 @@ public import PropertyList
 /// objects or through collections) are as they are in the file.
 ///
 /// ```swift
-/// var graph = try KeyedArchiveGraph(data)                  // binary (plain, zlib, gzip) or XML
+/// var graph = try KeyedArchiveGraph(data)                  // binary, XML or JSON; plain, zlib or gzip
 /// if case .object(let person) = graph.node(graph.root ?? 0) {
 ///     print(person.className, person.classChain, person.fields.map(\.key))
 /// }
-/// try graph.set(.string("dark"), at: "root.settings.theme")
-/// try graph.append(.string("notes.txt"), to: "root.recent")
+/// try graph.set("dark", at: "root.settings.theme")                 // a PlistKeyPath: `\.` escapes a dot
+/// try graph.append("notes.txt", to: "root.recent")
 /// let edited = try graph.encoded()                        // in the form it was read in
 /// ```
 ///
@@ -128,7 +128,9 @@ public struct KeyedArchiveGraph: Sendable {
     var source: Source
 
     /// The form the archive was read in, and in which ``encoded()`` writes it back. Set it to convert.
-    public var form: Form
+    public var format: PlistFormat
+    /// The compression envelope the archive was read in, and in which ``encoded()`` writes it back.
+    public var compression: PlistCompression
 
     /// The UID under `$top.root`, if it is a UID.
     public var root: Int? {
@@ -144,21 +146,30 @@ public struct KeyedArchiveGraph: Sendable {
     /// Decodes the whole archive into nodes.
     ///
     /// - Parameters:
-    ///   - data: The archive: a binary property list (plain or in a zlib/gzip envelope) or an XML one.
+    ///   - data: The archive: a binary, XML or typed-JSON property list, in a zlib or gzip envelope or not.
     ///   - limits: Bounds for hostile input, as for ``KeyedUnarchiver``.
     ///   - allowedClasses: When given, an object of any other class is `classNotAllowed`.
     ///   - requiredTopKey: A `$top` key that must be present (default `"root"`; `nil` for none).
-    /// - Throws: ``KeyedArchiveError``: `plist`, `notAKeyedArchive`, `missingKey`, `badUID` (a UID
-    ///   outside `$objects` anywhere), `corrupted` (`$class` not pointing at a class description,
-    ///   a dictionary without `$class`), `classNotAllowed`.
+    /// - Throws: ``KeyedArchiveError``: the property-list layer's codes, `notAKeyedArchive`,
+    ///   `keyNotFound` (no `requiredTopKey`), `badReference` (a UID outside `$objects` anywhere),
+    ///   `corrupted` (`$class` not pointing at a class description, a dictionary without `$class`),
+    ///   `classNotAllowed`.
     public init(
-        _ data: Data, limits: KeyedUnarchiver.Limits = KeyedUnarchiver.Limits(), allowedClasses: Set<String>? = nil,
+        _ data: Data, limits: KeyedArchiveLimits = .default, allowedClasses: Set<String>? = nil,
         requiredTopKey: String? = "root"
-    ) throws {
+    ) throws(KeyedArchiveError) {
+        self = try KeyedArchiveError.catching { () throws in
+            try KeyedArchiveGraph(
+                reading: data, limits: limits, allowedClasses: allowedClasses, requiredTopKey: requiredTopKey)
+        }
+    }
+
+    /// ``init(_:limits:allowedClasses:requiredTopKey:)``.
+    init(reading data: Data, limits: KeyedArchiveLimits, allowedClasses: Set<String>?, requiredTopKey: String?) throws {
         let doc: BinaryPlistDocument
-        let form: Form
+        let form: (PlistFormat, PlistCompression)
         do {
-            form = try Form.sniff(data)
+            form = try KeyedArchiveGraph.sniff(data, limits: limits.plist)
             doc = try BinaryPlistDocument.openArchive(data, limits: limits.plist)
         } catch {
             throw KeyedArchiveError(plist: error)
@@ -184,7 +195,7 @@ public struct KeyedArchiveGraph: Sendable {
             top.append(Field(key: key, value: v))
         }
         if let requiredTopKey, !top.contains(where: { $0.key == requiredTopKey }) {
-            throw KeyedArchiveError(.missingKey, keyPath: [requiredTopKey], "$top has no \"\(requiredTopKey)\"")
+            throw KeyedArchiveError(.keyNotFound, keys: [requiredTopKey], "$top has no \"\(requiredTopKey)\"")
         }
         var nodes: [Node] = []
         nodes.reserveCapacity(count)
@@ -195,7 +206,7 @@ public struct KeyedArchiveGraph: Sendable {
         self.nodes = nodes
         self.storage = GraphStorage(archive: root, objects: raw, top: topDict)
         self.source = Source(doc, limits)
-        self.form = form
+        (self.format, self.compression) = form
     }
 
     /// The node of `$objects[uid]`, its references checked.
@@ -208,19 +219,19 @@ public struct KeyedArchiveGraph: Sendable {
                 return .classDescription(
                     name: name, chain: KeyedArchiveGraph.strings(dict[ArchiveVocabulary.classesKey]))
             }
-            throw KeyedArchiveError(.corrupted, uid: uid, "object \(uid) is a dictionary without $class")
+            throw KeyedArchiveError(.corrupted, object: uid, "object \(uid) is a dictionary without $class")
         }
         guard case .uid(let cu) = cls, cu > 0, cu < UInt64(count) else {
-            throw KeyedArchiveError(.badUID, uid: uid, "$class of object \(uid) is not a UID inside $objects")
+            throw KeyedArchiveError(.badReference, object: uid, "$class of object \(uid) is not a UID inside $objects")
         }
         guard case .dictionary(let cd) = raw[Int(cu)], let name = cd[ArchiveVocabulary.classNameKey]?.stringValue
         else {
             throw KeyedArchiveError(
-                .corrupted, uid: uid, "$class of object \(uid) points at UID \(cu), which is not a class description")
+                .corrupted, object: uid, "$class of object \(uid) points at UID \(cu), which is not a class description")
         }
         if let allowedClasses, !allowedClasses.contains(name) {
             throw KeyedArchiveError(
-                .classNotAllowed, className: name, uid: uid, "class \(name) is not in the allow-list")
+                .classNotAllowed, className: name, object: uid, "class \(name) is not in the allow-list")
         }
         var fields: [Field] = []
         var unkeyed: [(Int, PlistValue)] = []
@@ -241,7 +252,7 @@ public struct KeyedArchiveGraph: Sendable {
             guard let list = cd[key] else { continue }
             guard case .array(let names) = list, names.allSatisfy({ $0.stringValue != nil }) else {
                 throw KeyedArchiveError(
-                    .corrupted, className: name, uid: Int(cu),
+                    .corrupted, className: name, object: Int(cu),
                     "\(key) of the class description at UID \(cu) is not an array of strings")
             }
         }
@@ -258,7 +269,7 @@ public struct KeyedArchiveGraph: Sendable {
         KeyedArchiveGraph.collectUIDs(v, into: &uids, limit: count)
         if let bad = uids.first(where: { $0 >= count }) {
             throw KeyedArchiveError(
-                .badUID, keyPath: key, uid: bad, "UID \(bad) is outside $objects (\(count) entries)")
+                .badReference, keys: key, object: bad, "UID \(bad) is outside $objects (\(count) entries)")
         }
     }
 

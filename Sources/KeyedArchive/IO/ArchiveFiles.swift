@@ -61,7 +61,7 @@ extension KeyedUnarchiver {
     ///   read, otherwise as ``unarchivedObject(ofClass:from:limits:)``.
     public static func unarchivedObject<T: KeyedArchiveValue>(
         ofClass type: T.Type, fromFile url: URL, access: BinaryPlistDocument.FileAccess = .read,
-        limits: Limits = Limits()
+        limits: KeyedArchiveLimits = .default
     ) throws -> T {
         let file: FileBytes
         do {

@@ -139,8 +139,8 @@ extension KeyedUnarchiver {
             -> KeyedArchiveError
         {
             KeyedArchiveError(
-                code, keyPath: keyPath, className: className ?? frames.last.flatMap(self.className(of:)),
-                uid: uid ?? frames.last?.uid, detail)
+                code, keys: keyPath, className: className ?? frames.last.flatMap(self.className(of:)),
+                object: uid ?? frames.last?.uid, detail)
         }
 
         mutating func allocateTables(_ count: Int) {
@@ -184,7 +184,7 @@ extension KeyedUnarchiver {
                 // class slots and key memos lent alongside: different stored properties of the state.
                 return try frames[top].find(key, in: r, classSlots: &classSlots, keyMemos: &keyMemos)
             } catch {
-                throw KeyedArchiveError(plist: error, keyPath: keyPath, uid: frames.last?.uid)
+                throw KeyedArchiveError(plist: error, keys: keyPath, object: frames.last?.uid)
             }
         }
     }

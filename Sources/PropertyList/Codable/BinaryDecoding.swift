@@ -149,7 +149,7 @@ extension BinaryDecoderImpl {
             throw DecodeFailure(
                 kind: .corrupted,
                 error: located(
-                    .referenceOutOfRange, ref, offset: nil,
+                    .badReference, ref, offset: nil,
                     "reference \(ref) is not below the object count \(objectCount)"
                 ))
         }
@@ -462,7 +462,7 @@ extension BinaryDecoderImpl {
                 underlyingError: PlistError(
                     .limitExceeded,
                     "more than \(state.budget) values decoded (a shared sub-tree is decoded once per reference; "
-                        + "raise PlistLimits.maxNodes or PlistDecoder.expansionLimit for larger trusted input)")))
+                        + "raise PlistLimits.maxValues or PlistDecoder.expansionLimit for larger trusted input)")))
     }
 
     /// Whether object `ref` is being decoded already (a frame holds it).

@@ -1,7 +1,7 @@
 // Sources/PropertyList/Codable/PlistDecoder.swift - Decodable values from property lists: the public API.
 //
 // Binary input is decoded straight from a `BinaryPlistDocument` (BinaryDecoding.swift): no tree.
-// The text forms (XML, OpenStep, canonical JSON) and `PlistValue` trees are written as a binary
+// The text forms (XML, OpenStep, JSON) and `PlistValue` trees are written as a binary
 // property list in memory by `BinaryPlistWriter` first, and that is decoded: one decoder, one set of
 // rules, for every form.
 
@@ -42,16 +42,16 @@
 public struct PlistDecoder: Sendable {
     /// Contextual information for the values' `init(from:)`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-    /// Bounds for hostile input: the reader's limits, the nesting depth and (``PlistLimits/maxNodes``)
+    /// Bounds for hostile input: the reader's limits, the nesting depth and (``PlistLimits/maxValues``)
     /// the most values one decode may produce.
     public var limits: PlistLimits = .default
-    /// How binary input is opened (trailing data, compressed envelopes, lenient strings).
-    public var options = BinaryPlistDocument.Options()
+    /// What is read beyond the format (trailing data, compressed envelopes, lenient strings and dates).
+    public var options = PlistReadOptions()
     /// How many values a decode may produce per byte of input, beyond the first 2^20 (default 64).
     ///
     /// A shared sub-tree is decoded once per reference, so a file of a few hundred bytes can
     /// describe 2^40 values; this stops such a file after a few million instead of after
-    /// ``PlistLimits/maxNodes``. Real files stay far below it (the peers' mixed workload decodes 1.4
+    /// ``PlistLimits/maxValues``. Real files stay far below it (the peers' mixed workload decodes 1.4
     /// values per byte). See ``valueBudget(forInputBytes:)``.
     public var expansionLimit = 64
 
@@ -59,64 +59,59 @@ public struct PlistDecoder: Sendable {
     public init() {}
 
     /// The most values a decode of `bytes` bytes of binary input may produce: 2^20 plus
-    /// ``expansionLimit`` per byte, and never more than ``PlistLimits/maxNodes``.
+    /// ``expansionLimit`` per byte, and never more than ``PlistLimits/maxValues``.
     ///
     /// - Parameter bytes: The size of the (decompressed) binary property list.
     public func valueBudget(forInputBytes bytes: Int) -> Int {
         let perByte = max(0, expansionLimit).multipliedReportingOverflow(by: max(0, bytes))
         let total = perByte.partialValue.addingReportingOverflow(1 << 20)
-        return perByte.overflow || total.overflow ? limits.maxNodes : min(limits.maxNodes, total.partialValue)
+        return perByte.overflow || total.overflow ? limits.maxValues : min(limits.maxValues, total.partialValue)
     }
 
     // MARK: Data in any form
 
-    /// Decodes a value from a property list in any form: binary (plain, or in a zlib or gzip
-    /// envelope), XML, OpenStep, or canonical JSON, told apart by their first bytes.
+    /// Decodes a value from a property list in any form: binary, XML, OpenStep or JSON, told apart
+    /// by their first bytes, in a zlib or gzip envelope or not.
     ///
     /// - Parameters:
     ///   - type: The type to decode.
     ///   - data: The property list.
-    /// - Throws: `DecodingError` (see the type's documentation).
+    /// - Throws: `DecodingError` (see the type's documentation); input that is no property list is
+    ///   `dataCorrupted` with a ``PlistError`` of code `notAPropertyList` underneath.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decodeAnyForm(type, from: data, acceptsJSON: true).value
+        try decodeAnyForm(type, from: data).value
     }
 
-    /// Decodes a value from a binary, XML or OpenStep property list and tells which form it was.
+    /// Decodes a value from a property list in any form and tells which form it was, as Foundation's
+    /// `PropertyListDecoder.decode(_:from:format:)` does.
     ///
     /// - Parameters:
     ///   - type: The type to decode.
     ///   - data: The property list.
     ///   - format: Set to the form that was read.
-    /// - Throws: `DecodingError`; canonical JSON, which is not one of ``PlistFormat``'s forms, is
-    ///   `dataCorrupted` here (``decode(_:from:)-(_,Data)`` reads it).
+    /// - Throws: `DecodingError`, as ``decode(_:from:)-(_,Data)``.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, format: inout PlistFormat) throws -> T {
-        let (value, read) = try decodeAnyForm(type, from: data, acceptsJSON: false)
-        if let read { format = read }
+        let (value, read) = try decodeAnyForm(type, from: data)
+        format = read
         return value
     }
 
-    func decodeAnyForm<T: Decodable>(_ type: T.Type, from data: Data, acceptsJSON: Bool) throws -> (
-        value: T, format: PlistFormat?
-    ) {
+    func decodeAnyForm<T: Decodable>(_ type: T.Type, from data: Data) throws -> (value: T, format: PlistFormat) {
         let tree: PlistValue
-        let format: PlistFormat?
+        let format: PlistFormat
         do {
-            switch try PlistSniffer.sniff(data) {
-            case .binary:
-                let document = try BinaryPlistDocument(data, limits: limits, options: options)
-                return (try decode(type, from: document), .binary)
-            case .xml:
-                (tree, format) = (try XMLPlist.decode(data, limits: limits), .xml)
-            case .openStep:
-                (tree, format) = (try OpenStepPlist.decode(data, limits: limits), .openStep)
-            case .json:
-                guard acceptsJSON else {
-                    throw PlistError(
-                        .notABinaryPlist, offset: 0,
-                        "canonical JSON is not one of PlistFormat's forms; decode it with decode(_:from:)")
-                }
-                (tree, format) = (try PlistValue(canonicalJSONBytes: data), nil)
+            var input = data
+            if options.allowsCompression, PlistCompression.detect(data) != nil {
+                input = try Zlib.inflate(data, limit: limits.maxDecompressedBytes)
             }
+            var plain = options
+            plain.allowsCompression = false
+            format = try PlistSniffer.sniff(input).format
+            if format == .binary {
+                let document = try BinaryPlistDocument(input, limits: limits, options: plain)
+                return (try decode(type, from: document), .binary)
+            }
+            tree = try PlistValue.decode(from: input, as: format, limits: limits, options: plain).value
         } catch let error as PlistError {
             throw PlistDecoder.corrupted(error, codingPath: [])
         }
@@ -148,44 +143,27 @@ public struct PlistDecoder: Sendable {
     public func decode<T: Decodable>(
         _ type: T.Type, from document: BinaryPlistDocument, at keyPath: PlistKeyPath
     ) throws -> T {
-        try decode(type, from: document, at: keyPath.components.map(\.key))
-    }
-
-    /// Decodes the value at a key path given as separate components (keys may contain dots).
-    ///
-    /// - Parameters:
-    ///   - type: The type to decode.
-    ///   - document: An opened document.
-    ///   - components: Dictionary keys, or decimal positions in arrays.
-    /// - Throws: `DecodingError`, as ``decode(_:from:at:)-(_,_,PlistKeyPath)``.
-    public func decode<T: Decodable>(_ type: T.Type, from document: BinaryPlistDocument, at components: [String])
-        throws -> T
-    {
-        let path: [any CodingKey] = components.map { c in
-            if let i = Int(c), i >= 0 { PlistCodingKey(index: i) } else { PlistCodingKey(c) }
+        let path: [any CodingKey] = keyPath.components.map { c in
+            if let i = c.index, i >= 0 { PlistCodingKey(index: i) } else { PlistCodingKey(c.key) }
         }
-        let found: ObjectRef?
+        let found: Result<ObjectRef, PlistError>
         do {
-            found = try document.ref(at: components)
+            found = try document.walk(keyPath)
         } catch {
             throw PlistDecoder.corrupted(error, codingPath: path)
         }
-        guard let found else {
-            // The first component that is missing: the longest prefix that still resolves.
-            var missing = components.count - 1
-            for n in 1..<max(components.count, 1) where (try? document.ref(at: Array(components.prefix(n)))) == nil {
-                missing = n - 1
-                break
-            }
-            let shown = components.prefix(missing + 1).joined(separator: ".")
+        switch found {
+        case .success(let ref):
+            return try decode(type, from: document, root: ref.index, basePath: path, reportsLocations: true)
+        case .failure(let error):
+            // The error's key path ends with the first component that names nothing.
+            let missing = error.keyPath ?? keyPath
             throw DecodingError.valueNotFound(
                 T.self,
                 DecodingError.Context(
-                    codingPath: Array(path.prefix(missing + 1)),
-                    debugDescription: "no value at \"\(shown)\" (a key is missing, a position is out of range, "
-                        + "or a component meets a value that is not a container)"))
+                    codingPath: Array(path.prefix(max(missing.count, 1))),
+                    debugDescription: "no value at \"\(missing)\": " + error.detail, underlyingError: error))
         }
-        return try decode(type, from: document, root: found.index, basePath: path, reportsLocations: true)
     }
 
     func decode<T: Decodable>(

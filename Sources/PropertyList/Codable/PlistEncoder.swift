@@ -34,19 +34,22 @@
 /// inside (Foundation's encoder loses it). The differences from Foundation's `PropertyListEncoder`
 /// are listed in the article <doc:CodablePropertyLists>.
 public struct PlistEncoder: Sendable {
-    /// The form to write: ``PlistFormat/binary`` (the default), ``PlistFormat/xml``, or
+    /// The form to write: ``PlistFormat/binary`` (the default), ``PlistFormat/xml``,
     /// ``PlistFormat/openStep`` (which holds only strings, data, arrays and dictionaries: any other
-    /// value makes `encode` throw).
+    /// value makes `encode` throw) or ``PlistFormat/json`` (typed JSON, <doc:TypedJSON>).
     public var outputFormat: PlistFormat = .binary
     /// Write every dictionary's keys in order of their UTF-8 bytes (default `false`: the order the
-    /// keys were encoded in).
+    /// keys were encoded in). The same setting as ``PlistWriteOptions/sortsKeys``.
     public var sortsKeys = false
     /// Contextual information for the values' `encode(to:)`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-    /// An envelope around binary output (default none); see ``BinaryPlistWriter/Compression``.
-    public var compression: BinaryPlistWriter.Compression = .none
-    /// Reference and offset widths of binary output (default ``BinaryPlistWriter/Widths/powersOfTwo``).
-    public var widths: BinaryPlistWriter.Widths = .powersOfTwo
+    /// A compression envelope around the output (default none).
+    public var compression: PlistCompression = .none
+    /// The zlib level of a compression envelope (default -1, zlib's own); see
+    /// ``PlistWriteOptions/compressionLevel``.
+    public var compressionLevel = -1
+    /// Reference and offset widths of binary output (default ``BinaryPlistWidths/powersOfTwo``).
+    public var widths: BinaryPlistWidths = .powersOfTwo
     /// The deepest nesting of values (default ``PlistLimits/maxDepth``'s 512): deeper, `encode`
     /// throws instead of recursing further (a cycle of references between class instances would
     /// otherwise never end).
@@ -69,15 +72,13 @@ public struct PlistEncoder: Sendable {
         do {
             switch outputFormat {
             case .binary:
-                switch compression {
-                case .none: return binary
-                case .zlib(let level): return try Zlib.deflate(binary, level: level)
-                case .gzip(let level): return try Zlib.gzip(binary, level: level)
-                }
-            case .xml:
-                return try XMLPlist.encode(try BinaryPlistDocument(binary, limits: PlistEncoder.readBack).value())
-            case .openStep:
-                return try OpenStepPlist.encode(try BinaryPlistDocument(binary, limits: PlistEncoder.readBack).value())
+                return try compression.wrap(binary, level: compressionLevel)
+            case .xml, .openStep, .json:
+                // Keys are in their final order already (sorted while encoding when asked).
+                let tree = try BinaryPlistDocument(binary, limits: PlistEncoder.readBack).value()
+                return try tree.encoded(
+                    as: outputFormat, compression: compression,
+                    options: PlistWriteOptions(compressionLevel: compressionLevel))
             }
         } catch {
             throw EncodingError.invalidValue(
@@ -103,7 +104,7 @@ public struct PlistEncoder: Sendable {
     }
 
     /// What reading our own output back may need: any depth, object count and node count.
-    static let readBack = PlistLimits(maxDepth: Int.max, maxObjects: Int.max / 16, maxNodes: Int.max)
+    static let readBack = PlistLimits(maxDepth: Int.max, maxObjects: Int.max / 16, maxValues: Int.max)
 
     /// The binary property list of `value`, built in the object-table builder.
     func encodeBinary<T: Encodable>(_ value: T) throws -> Data {

@@ -27,17 +27,9 @@ internal import CZlib
     import WASILibc
 #endif
 
-/// The envelope around a property list.
-@_spi(Internals) public enum CompressionEnvelope: String, Sendable, Hashable, CaseIterable {
-    /// Plain `bplist00`.
-    case none
-    /// A zlib stream (RFC 1950).
-    case zlib
-    /// A gzip member (RFC 1952).
-    case gzip
-
+extension PlistCompression {
     /// The envelope `data` starts with, judged by its magic bytes; nil for anything else.
-    public static func detect(_ data: Data) -> CompressionEnvelope? {
+    package static func detect(_ data: Data) -> PlistCompression? {
         guard data.count >= 2 else { return nil }
         let b0 = data[data.startIndex]
         let b1 = data[data.startIndex + 1]
@@ -45,6 +37,15 @@ internal import CZlib
         // zlib: CM = 8 (deflate), CINFO <= 7, and the header check (CMF × 256 + FLG) % 31 == 0.
         if b0 & 0x0F == 8, b0 >> 4 <= 7, (UInt16(b0) << 8 | UInt16(b1)) % 31 == 0 { return .zlib }
         return nil
+    }
+
+    /// `plain` in this envelope, at zlib `level` (-1 is zlib's default).
+    package func wrap(_ plain: Data, level: Int) throws(PlistError) -> Data {
+        switch self {
+        case .none: plain
+        case .zlib: try Zlib.deflate(plain, level: level)
+        case .gzip: try Zlib.deflate(plain, level: level, gzip: true)
+        }
     }
 }
 

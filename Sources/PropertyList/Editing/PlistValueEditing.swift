@@ -7,29 +7,6 @@
 // unchanged when an edit throws. Dictionary entries keep their order: a new key goes at the end, a
 // replaced value keeps its key's place, a removal closes the gap.
 
-/// One change to a property list, named by key path: what ``PlistValue/apply(_:)-([PlistEdit])`` applies in order.
-public enum PlistEdit: Hashable, Sendable {
-    /// ``PlistValue/insert(_:at:creatingParents:)``: fails when a value is already there.
-    case insert(PlistValue, at: PlistKeyPath, creatingParents: Bool = false)
-    /// ``PlistValue/replace(_:at:)``: fails when nothing is there.
-    case replace(PlistValue, at: PlistKeyPath)
-    /// ``PlistValue/set(_:at:creatingParents:)``: inserts or replaces.
-    case set(PlistValue, at: PlistKeyPath, creatingParents: Bool = false)
-    /// ``PlistValue/remove(at:)``: fails when nothing is there.
-    case remove(at: PlistKeyPath)
-    /// ``PlistValue/append(_:to:creatingParents:)``: adds an element at the end of an array.
-    case append(PlistValue, to: PlistKeyPath, creatingParents: Bool = false)
-
-    /// The key path the edit names.
-    public var keyPath: PlistKeyPath {
-        switch self {
-        case .insert(_, let path, _), .replace(_, let path), .set(_, let path, _), .remove(let path),
-            .append(_, let path, _):
-            path
-        }
-    }
-}
-
 extension PlistValue {
     /// The value at `keyPath`, or `nil` when there is none (see ``value(at:)`` for why).
     public subscript(keyPath keyPath: PlistKeyPath) -> PlistValue? {
@@ -38,7 +15,7 @@ extension PlistValue {
 
     /// The value at `keyPath`.
     ///
-    /// - Throws: ``PlistError`` with code `notFound` (a missing key: ``PlistError/keyPath`` ends
+    /// - Throws: ``PlistError`` with code `keyNotFound` (a missing key: ``PlistError/keyPath`` ends
     ///   with it), `indexOutOfRange` (a position past the end, or a component that is not a
     ///   position, in an array), or `notAContainer` (the path goes through a scalar, named by
     ///   ``PlistError/keyPath``).
@@ -49,7 +26,7 @@ extension PlistValue {
             switch current {
             case .dictionary(let d):
                 guard let i = d.index(forKey: component.key) else {
-                    throw EditFailure.missingKey(keyPath, depth)
+                    throw EditFailure.keyNotFound(keyPath, depth)
                 }
                 current = d[i].value
             case .array(let elements), .set(let elements):
@@ -72,7 +49,7 @@ extension PlistValue {
     ///   - keyPath: Where. Its parent must exist, unless `creatingParents`.
     ///   - creatingParents: Create each missing dictionary on the way (as an empty dictionary).
     /// - Throws: ``PlistError`` with code `alreadyExists` when the dictionary has the key (the root
-    ///   always exists), `indexOutOfRange`, `notFound` or `notAContainer` (see ``value(at:)``);
+    ///   always exists), `indexOutOfRange`, `keyNotFound` or `notAContainer` (see ``value(at:)``);
     ///   the value is unchanged.
     public mutating func insert(_ value: PlistValue, at keyPath: PlistKeyPath, creatingParents: Bool = false)
         throws(PlistError)
@@ -110,7 +87,7 @@ extension PlistValue {
     /// position.
     ///
     /// - Returns: The value that was there.
-    /// - Throws: ``PlistError`` with code `notFound`, `indexOutOfRange` or `notAContainer` (see
+    /// - Throws: ``PlistError`` with code `keyNotFound`, `indexOutOfRange` or `notAContainer` (see
     ///   ``value(at:)``); the value is unchanged.
     @discardableResult
     public mutating func replace(_ value: PlistValue, at keyPath: PlistKeyPath) throws(PlistError) -> PlistValue {
@@ -132,7 +109,7 @@ extension PlistValue {
     ///   - value: The new value.
     ///   - keyPath: Where.
     ///   - creatingParents: Create each missing dictionary on the way (as an empty dictionary).
-    /// - Throws: ``PlistError`` with code `notFound`, `indexOutOfRange` or `notAContainer` (see
+    /// - Throws: ``PlistError`` with code `keyNotFound`, `indexOutOfRange` or `notAContainer` (see
     ///   ``value(at:)``); the value is unchanged.
     public mutating func set(_ value: PlistValue, at keyPath: PlistKeyPath, creatingParents: Bool = false)
         throws(PlistError)
@@ -156,19 +133,19 @@ extension PlistValue {
     /// element (those after it move down).
     ///
     /// - Returns: The value removed.
-    /// - Throws: ``PlistError`` with code `notFound` (also for the root: a property list always has
+    /// - Throws: ``PlistError`` with code `keyNotFound` (also for the root: a property list always has
     ///   one), `indexOutOfRange` or `notAContainer` (see ``value(at:)``); the value is unchanged.
     @discardableResult
     public mutating func remove(at keyPath: PlistKeyPath) throws(PlistError) -> PlistValue {
         guard !keyPath.isEmpty else {
-            throw PlistError(.notFound, keyPath: keyPath, "the root cannot be removed: a property list has one value")
+            throw PlistError(.keyNotFound, keyPath: keyPath, "the root cannot be removed: a property list has one value")
         }
         var removed = PlistValue.null
         try editParent(of: keyPath, creatingParents: false) { (parent, last) throws(PlistError) in
             switch parent {
             case .dictionary(var d):
                 guard let i = d.index(forKey: last.key) else {
-                    throw EditFailure.missingKey(keyPath, keyPath.count - 1)
+                    throw EditFailure.keyNotFound(keyPath, keyPath.count - 1)
                 }
                 parent = .null
                 removed = d.remove(at: i).value
@@ -196,7 +173,7 @@ extension PlistValue {
     ///   - creatingParents: When nothing is at `keyPath`, create the array (holding `value`) and each
     ///     missing dictionary on the way.
     /// - Throws: ``PlistError`` with code `notAContainer` when the value at `keyPath` is not an array
-    ///   or a set, `notFound`, `indexOutOfRange` (see ``value(at:)``); the value is unchanged.
+    ///   or a set, `keyNotFound`, `indexOutOfRange` (see ``value(at:)``); the value is unchanged.
     public mutating func append(_ value: PlistValue, to keyPath: PlistKeyPath, creatingParents: Bool = false)
         throws(PlistError)
     {
@@ -221,14 +198,14 @@ extension PlistValue {
     /// the first and the error of the failing edit is thrown.
     ///
     /// - Throws: The first failing edit's ``PlistError``.
-    public mutating func apply(_ edits: [PlistEdit]) throws(PlistError) {
+    public mutating func apply(_ edits: [PlistEdit<PlistValue>]) throws(PlistError) {
         var edited = self
         for edit in edits { try edited.apply(edit) }
         self = edited
     }
 
     /// Applies one edit (see ``PlistEdit``).
-    public mutating func apply(_ edit: PlistEdit) throws(PlistError) {
+    public mutating func apply(_ edit: PlistEdit<PlistValue>) throws(PlistError) {
         switch edit {
         case .insert(let value, let path, let parents): try insert(value, at: path, creatingParents: parents)
         case .replace(let value, let path): try replace(value, at: path)
@@ -273,7 +250,7 @@ extension PlistValue {
                     steps.append(.dictionary(d, entry: d.count - 1, created: true))
                 } else {
                     current = .dictionary(d)
-                    failure = EditFailure.missingKey(keyPath, depth)
+                    failure = EditFailure.keyNotFound(keyPath, depth)
                 }
             case .array(var elements), .set(var elements):
                 let isSet = current.kind == .set
@@ -347,7 +324,7 @@ extension PlistValue {
         let depth = keyPath.count - 1
         switch container {
         case .dictionary(var d):
-            guard let i = d.index(forKey: component.key) else { throw EditFailure.missingKey(keyPath, depth) }
+            guard let i = d.index(forKey: component.key) else { throw EditFailure.keyNotFound(keyPath, depth) }
             container = .null
             var child = d.takeValue(at: i)
             defer {
@@ -394,11 +371,11 @@ extension PlistValue {
 
 /// The errors of a walk along a key path, worded in one place.
 enum EditFailure {
-    /// `notFound`: the dictionary reached by `keyPath`'s first `depth` components lacks component `depth`.
-    static func missingKey(_ keyPath: PlistKeyPath, _ depth: Int) -> PlistError {
+    /// `keyNotFound`: the dictionary reached by `keyPath`'s first `depth` components lacks component `depth`.
+    static func keyNotFound(_ keyPath: PlistKeyPath, _ depth: Int) -> PlistError {
         let key = keyPath.components[depth].key
         return PlistError(
-            .notFound, keyPath: keyPath.prefix(depth + 1),
+            .keyNotFound, keyPath: keyPath.prefix(depth + 1),
             "\(place(keyPath.prefix(depth))) has no key \(key.debugDescription)"
                 + (depth + 1 < keyPath.count ? " (looking for \(keyPath))" : ""))
     }

@@ -159,21 +159,31 @@ package enum PlistSniffer {
         case xml(PlistTextEncoding)
         /// Old-style OpenStep text (`{`, `(`, `"`, `'`, `<` data, a comment, or `key =` of a `.strings` file).
         case openStep(PlistTextEncoding)
-        /// Canonical JSON (UTF-8 text starting with `[`, or `{` followed by a `"key":`; `{}` alone is
-        /// OpenStep, and the same empty dictionary).
+        /// JSON (UTF-8 text starting with `[`, or `{` followed by a `"key":`; `{}` alone is OpenStep,
+        /// and the same empty dictionary).
         case json
+
+        /// The form.
+        package var format: PlistFormat {
+            switch self {
+            case .binary: .binary
+            case .xml: .xml
+            case .openStep: .openStep
+            case .json: .json
+            }
+        }
     }
 
     /// Which form `data` is in.
     ///
-    /// - Throws: `notABinaryPlist` with a detail `not a property list: starts with 3C 21 41 … ("<!A")`
+    /// - Throws: `notAPropertyList` with a detail `not a property list: starts with 3C 21 41 … ("<!A")`
     ///   when it is none of them (an empty input says so).
     /// - Complexity: O(leading whitespace and comments); the rest of the input is not read.
     package static func sniff(_ data: Data) throws(PlistError) -> Kind {
         guard !data.isEmpty else {
-            throw PlistError(.notABinaryPlist, offset: 0, "not a property list: the input is empty")
+            throw PlistError(.notAPropertyList, offset: 0, "not a property list: the input is empty")
         }
-        if data.starts(with: "bplist".utf8) || CompressionEnvelope.detect(data) != nil { return .binary }
+        if data.starts(with: "bplist".utf8) || PlistCompression.detect(data) != nil { return .binary }
         let (encoding, bom) = PlistText.detectEncoding(data)
         let head = asciiHead(data, encoding: encoding, skipping: bom)
         var k = 0
@@ -209,7 +219,7 @@ package enum PlistSniffer {
                 }
             }
         }
-        throw PlistError(.notABinaryPlist, offset: 0, "not a property list: " + describeStart(data))
+        throw PlistError(.notAPropertyList, offset: 0, "not a property list: " + describeStart(data))
     }
 
     /// `starts with 3C 21 41 42 … ("<!AB")`: the first eight bytes in hex and as ASCII.

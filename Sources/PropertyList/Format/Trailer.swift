@@ -67,7 +67,7 @@ public struct BinaryPlistTrailer: Sendable, Hashable {
         // The root must be one of the objects.
         guard rawTop < rawCount else {
             throw PlistError(
-                .referenceOutOfRange, offset: start + 16,
+                .badReference, offset: start + 16,
                 "top object \(rawTop) is not below the object count \(count)")
         }
         // The offset table sits after at least one object byte and before the trailer.

@@ -2,9 +2,9 @@
 // NeXTSTEP) text property lists: reading them (and `.strings` files) and writing them where lossless.
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
-    public import FoundationEssentials
+    package import FoundationEssentials
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
 /// Reading and writing old-style OpenStep (NeXTSTEP) text property lists and `.strings` files.
@@ -40,8 +40,8 @@
 /// **Errors.** A ``PlistError`` with code `syntax`, the byte ``PlistError/offset`` (in
 /// the UTF-8 text; of its transcoding for UTF-16 or UTF-32 input) and a detail that begins
 /// `line L, column C:`. Nesting deeper than ``PlistLimits/maxDepth`` or more than
-/// ``PlistLimits/maxNodes`` values is `limitExceeded`.
-public enum OpenStepPlist {
+/// ``PlistLimits/maxValues`` values is `limitExceeded`.
+package enum OpenStepPlist {
     /// Parses an OpenStep property list or a `.strings` file.
     ///
     /// - Parameters:
@@ -50,7 +50,7 @@ public enum OpenStepPlist {
     /// - Returns: The root value: a string, data, an array or a dictionary.
     /// - Throws: ``PlistError`` with code `syntax` (with offset, line and column) or `limitExceeded`.
     /// - Complexity: O(n) in the input size.
-    public static func decode(_ data: Data, limits: PlistLimits = .default) throws(PlistError)
+    package static func decode(_ data: Data, limits: PlistLimits = .default) throws(PlistError)
         -> PlistValue
     {
         let text = try PlistText(data)
@@ -82,7 +82,7 @@ public enum OpenStepPlist {
     /// - Throws: ``PlistError`` with code `unencodable`, naming the key path of the first value
     ///   the format cannot hold: a number, boolean, date, UID, set, null, or a non-string key;
     ///   `limitExceeded` when the value written out in full would pass `budget`.
-    public static func encode(_ value: PlistValue, budget: OutputBudget = .default) throws(PlistError) -> Data {
+    package static func encode(_ value: PlistValue, budget: OutputBudget = .default) throws(PlistError) -> Data {
         var out = TextSink.collecting()
         try write(value, budget: budget, into: &out)
         return Data(out.takeBytes())

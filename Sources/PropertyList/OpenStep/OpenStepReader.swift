@@ -52,8 +52,8 @@ struct OpenStepReader {
                 .limitExceeded, offset: i, "\(lineColumn(i)): nesting deeper than \(limits.maxDepth) containers")
         }
         nodes += 1
-        guard nodes <= limits.maxNodes else {
-            throw PlistError(.limitExceeded, offset: i, "\(lineColumn(i)): more than \(limits.maxNodes) values")
+        guard nodes <= limits.maxValues else {
+            throw PlistError(.limitExceeded, offset: i, "\(lineColumn(i)): more than \(limits.maxValues) values")
         }
         guard try skipSpace() else { throw fail(i, "input ends where a value was expected") }
         let start = i

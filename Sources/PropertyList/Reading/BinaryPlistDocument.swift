@@ -25,38 +25,9 @@
 ///
 /// Reading is strict by default, like every Apple reader: the input must end exactly at the
 /// trailer. Bytes after it are a ``PlistError/Code/trailingData`` error that says where the
-/// property list really ends; ``Options/allowTrailingData`` recovers it instead, and
+/// property list really ends; ``PlistReadOptions/allowsTrailingData`` recovers it instead, and
 /// ``documents(in:limits:)`` splits property lists written back to back.
 public struct BinaryPlistDocument: Sendable {
-    /// Reading options.
-    public struct Options: Sendable, Hashable {
-        /// Accept input with bytes after the property list: the document covers the property list and
-        /// ``trailingByteCount`` says how many bytes follow it. Off by default.
-        public var allowTrailingData = false
-        /// Decode `0x5n` strings holding bytes above 0x7F as UTF-8 (some non-Apple writers emit such
-        /// files). Off by default: such strings are ``PlistError/Code/invalidString``, as in
-        /// plistlib and swift-foundation.
-        public var asciiStringsMayBeUTF8 = false
-        /// Inflate a zlib (RFC 1950) or gzip envelope around the property list. On by default.
-        public var acceptCompressed = true
-        /// Read an unpaired UTF-16 surrogate in a `0x6n` string as U+FFFD, as CoreFoundation does
-        /// (its strings are UTF-16 and keep the unit; a Swift `String` cannot, so it becomes the
-        /// replacement character). Off by default: the string is ``PlistError/Code/invalidString``
-        /// naming the code unit, so what is read is always exactly what was written. Apple's writers
-        /// do emit such strings (from `NSString`s holding lone surrogates); turn this on to read them.
-        public var replacesLoneSurrogates = false
-
-        public init(
-            allowTrailingData: Bool = false, asciiStringsMayBeUTF8: Bool = false, acceptCompressed: Bool = true,
-            replacesLoneSurrogates: Bool = false
-        ) {
-            self.allowTrailingData = allowTrailingData
-            self.asciiStringsMayBeUTF8 = asciiStringsMayBeUTF8
-            self.acceptCompressed = acceptCompressed
-            self.replacesLoneSurrogates = replacesLoneSurrogates
-        }
-    }
-
     /// The bytes of the property list (after inflating an envelope, if there was one).
     public let data: Data
     /// The decoded trailer.
@@ -64,11 +35,11 @@ public struct BinaryPlistDocument: Sendable {
     /// The limits in force for reads through this document.
     public let limits: PlistLimits
     /// The options the document was opened with.
-    public internal(set) var options: Options
-    /// Bytes found after the property list (only non-zero with ``Options/allowTrailingData``).
+    public internal(set) var options: PlistReadOptions
+    /// Bytes found after the property list (only non-zero with ``PlistReadOptions/allowsTrailingData``).
     public let trailingByteCount: Int
-    /// The envelope the input came in.
-    @_spi(Internals) public let envelope: CompressionEnvelope
+    /// The compression envelope the input came in (``PlistCompression/none`` for plain input).
+    public let compression: PlistCompression
     /// The memory map `data` reads, when the document was opened from a mapped file.
     var mapping: FileMapping? = nil
 
@@ -88,30 +59,30 @@ public struct BinaryPlistDocument: Sendable {
     ///   - limits: Bounds for hostile input; the defaults are safe for untrusted data.
     ///   - options: Strictness and envelope handling.
     /// - Throws: ``PlistError`` with code `notABinaryPlist`, `truncated`, `invalidTrailer`,
-    ///   `offsetOutOfRange`, `referenceOutOfRange`, `limitExceeded`, `trailingData` or `compression`.
+    ///   `offsetOutOfRange`, `badReference`, `limitExceeded`, `trailingData` or `compression`.
     /// - Complexity: O(objects) to validate the offset table; no allocation for plain input.
-    public init(_ data: Data, limits: PlistLimits = .default, options: Options = Options())
+    public init(_ data: Data, limits: PlistLimits = .default, options: PlistReadOptions = PlistReadOptions())
         throws(PlistError)
     {
         var input = data
-        var envelope = CompressionEnvelope.none
-        if options.acceptCompressed, let kind = CompressionEnvelope.detect(data) {
+        var envelope = PlistCompression.none
+        if options.allowsCompression, let kind = PlistCompression.detect(data) {
             input = try Zlib.inflate(data, limit: limits.maxDecompressedBytes)
             envelope = kind
         }
         let (trailer, length) = try BinaryPlistDocument.locate(
             input, limits: limits,
-            allowTrailingData: options.allowTrailingData)
+            allowsTrailingData: options.allowsTrailingData)
         self.data = length == input.count ? input : input.prefix(length)
         self.trailer = trailer
         self.limits = limits
         self.options = options
         self.trailingByteCount = input.count - length
-        self.envelope = envelope
+        self.compression = envelope
     }
 
     /// Opens a binary property list from bytes (copied once into `Data`).
-    public init(bytes: some Sequence<UInt8>, limits: PlistLimits = .default, options: Options = Options())
+    public init(bytes: some Sequence<UInt8>, limits: PlistLimits = .default, options: PlistReadOptions = PlistReadOptions())
         throws(PlistError)
     {
         try self.init(Data(bytes), limits: limits, options: options)
@@ -129,7 +100,7 @@ public struct BinaryPlistDocument: Sendable {
         let base = data.startIndex
         while start < data.count {
             let rest = data[(base + start)...]
-            let opts = Options(allowTrailingData: true, acceptCompressed: false)
+            let opts = PlistReadOptions(allowsTrailingData: true, allowsCompression: false)
             do {
                 let doc = try BinaryPlistDocument(rest, limits: limits, options: opts)
                 let length = doc.data.count
@@ -146,7 +117,7 @@ public struct BinaryPlistDocument: Sendable {
     }
 
     /// Finds the trailer: at the end of the input, or (for appended data) where a genuine one ends.
-    static func locate(_ data: Data, limits: PlistLimits, allowTrailingData: Bool)
+    static func locate(_ data: Data, limits: PlistLimits, allowsTrailingData: Bool)
         throws(PlistError) -> (BinaryPlistTrailer, Int)
     {
         try withBytes(data) { r throws(PlistError) in
@@ -168,11 +139,11 @@ public struct BinaryPlistDocument: Sendable {
             if case .success(let t) = atEnd { return (t, end) }
             // Not a valid trailer at the end: is there a genuine property list that ends earlier?
             if let (t, length) = earlierEnd(r, limits: limits) {
-                if allowTrailingData { return (t, length) }
+                if allowsTrailingData { return (t, length) }
                 throw PlistError(
                     .trailingData, offset: length,
                     "\(end - length) bytes follow the property list, which ends at byte \(length) "
-                        + "of \(end) (appended data; open with allowTrailingData to recover it)")
+                        + "of \(end) (appended data; open with allowsTrailingData to recover it)")
             }
             if case .failure(let e) = atEnd { throw e }
             throw PlistError(.invalidTrailer, offset: end - BinaryPlistTrailer.size, "no valid trailer")
@@ -317,8 +288,8 @@ extension BinaryPlistDocument {
     /// Decodes one object's marker. Strings and data stay byte ranges; containers hand out
     /// reference lists over the input.
     ///
-    /// - Throws: `referenceOutOfRange` for a reference past the object count, or the object's own
-    ///   format error (`unknownMarker`, `truncatedObject`, `invalidObject`, `limitExceeded` for a UID).
+    /// - Throws: `badReference` for a reference past the object count, or the object's own
+    ///   format error (`unknownMarker`, `truncatedObject`, `corrupted`, `limitExceeded` for a UID).
     /// - Complexity: O(1) (an extended count reads one more int object).
     public func object(_ ref: ObjectRef) throws(PlistError) -> PlistObject {
         try withReader { (r: borrowing Reader) throws(PlistError) in try r.object(ref) }

@@ -70,7 +70,7 @@ extension BinaryPlistDocument {
         /// Decodes one object's marker (see ``BinaryPlistDocument/object(_:)``).
         ///
         /// - Parameter ref: The object.
-        /// - Throws: `referenceOutOfRange`, or the object's own format error.
+        /// - Throws: `badReference`, or the object's own format error.
         @inline(__always)
         package func object(_ ref: ObjectRef) throws(PlistError) -> PlistObject {
             BinaryPlistDocument.publicObject(try raw(ref), data: data, refSize: context.trailer.objectRefSize)
@@ -80,7 +80,7 @@ extension BinaryPlistDocument {
         /// archiver's most frequent read, without building a ``PlistObject``.
         ///
         /// - Parameter ref: The object.
-        /// - Throws: `referenceOutOfRange`, or the object's own format error.
+        /// - Throws: `badReference`, or the object's own format error.
         @inline(__always)
         package func uid(_ ref: ObjectRef) throws(PlistError) -> UInt64? {
             guard ref.index >= 0, ref.index < objectCount else { throw outOfRange(ref) }
@@ -119,7 +119,7 @@ extension BinaryPlistDocument {
         /// ``PlistObject`` or ``ReferenceList`` built); `nil` for any other object.
         ///
         /// - Parameter ref: The object.
-        /// - Throws: `referenceOutOfRange`, or the object's own format error.
+        /// - Throws: `badReference`, or the object's own format error.
         @inline(__always)
         package func dictionary(_ ref: ObjectRef) throws(PlistError) -> (keys: RefSpan, values: RefSpan)? {
             let raw = try raw(ref)
@@ -134,7 +134,7 @@ extension BinaryPlistDocument {
         /// The string an object holds, or `nil` when it is not a string.
         ///
         /// - Parameter ref: The object.
-        /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
+        /// - Throws: `badReference`, the object's format error, or `invalidString`.
         package func string(_ ref: ObjectRef) throws(PlistError) -> String? {
             if let (start, count) = ascii(ref), let s = unsafe bytes.asciiString(unchecked: start, length: count) {
                 return s
@@ -182,7 +182,7 @@ extension BinaryPlistDocument {
         /// - Parameters:
         ///   - ref: The object.
         ///   - key: The text to compare with, as exact UTF-8.
-        /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
+        /// - Throws: `badReference`, the object's format error, or `invalidString`.
         @inline(__always)
         package func string(_ ref: ObjectRef, equals key: String) throws(PlistError) -> Bool {
             // Range proven by ascii(): start ..< start + count is inside the object region.
@@ -210,7 +210,7 @@ extension BinaryPlistDocument {
         ///   - ref: The key object.
         ///   - probe: `KeyProbe(key)`, made once.
         ///   - key: The key, for the objects the probe does not decide.
-        /// - Throws: `referenceOutOfRange`, the object's format error, or `invalidString`.
+        /// - Throws: `badReference`, the object's format error, or `invalidString`.
         @inline(__always)
         package func string(_ ref: ObjectRef, matches probe: KeyProbe, _ key: String) throws(PlistError) -> Bool {
             if let decided = string(ref, matches: probe) { return decided }
@@ -350,7 +350,7 @@ extension BinaryPlistDocument {
 
         func outOfRange(_ ref: ObjectRef) -> PlistError {
             PlistError(
-                .referenceOutOfRange, object: ref.index,
+                .badReference, object: ref.index,
                 "reference \(ref.index) is not below the object count \(objectCount)")
         }
     }

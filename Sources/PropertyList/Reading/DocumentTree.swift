@@ -87,7 +87,7 @@ package final class RepairLog {
 extension BinaryPlistDocument {
     /// This document read with other options (same bytes, trailer and limits; nothing is validated
     /// again: the options change how objects decode, not what was proven at open).
-    package func with(options: Options) -> BinaryPlistDocument {
+    package func with(options: PlistReadOptions) -> BinaryPlistDocument {
         var copy = self
         copy.options = options
         return copy

@@ -76,12 +76,12 @@ extension BinaryPlistDocument {
     ///   otherwise what ``init(_:limits:options:)`` throws.
     public init(
         contentsOf url: URL, access: FileAccess = .read, limits: PlistLimits = .default,
-        options: Options = Options()
+        options: PlistReadOptions = PlistReadOptions()
     ) throws(PlistError) {
         let file = try FileBytes(contentsOf: url, access: access)
         try self.init(file.data, limits: limits, options: options)
         // An inflated envelope is a private copy: its reads cannot fault.
-        if envelope == .none { mapping = file.mapping }
+        if compression == .none { mapping = file.mapping }
         try file.mapping?.checkUnchanged()
     }
 

@@ -7,8 +7,9 @@ extension BinaryPlistDocument {
     /// wins, as in materialisation); an array or set component is a decimal position.
     ///
     /// ```swift
-    /// let ref = try doc.ref(at: ["$objects", 3, "name"])
+    /// let ref = try doc.ref(at: ["$objects", 3, "name"])                      // components
     /// let sandbox = try doc.lookup("com\\.apple\\.security\\.app-sandbox")   // plutil's `\.`
+    /// let typed = try doc.lookup(PlistKeyPath(parsing: userInput))             // text read at run time
     /// ```
     ///
     /// - Returns: The object's reference, or `nil` when a key is missing, a position is out of range
@@ -25,46 +26,20 @@ extension BinaryPlistDocument {
 
     /// Finds the object at a key path, or says why there is none.
     ///
-    /// - Throws: ``PlistError`` with code `notFound`, `indexOutOfRange` or `notAContainer` naming the
+    /// - Throws: ``PlistError`` with code `keyNotFound`, `indexOutOfRange` or `notAContainer` naming the
     ///   failing place in ``PlistError/keyPath`` (as ``PlistValue/value(at:)`` does), or the format
     ///   error of an object read on the way.
     public func resolve(_ keyPath: PlistKeyPath) throws(PlistError) -> ObjectRef {
         try walk(keyPath).get()
     }
 
-    /// The value at a key path, materialised (see ``ref(at:)-(PlistKeyPath)``), or `nil` when absent.
+    /// The value at a key path, materialised (see ``ref(at:)``), or `nil` when absent.
     public func lookup(_ keyPath: PlistKeyPath) throws(PlistError) -> PlistValue? {
         guard let r = try ref(at: keyPath) else { return nil }
         return try value(of: r)
     }
 
-    /// Finds the object at a key path written with `.` between components and no escapes (every
-    /// `.` separates; ``ref(at:)-(PlistKeyPath)`` reads `\.` as a dot in a key).
-    ///
-    /// - Returns: The object's reference, or `nil` when a key is missing, an index is out of range or a
-    ///   component meets a scalar.
-    public func ref(at keyPath: String) throws(PlistError) -> ObjectRef? {
-        // One array of components, built straight from the pieces (no intermediate [String]).
-        let components =
-            keyPath.isEmpty
-            ? []
-            : keyPath.split(separator: ".", omittingEmptySubsequences: false).map { PlistKeyPath.Component(String($0)) }
-        return try ref(at: PlistKeyPath(components))
-    }
-
-    /// Finds the object at a path given as separate components.
-    public func ref(at components: [String]) throws(PlistError) -> ObjectRef? {
-        try ref(at: PlistKeyPath(keys: components))
-    }
-
-    /// The value at a key path written with `.` between components and no escapes (see
-    /// ``ref(at:)-(String)``), materialised, or `nil` when absent.
-    public func lookup(_ keyPath: String) throws(PlistError) -> PlistValue? {
-        guard let r = try ref(at: keyPath) else { return nil }
-        return try value(of: r)
-    }
-
-    /// The walk of ``ref(at:)-(PlistKeyPath)``: the reference, or the error naming where the path
+    /// The walk of ``ref(at:)``: the reference, or the error naming where the path
     /// ends; format errors are thrown.
     func walk(_ keyPath: PlistKeyPath) throws(PlistError) -> Result<ObjectRef, PlistError> {
         var current = root
@@ -82,7 +57,7 @@ extension BinaryPlistDocument {
                 for (i, k) in keys.enumerated() where try string(k, equals: component.key) {
                     found = values[i]
                 }
-                guard let found else { return .failure(EditFailure.missingKey(keyPath, depth)) }
+                guard let found else { return .failure(EditFailure.keyNotFound(keyPath, depth)) }
                 current = found
             default:
                 return .failure(EditFailure.scalar(object.kind, keyPath, depth))

@@ -9,7 +9,7 @@
 // - a string or data object is memoised when it is reached a second time (built at most twice);
 //   numbers, dates, booleans and UIDs allocate nothing and are simply decoded again;
 // - an object still on the stack when it is reached again is a cycle;
-// - every produced value and every element slot is counted against `limits.maxNodes`.
+// - every produced value and every element slot is counted against `limits.maxValues`.
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     import FoundationEssentials
@@ -23,7 +23,7 @@ extension BinaryPlistDocument {
     /// Shared sub-trees are built once (the result shares their storage), so the cost is linear in
     /// the file, never in the expanded tree.
     ///
-    /// - Throws: any object's format error, `referenceOutOfRange`, `cycle`, `invalidKey` (a container
+    /// - Throws: any object's format error, `badReference`, `cycle`, `invalidKey` (a container
     ///   or boolean used as a dictionary key), `invalidString`, or `limitExceeded` (depth, nodes).
     public func value() throws(PlistError) -> PlistValue {
         try value(of: root)
@@ -33,7 +33,7 @@ extension BinaryPlistDocument {
     public func value(of ref: ObjectRef) throws(PlistError) -> PlistValue {
         guard ref.index >= 0, ref.index < objectCount else {
             throw PlistError(
-                .referenceOutOfRange, object: ref.index,
+                .badReference, object: ref.index,
                 "reference \(ref.index) is not below the object count \(objectCount)")
         }
         return try withBytes { r throws(PlistError) in
@@ -71,7 +71,7 @@ struct Materializer<Memo: MemoTable> {
     /// Whether the input is a memory-mapped file (see `strings`).
     let inMappedFile: Bool
     var nodes = 0
-    let maxNodes: Int
+    let maxValues: Int
     let maxDepth: Int
     let maxUID: UInt64
     let layout: ObjectLayout
@@ -127,7 +127,7 @@ struct Materializer<Memo: MemoTable> {
         self.document = document
         self.reader = reader
         inMappedFile = document.mapping != nil
-        maxNodes = document.limits.maxNodes
+        maxValues = document.limits.maxValues
         maxDepth = document.limits.maxDepth
         maxUID = document.limits.maxUID
         layout = ObjectLayout(
@@ -138,14 +138,14 @@ struct Materializer<Memo: MemoTable> {
     @inline(__always)
     mutating func count(_ n: Int, at index: Int) throws(PlistError) {
         nodes &+= n
-        guard nodes <= maxNodes else { throw tooManyNodes(at: index) }
+        guard nodes <= maxValues else { throw tooManyNodes(at: index) }
     }
 
     @inline(never)
     private func tooManyNodes(at index: Int) -> PlistError {
         PlistError(
             .limitExceeded, offset: document.objectOffset(reader, index), object: index,
-            "materialising would produce more than \(maxNodes) values")
+            "materialising would produce more than \(maxValues) values")
     }
 
     mutating func run(_ rootIndex: Int) throws(PlistError) -> PlistValue {
@@ -535,7 +535,7 @@ struct Materializer<Memo: MemoTable> {
         case .uid: return .uid(raw.scalar)
         case .fill:
             throw PlistError(
-                .invalidObject, offset: document.objectOffset(reader, index), object: index,
+                .corrupted, offset: document.objectOffset(reader, index), object: index,
                 "a fill byte (0x0F) is padding, not a value")
         case .data:
             // Range proven by scan().

@@ -51,7 +51,7 @@ struct ObjectLayout {
         let ref = unsafe reader.uint(unchecked: refs &+ pos &* refSize, width: refSize, mask: refMask)
         guard ref < UInt64(objectCount) else {
             throw PlistError(
-                .referenceOutOfRange, offset: refs + pos * refSize, object: container,
+                .badReference, offset: refs + pos * refSize, object: container,
                 "reference \(ref) is not below the object count \(objectCount)")
         }
         return Int(truncatingIfNeeded: ref)

@@ -82,12 +82,12 @@ extension ScanContext {
             default: throw fail(.unknownMarker, "marker 0x\(hex(marker)) is not defined in bplist00")
             }
         case 0x1:
-            guard low <= 4 else { throw fail(.invalidObject, "integer of 2^\(low) bytes (at most 16 allowed)") }
+            guard low <= 4 else { throw fail(.corrupted, "integer of 2^\(low) bytes (at most 16 allowed)") }
             let width = 1 << low
             let p = try fixed(width)
             return try integer(r, at: p, width: width, index: index)
         case 0x2:
-            guard low == 2 || low == 3 else { throw fail(.invalidObject, "real of 2^\(low) bytes (4 or 8 allowed)") }
+            guard low == 2 || low == 3 else { throw fail(.corrupted, "real of 2^\(low) bytes (4 or 8 allowed)") }
             let p = try fixed(1 << low)
             if low == 2 {
                 let bits = unsafe UInt32(truncatingIfNeeded: r.uint(unchecked: p, width: 4))
@@ -95,7 +95,7 @@ extension ScanContext {
             }
             return unsafe RawObject(kind: .real, scalar: r.uint(unchecked: p, width: 8))
         case 0x3:
-            guard marker == 0x33 else { throw fail(.invalidObject, "date marker must be 0x33, found 0x\(hex(marker))") }
+            guard marker == 0x33 else { throw fail(.corrupted, "date marker must be 0x33, found 0x\(hex(marker))") }
             let p = try fixed(8)
             return unsafe RawObject(kind: .date, scalar: r.uint(unchecked: p, width: 8))
         case 0x4, 0x5, 0x6:
@@ -255,7 +255,7 @@ extension ScanContext {
         }
         guard m >> 4 == 0x1, m & 0x0F <= 4 else {
             throw PlistError(
-                .invalidObject, offset: off + 1, object: index,
+                .corrupted, offset: off + 1, object: index,
                 "extended count must be an int object, found marker 0x\(hex(m))")
         }
         let width = 1 << Int(m & 0x0F)
@@ -266,7 +266,7 @@ extension ScanContext {
         let raw = try integer(r, at: off + 2, width: width, index: index).int128
         guard raw >= 0, raw <= Int128(Int.max) else {
             throw PlistError(
-                .invalidObject, offset: off + 1, object: index, "count \(raw) is negative or too large")
+                .corrupted, offset: off + 1, object: index, "count \(raw) is negative or too large")
         }
         return (Int(raw), off + 2 + width)
     }
@@ -284,7 +284,7 @@ extension ScanContext {
         if raw.kind == .ascii {
             // Range proven by scan(): payload ..< payload + count is inside the object region.
             if let s = unsafe r.asciiString(unchecked: raw.payload, length: raw.count) { return s }
-            if options.asciiStringsMayBeUTF8,
+            if options.allowsUTF8InASCIIStrings,
                 let s = unsafe r.string(validatingUTF8Unchecked: raw.payload, length: raw.count)
             {
                 return s
@@ -325,7 +325,7 @@ extension ScanContext {
 struct ScanContext {
     let trailer: BinaryPlistTrailer
     let limits: PlistLimits
-    let options: BinaryPlistDocument.Options
+    let options: PlistReadOptions
 }
 
 extension BinaryPlistDocument {

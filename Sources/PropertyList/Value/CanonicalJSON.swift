@@ -27,9 +27,9 @@
 // CanonicalJSONWriter.swift, the parser in CanonicalJSONParser.swift.
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
 extension PlistValue {
@@ -42,7 +42,7 @@ extension PlistValue {
     /// - Parameter budget: How much may be written; checked before anything is.
     /// - Throws: ``PlistError`` with code `limitExceeded` when the value written out in full
     ///   (shared sub-trees repeated) would pass `budget`.
-    public func canonicalJSON(budget: OutputBudget = .default) throws(PlistError) -> String {
+    package func canonicalJSON(budget: OutputBudget = .default) throws(PlistError) -> String {
         var out = TextSink.collecting()
         try writeCanonicalJSON(into: &out, budget: budget)
         return String(decoding: out.takeBytes(), as: UTF8.self)
@@ -56,7 +56,7 @@ extension PlistValue {
     package func writeCanonicalJSON(into out: inout TextSink, budget: OutputBudget = .default)
         throws(PlistError)
     {
-        try writeCanonicalJSON(into: &out, style: .canonical, budget: budget)
+        try writeJSON(into: &out, style: .typed, sortsKeys: true, budget: budget)
     }
 
     /// Reads canonical JSON back into a value.
@@ -70,14 +70,23 @@ extension PlistValue {
     ///
     /// - Throws: ``PlistError`` with code `syntax`: `offset` is the byte offset (in the UTF-8
     ///   text) of the problem, and the detail gives its line and column.
-    public init(canonicalJSON text: String) throws(PlistError) {
-        var parser = CanonicalJSONParser(bytes: Array(text.utf8))
+    package init(canonicalJSON text: String) throws(PlistError) {
+        var parser = CanonicalJSONParser(bytes: Array(text.utf8), maxDepth: PlistLimits.default.maxDepth)
         self = try parser.parseDocument()
     }
 
     /// Reads canonical JSON from UTF-8 bytes (invalid UTF-8 is a `syntax` error).
-    public init(canonicalJSONBytes bytes: some Sequence<UInt8>) throws(PlistError) {
-        var parser = CanonicalJSONParser(bytes: Array(bytes))
+    package init(canonicalJSONBytes bytes: some Sequence<UInt8>) throws(PlistError) {
+        var parser = CanonicalJSONParser(bytes: Array(bytes), maxDepth: PlistLimits.default.maxDepth)
+        self = try parser.parseDocument()
+    }
+
+    /// Reads JSON text (UTF-8) as ``PlistValue/decode(from:as:limits:options:)`` reads the JSON form:
+    /// typed JSON exactly, any other JSON as its natural values.
+    ///
+    /// - Throws: `syntax` (offset, line and column), `limitExceeded` past ``PlistLimits/maxDepth``.
+    package init(json data: Data, limits: PlistLimits = .default) throws(PlistError) {
+        var parser = CanonicalJSONParser(bytes: [UInt8](data), maxDepth: limits.maxDepth)
         self = try parser.parseDocument()
     }
 

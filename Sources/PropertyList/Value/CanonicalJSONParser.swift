@@ -11,9 +11,14 @@
 /// A strict JSON parser producing `PlistValue`s, with an explicit stack.
 struct CanonicalJSONParser {
     let bytes: [UInt8]
+    /// The deepest nesting of arrays and objects accepted (``PlistLimits/maxDepth``).
+    let maxDepth: Int
     var i = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8], maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
 
     /// A container being filled. Its elements (and, for an object, its keys) are the tail of the
     /// parser's shared `values`/`keys` stacks from `base`/`keyBase` on, so appending never copies.
@@ -59,7 +64,10 @@ struct CanonicalJSONParser {
                     i += 1
                     produced = isObject ? .dictionary(PlistDictionary()) : .array([])
                 } else {
-                    guard stack.count < 10_000 else { throw fail(start, "nesting deeper than 10000 levels") }
+                    guard stack.count < maxDepth else {
+                        throw PlistError(
+                            .limitExceeded, offset: start, "JSON containers nested deeper than \(maxDepth) levels")
+                    }
                     var frame = Frame(isObject: isObject, base: values.count, keyBase: keys.count)
                     if isObject {
                         frame.key = try parseKey()

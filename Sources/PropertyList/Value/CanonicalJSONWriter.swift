@@ -42,30 +42,26 @@ public struct PlistJSONStyle: Sendable, Hashable {
         self.data = data
     }
 
-    /// Canonical JSON: every value reads back as it was.
-    public static let canonical = PlistJSONStyle()
+    /// Typed JSON: every value reads back as it was (<doc:TypedJSON>).
+    public static let typed = PlistJSONStyle()
 }
 
 extension PlistValue {
-    /// The JSON text of this value in `style`, ending with a newline: canonical JSON with dates or
-    /// data written as plain strings or numbers when `style` says so.
-    ///
-    /// - Parameters:
-    ///   - style: How dates and data are written.
-    ///   - budget: How much may be written; checked before anything is.
-    /// - Throws: `limitExceeded` when the value written out in full would pass `budget`.
-    public func json(style: PlistJSONStyle, budget: OutputBudget = .default) throws(PlistError) -> String {
+    /// The JSON text of this value in `style`, ending with a newline, keys sorted (the bplist tool's
+    /// `to-json`).
+    package func json(style: PlistJSONStyle, budget: OutputBudget = .default) throws(PlistError) -> String {
         var out = TextSink.collecting()
-        try writeCanonicalJSON(into: &out, style: style, budget: budget)
+        try writeJSON(into: &out, style: style, sortsKeys: true, budget: budget)
         return String(decoding: out.takeBytes(), as: UTF8.self)
     }
 
-    /// Writes the JSON of this value in `style` into `out` as it walks the value.
-    package func writeCanonicalJSON(into out: inout TextSink, style: PlistJSONStyle, budget: OutputBudget)
+    /// Writes the JSON of this value in `style` into `out` as it walks the value: dictionary keys in
+    /// code-point order with `sortsKeys` (canonical JSON), else in the value's order.
+    package func writeJSON(into out: inout TextSink, style: PlistJSONStyle, sortsKeys: Bool, budget: OutputBudget)
         throws(PlistError)
     {
-        try checkExpansion(budget, as: "canonical JSON")
-        try CanonicalJSONWriter(style: style).write(PlistValueTree(), self, into: &out)
+        try checkExpansion(budget, as: "JSON")
+        try CanonicalJSONWriter(style: style, sortsKeys: sortsKeys).write(PlistValueTree(), self, into: &out)
         out.write(0x0A)
     }
 }
@@ -89,6 +85,8 @@ extension BinaryPlistDocument {
 /// Writes the canonical JSON of a tree into a sink.
 struct CanonicalJSONWriter {
     let style: PlistJSONStyle
+    /// Dictionary keys in code-point order (canonical JSON), else in their stored order.
+    var sortsKeys = true
 
     /// An open container: what is left to write of it.
     private enum Frame<Children> {
@@ -191,7 +189,7 @@ struct CanonicalJSONWriter {
                 return
             }
             // Python sorts str keys by code point; Swift's String `<` does not, so compare scalars.
-            keyed.sort { $0.scalars.lexicographicallyPrecedes($1.scalars) }
+            if sortsKeys { keyed.sort { $0.scalars.lexicographicallyPrecedes($1.scalars) } }
             let sorted = keyed.map { entry in
                 var s = ""
                 CanonicalJSONWriter.appendString(entry.key, to: &s)

@@ -119,7 +119,7 @@ struct NestedPlistExpander {
     mutating func nested(_ bytes: Data, path: [String], nesting: Int, depth: Int) -> PlistValue? {
         guard nesting > 0 else { return nil }
         let plain = bytes.starts(with: "bplist".utf8)
-        guard plain || CompressionEnvelope.detect(bytes) != nil else { return nil }
+        guard plain || PlistCompression.detect(bytes) != nil else { return nil }
         let decoded: PlistValue
         do {
             decoded = try BinaryPlistDocument(bytes, limits: limits).value()

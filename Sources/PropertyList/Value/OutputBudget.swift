@@ -29,20 +29,20 @@
 ///
 /// ```swift
 /// let json = try value.canonicalJSON()                                        // default budget
-/// let big = try value.canonicalJSON(budget: OutputBudget(maxNodes: 1 << 31, maxBytes: 1 << 40))
+/// let big = try value.canonicalJSON(budget: OutputBudget(maxValues: 1 << 31, maxBytes: 1 << 40))
 /// ```
 public struct OutputBudget: Sendable, Hashable {
     /// The most nodes (scalars and containers, each dictionary entry's key and value counted) the
     /// writer may write. Default 50,000,000: several times the largest real files we know.
-    public var maxNodes: Int
+    public var maxValues: Int
     /// The most bytes the writer may write, estimated before writing from the payloads (strings at
     /// their worst-case escaped length, data in base64) plus a fixed cost per node; indentation is
     /// not counted. Default 2 GiB.
     public var maxBytes: Int
 
-    /// A budget of `maxNodes` nodes and `maxBytes` bytes.
-    public init(maxNodes: Int = 50_000_000, maxBytes: Int = 1 << 31) {
-        self.maxNodes = maxNodes
+    /// A budget of `maxValues` nodes and `maxBytes` bytes.
+    public init(maxValues: Int = 50_000_000, maxBytes: Int = 1 << 31) {
+        self.maxValues = maxValues
         self.maxBytes = maxBytes
     }
 
@@ -67,7 +67,7 @@ extension PlistValue {
         }
         var memo: [UInt64: (nodes: Int, bytes: Int)] = [:]
         var stack: [Open] = []
-        let nodeCap = budget.maxNodes &+ 1
+        let nodeCap = budget.maxValues &+ 1
         let byteCap = budget.maxBytes &+ 1
 
         func add(_ a: Int, _ b: Int, cap: Int) -> Int { a >= cap || b >= cap ? cap : min(a &+ b, cap) }
@@ -177,11 +177,11 @@ extension PlistValue {
     /// `form` would pass `budget`; returns before anything is written.
     package func checkExpansion(_ budget: OutputBudget, as form: String) throws(PlistError) {
         let (nodes, bytes) = expansion(within: budget)
-        if nodes > budget.maxNodes {
+        if nodes > budget.maxValues {
             throw PlistError(
                 .limitExceeded,
-                "writing this value as \(form) would write more than \(budget.maxNodes) nodes (output budget "
-                    + "maxNodes): it shares sub-trees that the text form repeats once per reference")
+                "writing this value as \(form) would write more than \(budget.maxValues) nodes (output budget "
+                    + "maxValues): it shares sub-trees that the text form repeats once per reference")
         }
         if bytes > budget.maxBytes {
             throw PlistError(

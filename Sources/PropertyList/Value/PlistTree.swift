@@ -170,7 +170,7 @@ package struct PlistTreeMeasure<Tree: PlistTree> {
     package func check(
         _ root: Tree.Node, as form: String, refuses: Refusal? = nil, failure: Failure? = nil
     ) throws(PlistError) {
-        let nodeCap = budget.maxNodes &+ 1
+        let nodeCap = budget.maxValues &+ 1
         let byteCap = budget.maxBytes &+ 1
         func add(_ a: Int, _ b: Int, cap: Int) -> Int { a >= cap || b >= cap ? cap : min(a &+ b, cap) }
         var visited = IDSet(bound: tree.denseIDBound)
@@ -278,11 +278,11 @@ package struct PlistTreeMeasure<Tree: PlistTree> {
     @usableFromInline static func checkBudget(_ size: (nodes: Int, bytes: Int), _ budget: OutputBudget, _ form: String)
         throws(PlistError)
     {
-        if size.nodes > budget.maxNodes {
+        if size.nodes > budget.maxValues {
             throw PlistError(
                 .limitExceeded,
-                "writing this value as \(form) would write more than \(budget.maxNodes) nodes (output budget "
-                    + "maxNodes): it shares sub-trees that the text form repeats once per reference")
+                "writing this value as \(form) would write more than \(budget.maxValues) nodes (output budget "
+                    + "maxValues): it shares sub-trees that the text form repeats once per reference")
         }
         if size.bytes > budget.maxBytes {
             throw PlistError(

@@ -1,71 +1,57 @@
 // Sources/PropertyList/Writing/BinaryPlistWriter.swift - Writes PlistValue trees and builder tables as bplist00.
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
-    public import FoundationEssentials
+    package import FoundationEssentials
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
-/// Writes property lists in the binary format.
+/// Writes property lists in the binary format (``PlistValue/encoded(as:compression:options:)`` is the
+/// public entry point).
 ///
 /// ```swift
 /// let bytes = try BinaryPlistWriter().write(["name": "Ada", "age": 36])
-/// let packed = try BinaryPlistWriter(compression: .zlib(level: 1)).write(value)
+/// let packed = try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(value)
 /// ```
 ///
 /// Output is deterministic: the same value always gives the same bytes. Equal values are written
 /// once (strings by content; integers, reals, dates, data, UIDs and booleans by value, reals by bit
 /// pattern; equal arrays, sets and dictionaries too). The root is object 0, objects follow in
 /// depth-first pre-order, and reference and offset widths are the smallest of 1, 2, 4 and 8 bytes
-/// that fit (or of 1 to 8 bytes with ``Widths/compact``). Foundation's `PropertyListSerialization` and Python's `plistlib` read the result.
-public struct BinaryPlistWriter: Sendable {
-    /// An optional envelope around the written property list.
-    public enum Compression: Sendable, Hashable {
-        case none
-        /// A zlib stream (RFC 1950) at `level` 0...9 (-1 = zlib's default).
-        case zlib(level: Int)
-        /// A gzip member (RFC 1952) at `level` 0...9 (-1 = zlib's default); read like a zlib stream.
-        case gzip(level: Int)
-    }
-
-    /// How wide references and offset-table entries are.
-    public enum Widths: Sendable, Hashable {
-        /// The smallest of 1, 2, 4 and 8 bytes, as CoreFoundation, plistlib and rust `plist` write.
-        /// Every reader accepts these.
-        case powersOfTwo
-        /// The fewest bytes, 1 to 8, as swift-foundation's `PropertyListEncoder` and libplist write:
-        /// 3-byte references from 65,536 objects on, for files about 4 % smaller. CoreFoundation,
-        /// swift-foundation, plistlib, libplist and this package read them; rust `plist` reads 3-byte
-        /// offsets but not 3-byte references.
-        case compact
-    }
-
+/// that fit (or of 1 to 8 bytes with ``BinaryPlistWidths/compact``). Foundation's `PropertyListSerialization` and Python's `plistlib` read the result.
+package struct BinaryPlistWriter: Sendable {
     /// Write equal values once (default `true`).
-    public var deduplicate: Bool
+    package var deduplicate: Bool
     /// Envelope of the output (default none).
-    public var compression: Compression
-    /// Reference and offset widths (default ``Widths/powersOfTwo``).
-    public var widths: Widths
+    package var compression: PlistCompression
+    /// The zlib level of the envelope (-1: zlib's default).
+    package var compressionLevel: Int
+    /// Reference and offset widths (default ``BinaryPlistWidths/powersOfTwo``).
+    package var widths: BinaryPlistWidths
 
-    public init(deduplicate: Bool = true, compression: Compression = .none, widths: Widths = .powersOfTwo) {
+    package init(
+        deduplicate: Bool = true, compression: PlistCompression = .none, compressionLevel: Int = -1,
+        widths: BinaryPlistWidths = .powersOfTwo
+    ) {
         self.deduplicate = deduplicate
         self.compression = compression
+        self.compressionLevel = compressionLevel
         self.widths = widths
     }
 
     /// Encodes a value tree.
     ///
     /// - Throws: `unencodable` for values the format cannot hold; `compression` if zlib fails.
-    public func write(_ value: PlistValue) throws(PlistError) -> Data {
+    package func write(_ value: PlistValue) throws(PlistError) -> Data {
         if deduplicate, let plain = Self.writeFlat(value, widths: widths) {
-            return try compression.wrap(plain)
+            return try compression.wrap(plain, level: compressionLevel)
         }
         var builder = ObjectTableBuilder(deduplicate: deduplicate)
         let root = try builder.add(value)
         // Encoding does not look values up: the dedup table's memory can serve the output instead.
         builder.table = DedupTable()
         let plain = try builder.finish(root: root, widths: widths)
-        return try compression.wrap(plain)
+        return try compression.wrap(plain, level: compressionLevel)
     }
 
     /// The fast path for a root array or set of scalars (no nested containers): each element is
@@ -76,7 +62,7 @@ public struct BinaryPlistWriter: Sendable {
     /// for its largest possible size, and the objects are moved down over what it did not need.
     ///
     /// Returns nil for any other root, or when an element is a container.
-    static func writeFlat(_ value: PlistValue, widths: Widths) -> Data? {
+    static func writeFlat(_ value: PlistValue, widths: BinaryPlistWidths) -> Data? {
         let elements: [PlistValue]
         let marker: UInt8
         switch value {
@@ -243,7 +229,7 @@ public struct BinaryPlistWriter: Sendable {
     }
 
     /// Bytes needed for `v` unsigned under `widths`.
-    static func tableWidth(_ v: UInt64, _ widths: Widths) -> Int {
+    static func tableWidth(_ v: UInt64, _ widths: BinaryPlistWidths) -> Int {
         switch widths {
         case .powersOfTwo: return unsignedWidth(v)
         case .compact: return max(1, (64 &- v.leadingZeroBitCount &+ 7) / 8)
@@ -256,7 +242,7 @@ public struct BinaryPlistWriter: Sendable {
     }
 
     /// Encodes the objects of `b` reachable from `root`.
-    static func emit(_ b: ObjectTableBuilder, root: Int, widths: Widths) -> Data {
+    static func emit(_ b: ObjectTableBuilder, root: Int, widths: BinaryPlistWidths) -> Data {
         let objects = b.objects
         let children = b.children
         // 1. Pre-order numbering from the root (iterative; a shared object keeps its first number),
@@ -545,17 +531,6 @@ extension ObjectTableBuilder {
         case .string(let x): return addString(x)
         case .uid(let x): return addUID(x)
         case .array, .set, .dictionary: preconditionFailure("containers are added by add(_:)")  // Internal invariant.
-        }
-    }
-}
-
-extension BinaryPlistWriter.Compression {
-    /// `plain` in this envelope.
-    func wrap(_ plain: Data) throws(PlistError) -> Data {
-        switch self {
-        case .none: plain
-        case .zlib(let level): try Zlib.deflate(plain, level: level)
-        case .gzip(let level): try Zlib.deflate(plain, level: level, gzip: true)
         }
     }
 }

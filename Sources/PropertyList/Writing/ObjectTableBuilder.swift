@@ -353,7 +353,7 @@
     ///   - root: The root object; it becomes object 0.
     ///   - widths: Reference and offset widths (default: powers of two, as CoreFoundation writes).
     /// - Complexity: O(objects + references + payload bytes); one output allocation.
-    public func finish(root: BuilderRef, widths: BinaryPlistWriter.Widths = .powersOfTwo) throws(PlistError)
+    public func finish(root: BuilderRef, widths: BinaryPlistWidths = .powersOfTwo) throws(PlistError)
         -> Data
     {
         guard root.id >= 0, Int(root.id) < objects.count else {

@@ -116,7 +116,7 @@ public struct StreamingPlistWriter: ~Copyable {
         /// Writing more objects than the width addresses throws.
         public var expectedObjectCount: Int?
         /// Powers of two (default) or compact widths, as for ``BinaryPlistWriter/Widths``.
-        public var widths: BinaryPlistWriter.Widths
+        public var widths: BinaryPlistWidths
         /// Write a repeated scalar once (default `true`).
         public var deduplicate: Bool
         /// Bytes the table of written scalars may use (default 4 MiB, about 70,000 short scalars).
@@ -134,7 +134,7 @@ public struct StreamingPlistWriter: ~Copyable {
         public var temporaryDirectory: String?
 
         public init(
-            expectedObjectCount: Int? = nil, widths: BinaryPlistWriter.Widths = .powersOfTwo,
+            expectedObjectCount: Int? = nil, widths: BinaryPlistWidths = .powersOfTwo,
             deduplicate: Bool = true, deduplicationMemory: Int = 4 << 20, offsetMemory: Int = 16 << 20,
             bufferSize: Int = 1 << 20, temporaryDirectory: String? = nil
         ) {
@@ -181,7 +181,7 @@ public struct StreamingPlistWriter: ~Copyable {
     private let refWidth: Int
     /// Objects the reference width addresses.
     let maxObjects: Int
-    private let widths: BinaryPlistWriter.Widths
+    private let widths: BinaryPlistWidths
     private let bufferSize: Int
     /// The sink's error, once it failed: the writer stops.
     private var failure: PlistError? = nil

@@ -2,9 +2,9 @@
 // errors, and the entry points to the reader (XMLPlistReader) and the writer (XMLPlistWriter).
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
-    public import FoundationEssentials
+    package import FoundationEssentials
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
 /// Reading and writing XML property lists.
@@ -40,34 +40,22 @@
 /// **Errors.** Malformed input is a ``PlistError`` with code `syntax`, the byte ``PlistError/offset``
 /// of the problem and a detail that begins `line L, column C:` (lines count LF, CR and CRLF;
 /// columns count Unicode scalars from 1). Nesting deeper than ``PlistLimits/maxDepth``
-/// containers, more than ``PlistLimits/maxNodes`` values, or a `CF$UID` above
+/// containers, more than ``PlistLimits/maxValues`` values, or a `CF$UID` above
 /// ``PlistLimits/maxUID`` is `limitExceeded`. No input traps; memory stays proportional to
 /// the input.
-public enum XMLPlist {
-    /// Reading options. The defaults read what the format allows, exactly.
-    public struct Options: Sendable, Hashable {
-        /// Read `<date>` text whose fields are past their range as CoreFoundation does, instead of
-        /// failing: the fields count on (`2020-13-01` is 2021-01-01, `24:00:00` the next day, second 60
-        /// the next minute, `02-30` is March 1 or 2; a month outside 1…13 counts as none), and years of
-        /// up to ten digits (to 2,147,483,647). Off by default: such a date is a `syntax` error.
-        public var normalizesDates = false
-
-        public init(normalizesDates: Bool = false) {
-            self.normalizesDates = normalizesDates
-        }
-    }
-
+package enum XMLPlist {
     /// Parses an XML property list.
     ///
     /// - Parameters:
     ///   - data: XML in UTF-8 (as Apple and other writers produce it), UTF-16 or UTF-32.
     ///   - limits: Bounds for hostile input (depth, values, UID size).
-    ///   - options: What is read beyond the format (``Options``); exactly the format by default.
+    ///   - options: What is read beyond the format (``PlistReadOptions/normalizesDates``); exactly
+    ///     the format by default.
     /// - Returns: The root value.
     /// - Throws: ``PlistError`` with code `syntax` (with offset, line and column; in UTF-16 or
     ///   UTF-32 input the offset counts bytes of its UTF-8 transcoding) or `limitExceeded`.
     /// - Complexity: O(n) in the input size.
-    public static func decode(_ data: Data, limits: PlistLimits = .default, options: Options = Options())
+    package static func decode(_ data: Data, limits: PlistLimits = .default, options: PlistReadOptions = .default)
         throws(PlistError) -> PlistValue
     {
         let text = try PlistText(data)
@@ -88,7 +76,7 @@ public enum XMLPlist {
     /// - Throws: ``PlistError`` with code `unencodable` for `.null`, a non-string dictionary key,
     ///   a date that is not finite or lies outside years -9999…99999, or a character XML 1.0 cannot
     ///   hold; `limitExceeded` when the value written out in full would pass `budget`.
-    public static func encode(_ value: PlistValue, sortKeys: Bool = false, budget: OutputBudget = .default)
+    package static func encode(_ value: PlistValue, sortKeys: Bool = false, budget: OutputBudget = .default)
         throws(PlistError) -> Data
     {
         try value.checkExpansion(budget, as: "an XML property list")

@@ -246,9 +246,9 @@ struct XMLPlistReader {
                 }
             }
             nodes += 1
-            guard nodes <= limits.maxNodes else {
+            guard nodes <= limits.maxValues else {
                 throw PlistError(
-                    .limitExceeded, offset: i, "\(lineColumn(i)): more than \(limits.maxNodes) values")
+                    .limitExceeded, offset: i, "\(lineColumn(i)): more than \(limits.maxValues) values")
             }
             let parent = stack.count - 1
             guard parent >= 0 else { return value }

@@ -20,8 +20,8 @@
 ///
 /// Objects are numbered from 0 in the order they begin in the stream, so a value naming object 3
 /// twice is one object referenced twice (and an object may name an object that contains it: a
-/// cycle). Nothing is interpreted here: the typed layer (``decodeRoot(options:)``,
-/// ``decodeValues(options:)``) maps the classes Foundation and AppKit archive to the Swift values
+/// cycle). Nothing is interpreted here: the typed layer (``decodeRoot()``,
+/// ``decodeValues()``) maps the classes Foundation and AppKit archive to the Swift values
 /// this package uses for keyed archives.
 public struct TypedStreamArchive: Hashable, Sendable {
     /// The streamer version: 4 (every Mac OS X and macOS), or 3 (early NeXTSTEP).
@@ -36,7 +36,9 @@ public struct TypedStreamArchive: Hashable, Sendable {
     public var objects: [TypedStreamObject]
     /// Every class, by number.
     public var classes: [TypedStreamClass]
-    /// Where bytes that do not begin a group start, when ``TypedStreamOptions/allowTrailingData``
+    /// How the stream was read, and how ``decodeRoot()`` and the other typed reads interpret it.
+    public var options: TypedStreamOptions
+    /// Where bytes that do not begin a group start, when ``TypedStreamOptions/allowsTrailingData``
     /// accepted them; `nil` when the stream ends with its last group.
     public var trailingDataOffset: Int?
     /// Object numbers in the order the objects end: an object's own objects end before it, so every
@@ -47,7 +49,7 @@ public struct TypedStreamArchive: Hashable, Sendable {
     /// Reads all of `data`.
     ///
     /// - Throws: ``TypedStreamError``: `notATypedStream`, `truncated`, `unexpectedTag`,
-    ///   `invalidType`, `invalidLength`, `badReference`, `integerOverflow`, `corrupted`,
+    ///   `invalidType`, `invalidLength`, `badReference`, `numberOutOfRange`, `corrupted`,
     ///   `limitExceeded`, `trailingData`, each with the byte offset (and the object being read).
     public init(
         _ data: Data, limits: TypedStreamLimits = .default, options: TypedStreamOptions = .default
@@ -66,6 +68,7 @@ public struct TypedStreamArchive: Hashable, Sendable {
         classes = scanner.classes
         trailingDataOffset = scanner.trailingOffset
         endOrder = builder.endOrder
+        self.options = options
     }
 
     /// Whether `data` starts with a typedstream header.

@@ -169,10 +169,9 @@ public struct MessageBody: Hashable {
     ///   offset), or `typeMismatch` when the stream's root is not an attributed string with runs that
     ///   cover its text.
     public init(
-        attributedBody: Data, limits: TypedStreamLimits = .default, options: TypedStreamDecodingOptions = .default
+        attributedBody: Data, limits: TypedStreamLimits = .default, options: TypedStreamOptions = .default
     ) throws(TypedStreamError) {
-        let decoded = try StreamingDecoder.decode(
-            attributedBody, limits: limits, options: .default, decoding: options, keep: .first)
+        let decoded = try StreamingDecoder.decode(attributedBody, limits: limits, options: options, keep: .first)
         guard case .attributedString(let attributed)? = decoded.values.first else {
             let what = decoded.root?.className ?? (decoded.values.isEmpty ? "nothing" : "a value that is not an object")
             // What was read is dropped: a graph that contains itself would outlive it.

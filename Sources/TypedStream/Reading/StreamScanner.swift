@@ -79,7 +79,7 @@ struct StreamScanner: Sendable {
     private var values = 0
     /// Values that take no bytes (`!`, empty structures and arrays), bounded by the input's length.
     private var emptyValues = 0
-    /// Where bytes that do not begin a group start, when `allowTrailingData` accepted them.
+    /// Where bytes that do not begin a group start, when `allowsTrailingData` accepted them.
     private(set) var trailingOffset: Int?
     /// The op of an untyped `@` (streamer version 3).
     private let objectOp: Int
@@ -125,7 +125,7 @@ struct StreamScanner: Sendable {
         pos = 13
         let system = try readInteger(bytes)
         guard let v = Int(exactly: system) else {
-            throw error(.integerOverflow, at: 13, "system version \(system)")
+            throw error(.numberOutOfRange, at: 13, "system version \(system)")
         }
         systemVersion = v
         eventOffset = pos
@@ -268,7 +268,7 @@ struct StreamScanner: Sendable {
         } catch {
             guard topLevel, error.code != .limitExceeded else { throw error }
             let trailing = count - start
-            if options.allowTrailingData {
+            if options.allowsTrailingData {
                 trailingOffset = start
                 frames.removeAll()
                 pos = count
@@ -380,7 +380,7 @@ struct StreamScanner: Sendable {
             let v = try readInteger(bytes)
             let bits = code == UInt8(ascii: "s") ? 16 : code == UInt8(ascii: "q") ? 64 : 32
             guard bits == 64 || (v >= -(Int64(1) << (bits - 1)) && v < Int64(1) << (bits - 1)) else {
-                throw error(.integerOverflow, at: start, "\(v) does not fit type '\(Character(Unicode.Scalar(code)))'")
+                throw error(.numberOutOfRange, at: start, "\(v) does not fit type '\(Character(Unicode.Scalar(code)))'")
             }
             return .integer(v, type: Unicode.Scalar(code))
         case UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"), UInt8(ascii: "Q"):
@@ -389,7 +389,7 @@ struct StreamScanner: Sendable {
             if bits == 64 { return .unsignedInteger(UInt64(bitPattern: v), type: Unicode.Scalar(code)) }
             // A negative number is the bit pattern of a large one (C's int written for unsigned int).
             guard v >= -(Int64(1) << (bits - 1)), v < Int64(1) << bits else {
-                throw error(.integerOverflow, at: start, "\(v) does not fit type '\(Character(Unicode.Scalar(code)))'")
+                throw error(.numberOutOfRange, at: start, "\(v) does not fit type '\(Character(Unicode.Scalar(code)))'")
             }
             let u = v < 0 ? UInt64(v + (Int64(1) << bits)) : UInt64(v)
             return .unsignedInteger(u, type: Unicode.Scalar(code))
@@ -615,7 +615,7 @@ struct StreamScanner: Sendable {
                 }
                 let versionOffset = pos
                 guard let version = Int(exactly: try readInteger(bytes)) else {
-                    throw error(.integerOverflow, at: versionOffset, "class version")
+                    throw error(.numberOutOfRange, at: versionOffset, "class version")
                 }
                 let number = classes.count
                 classes.append(TypedStreamClass(name: text(bytes, name), version: version, superclass: nil))

@@ -55,7 +55,7 @@ public struct TypedStreamReader: Sendable {
     public var offset: Int { scanner.eventOffset }
     /// The classes read so far, by class number.
     public var classes: [TypedStreamClass] { scanner.classes }
-    /// Where bytes that do not begin a group start, when ``TypedStreamOptions/allowTrailingData``
+    /// Where bytes that do not begin a group start, when ``TypedStreamOptions/allowsTrailingData``
     /// accepted them (known once ``next()`` has returned `nil`).
     public var trailingDataOffset: Int? { scanner.trailingOffset }
 

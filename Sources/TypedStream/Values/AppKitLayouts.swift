@@ -65,7 +65,7 @@ extension TypedObjectSource {
         out.reserveCapacity(d.count)
         for (k, v) in d {
             guard case .string(let key) = k else { return nil }
-            out[key] = options.decodeNestedKeyedArchives ? TypedLayouts.nestedArchive(v) : v
+            out[key] = options.decodesNestedKeyedArchives ? TypedLayouts.nestedArchive(v) : v
         }
         return out
     }
@@ -169,10 +169,8 @@ extension TypedStreamArchive {
     ///
     /// - Throws: ``TypedStreamError/Code/typeMismatch`` when the stream is not a colour list (its
     ///   top-level groups are not `i`, `@i`, then one `@@` per colour holding an NSColor and an
-    ///   NSString); the reading errors of ``decodeObject(_:options:)``.
-    public func colorList(options: TypedStreamDecodingOptions = .default) throws(TypedStreamError)
-        -> ArchivedColorList
-    {
+    ///   NSString); the reading errors of ``decodeObject(_:)``.
+    public func colorList() throws(TypedStreamError) -> ArchivedColorList {
         let values = groups.flatMap(\.values)
         func mismatch(_ why: String) -> TypedStreamError {
             TypedStreamError(.typeMismatch, offset: groups.first?.offset, "not a colour list: \(why)")

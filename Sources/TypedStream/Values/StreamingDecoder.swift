@@ -23,29 +23,26 @@ public import KeyedArchive
 
 extension TypedStreamArchive {
     /// The typed values of every top-level group of `data`, read straight from the bytes (no object
-    /// layer is built): the values ``decodeValues(options:)`` gives for the archive of `data`, in
+    /// layer is built): the values ``decodeValues()`` gives for the archive of `data`, in
     /// about half the time.
     ///
     /// - Throws: ``TypedStreamError``: the reading errors of ``init(_:limits:options:)``, and those
-    ///   of ``decodeValues(options:)`` (`cycle`, `limitExceeded`).
+    ///   of ``decodeValues()`` (`cycle`, `limitExceeded`).
     public static func decodeValues(
-        from data: Data, limits: TypedStreamLimits = .default, options: TypedStreamOptions = .default,
-        decoding: TypedStreamDecodingOptions = .default
+        from data: Data, limits: TypedStreamLimits = .default, options: TypedStreamOptions = .default
     ) throws(TypedStreamError) -> [AnyArchived] {
-        try StreamingDecoder.decode(data, limits: limits, options: options, decoding: decoding, keep: .all).values
+        try StreamingDecoder.decode(data, limits: limits, options: options, keep: .all).values
     }
 
     /// The root object of `data` (the first value of its first group) as a typed value, read straight
-    /// from the bytes: the value ``decodeRoot(options:)`` gives for the archive of `data`.
+    /// from the bytes: the value ``decodeRoot()`` gives for the archive of `data`.
     ///
-    /// - Throws: as ``decodeValues(from:limits:options:decoding:)``; `typeMismatch` when the stream
+    /// - Throws: as ``decodeValues(from:limits:options:)``; `typeMismatch` when the stream
     ///   has no value.
     public static func decodeRoot(
-        from data: Data, limits: TypedStreamLimits = .default, options: TypedStreamOptions = .default,
-        decoding: TypedStreamDecodingOptions = .default
+        from data: Data, limits: TypedStreamLimits = .default, options: TypedStreamOptions = .default
     ) throws(TypedStreamError) -> AnyArchived {
-        let decoded = try StreamingDecoder.decode(
-            data, limits: limits, options: options, decoding: decoding, keep: .first)
+        let decoded = try StreamingDecoder.decode(data, limits: limits, options: options, keep: .first)
         guard let root = decoded.values.first else {
             throw TypedStreamError(.typeMismatch, "the stream has no value")
         }
@@ -72,7 +69,7 @@ struct StreamingDecoder: TypedObjectSource {
         case structure(name: String?, start: Int)
     }
 
-    let options: TypedStreamDecodingOptions
+    let options: TypedStreamOptions
     private var classes: [TypedStreamClass] = []
     /// Each class's kind, by class number.
     private var kinds: [ClassKind] = []
@@ -93,7 +90,7 @@ struct StreamingDecoder: TypedObjectSource {
         var offset: Int
     }
 
-    init(options: TypedStreamDecodingOptions, expectedObjects: Int) {
+    init(options: TypedStreamOptions, expectedObjects: Int) {
         self.options = options
         classes.reserveCapacity(min(expectedObjects, 16))
         kinds.reserveCapacity(min(expectedObjects, 16))
@@ -105,14 +102,14 @@ struct StreamingDecoder: TypedObjectSource {
     /// Decodes `data`. When it throws, or for the objects the caller does not keep, the instances
     /// made are emptied: a graph that contains itself is not left behind.
     static func decode(
-        _ data: Data, limits: TypedStreamLimits, options: TypedStreamOptions, decoding: TypedStreamDecodingOptions,
+        _ data: Data, limits: TypedStreamLimits, options: TypedStreamOptions,
         keep: Keep
     ) throws(TypedStreamError) -> Result {
         let span = data.span
         var scanner = try StreamScanner(span, limits: limits, options: options)
         // An object takes 3 bytes at least (class reference, end of object, a value or none);
         // typical message bodies hold one in 20-40 bytes.
-        var decoder = StreamingDecoder(options: decoding, expectedObjects: min(data.count / 16 + 4, 1024))
+        var decoder = StreamingDecoder(options: options, expectedObjects: min(data.count / 16 + 4, 1024))
         // The objects of the first top-level value: those begun before it is complete.
         var firstValueObjects: Int?
         var values: [AnyArchived] = []

@@ -23,21 +23,6 @@ public import KeyedArchive
     import Foundation
 #endif
 
-/// How a typedstream's objects become typed values.
-public struct TypedStreamDecodingOptions: Sendable, Hashable {
-    /// Decode an attributed string's data attribute that holds a keyed archive (`bplist00`, as
-    /// Messages stores its data-detector results) in place: the data becomes the archive's root
-    /// object (default `true`). Data that does not decode as a keyed archive stays data.
-    public var decodeNestedKeyedArchives: Bool = true
-
-    /// The defaults.
-    public static let `default` = TypedStreamDecodingOptions()
-
-    public init(decodeNestedKeyedArchives: Bool = true) {
-        self.decodeNestedKeyedArchives = decodeNestedKeyedArchives
-    }
-}
-
 extension TypedStreamArchive {
     /// The root object (the first value of the first group) as a typed value.
     ///
@@ -50,7 +35,7 @@ extension TypedStreamArchive {
     ///
     /// - Throws: ``TypedStreamError`` `typeMismatch` when the stream has no value, `cycle` when a
     ///   value class contains itself.
-    public func decodeRoot(options: TypedStreamDecodingOptions = .default) throws(TypedStreamError) -> AnyArchived {
+    public func decodeRoot() throws(TypedStreamError) -> AnyArchived {
         guard let root else { throw TypedStreamError(.typeMismatch, "the stream has no value") }
         var decoder = TypedValueDecoder(archive: self, options: options)
         do {
@@ -64,7 +49,7 @@ extension TypedStreamArchive {
     }
 
     /// Every value of every top-level group, in order, as typed values (a `!` is left out).
-    public func decodeValues(options: TypedStreamDecodingOptions = .default) throws(TypedStreamError) -> [AnyArchived] {
+    public func decodeValues() throws(TypedStreamError) -> [AnyArchived] {
         var decoder = TypedValueDecoder(archive: self, options: options)
         var out: [AnyArchived] = []
         do {
@@ -83,9 +68,8 @@ extension TypedStreamArchive {
     /// Every object as a typed value, by number: each converted once, so an object named from several
     /// places is one value (one `ArchivedInstance` for an unknown class).
     ///
-    /// - Throws: as ``decodeRoot(options:)``.
-    public func decodeObjects(options: TypedStreamDecodingOptions = .default) throws(TypedStreamError) -> [AnyArchived]
-    {
+    /// - Throws: as ``decodeRoot()``.
+    public func decodeObjects() throws(TypedStreamError) -> [AnyArchived] {
         var decoder = TypedValueDecoder(archive: self, options: options)
         var out: [AnyArchived] = []
         out.reserveCapacity(objects.count)
@@ -100,10 +84,8 @@ extension TypedStreamArchive {
 
     /// Object `number` as a typed value.
     ///
-    /// - Throws: `badReference` when there is no such object; as ``decodeRoot(options:)``.
-    public func decodeObject(_ number: Int, options: TypedStreamDecodingOptions = .default) throws(TypedStreamError)
-        -> AnyArchived
-    {
+    /// - Throws: `badReference` when there is no such object; as ``decodeRoot()``.
+    public func decodeObject(_ number: Int) throws(TypedStreamError) -> AnyArchived {
         guard objects.indices.contains(number) else {
             throw TypedStreamError(.badReference, "no object \(number) (\(objects.count) objects)")
         }
@@ -134,7 +116,7 @@ struct Fields: RandomAccessCollection {
 /// What the class layouts need of a decoder: the options, class names, and objects by number
 /// (each converted once; one still open is a cycle, see the conformers).
 protocol TypedObjectSource {
-    var options: TypedStreamDecodingOptions { get }
+    var options: TypedStreamOptions { get }
     func className(ofClass number: Int) -> String?
     mutating func object(_ number: Int) throws(TypedStreamError) -> AnyArchived
 }
@@ -194,7 +176,7 @@ extension TypedObjectSource {
 /// is filled (replaced by its value once every object is converted), else a `cycle`.
 struct TypedValueDecoder: TypedObjectSource {
     let archive: TypedStreamArchive
-    let options: TypedStreamDecodingOptions
+    let options: TypedStreamOptions
     private var results: [AnyArchived?]
     /// The instance of each object of a class without an interpretation, or of a value class whose
     /// values fit no layout (created when first named, or when converted).
@@ -205,7 +187,7 @@ struct TypedValueDecoder: TypedObjectSource {
     /// Each class's kind, by class number.
     private let kinds: [ClassKind]
 
-    init(archive: TypedStreamArchive, options: TypedStreamDecodingOptions) {
+    init(archive: TypedStreamArchive, options: TypedStreamOptions) {
         self.archive = archive
         self.options = options
         results = Array(repeating: nil, count: archive.objects.count)

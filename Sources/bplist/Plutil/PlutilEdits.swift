@@ -17,7 +17,7 @@ enum PlutilEdits {
     static func insertion(
         _ value: PlistValue, at text: String, in root: PlistValue, replacing: Bool, appending: Bool,
         creatingParents: Bool
-    ) throws -> PlistEdit {
+    ) throws -> PlistEdit<PlistValue> {
         let components = components(text)
         let path = PlistKeyPath(components)
         let shown = path.description
@@ -70,7 +70,7 @@ enum PlutilEdits {
     }
 
     /// The edit `-remove` makes, or plutil's error for it.
-    static func removal(at text: String, in root: PlistValue) throws -> PlistEdit {
+    static func removal(at text: String, in root: PlistValue) throws -> PlistEdit<PlistValue> {
         let components = components(text)
         let path = PlistKeyPath(components)
         let failure = Plutil.Failure("No value to remove at key path \(path.description)")

@@ -67,7 +67,7 @@ extension Plutil {
                 case .binary:
                     // Every object is read (and every string decoded) once, without building the value.
                     let tree = PlistInput.tree(try PlistInput.openBinary(data, read: .standard), read: .standard)
-                    try PlistTreeMeasure(tree, budget: OutputBudget(maxNodes: .max - 1, maxBytes: .max - 1))
+                    try PlistTreeMeasure(tree, budget: OutputBudget(maxValues: .max - 1, maxBytes: .max - 1))
                         .check(tree.root, as: "a property list")
                     PlistInput.warnRepairs(tree)
                 case .json:
@@ -310,9 +310,8 @@ extension Plutil {
                 case .json: text = common.readable ? "{\n\n}" : "{}"
                 case .openStep: text = "{\n}\n"
                 case .xml, .binary:
-                    let form: PlistInput.Form = emission == .xml ? .xml : .binary
                     let bytes = try PlistInput.encode(
-                        .dictionary(PlistDictionary()), as: PlistInput.FileForm(form: form))
+                        .dictionary(PlistDictionary()), as: emission == .xml ? PlistFormat.xml : .binary)
                     try IO.write(bytes, to: path)
                     return
                 }

@@ -67,7 +67,7 @@ import Testing
         let value = Words(words: ["alpha", "béta", ""], count: "3")
         let plain = try PlistEncoder().encode(value)
         var zlib = PlistEncoder()
-        zlib.compression = .zlib(level: 6)
+        zlib.compression = .zlib, compressionLevel: 6
         let compressed = try zlib.encode(value)
         #expect(compressed.first == 0x78)
         #expect(try PlistDecoder().decode(Words.self, from: compressed) == value)

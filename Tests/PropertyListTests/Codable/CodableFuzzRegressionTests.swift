@@ -30,7 +30,7 @@ import Testing
             _ = try PlistDecoder().decode(Model.self, from: doc, at: "children.0")
             Issue.record("the key-path walk read past a malformed key")
         } catch DecodingError.dataCorrupted(let context) {
-            #expect((context.underlyingError as? PlistError)?.code == .invalidObject)
+            #expect((context.underlyingError as? PlistError)?.code == .corrupted)
         }
     }
 

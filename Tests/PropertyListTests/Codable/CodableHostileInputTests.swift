@@ -71,9 +71,9 @@ func assembledPlist(_ objects: [[UInt8]]) -> Data {
             n = first
         }
         #expect(depth == 10)
-        // PlistLimits.maxNodes caps the budget too.
+        // PlistLimits.maxValues caps the budget too.
         var strict = PlistDecoder()
-        strict.limits.maxNodes = 100
+        strict.limits.maxValues = 100
         #expect(throws: DecodingError.self) { try strict.decode(Node.self, from: assembledPlist(small)) }
     }
 

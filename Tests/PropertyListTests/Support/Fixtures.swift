@@ -75,7 +75,7 @@ func expectFailure<T>(
 }
 
 /// Opens and fully materialises `data`.
-func decode(_ data: Data, limits: PlistLimits = .default, options: BinaryPlistDocument.Options = .init())
+func decode(_ data: Data, limits: PlistLimits = .default, options: PlistReadOptions = .init())
     throws(PlistError) -> PlistValue
 {
     try BinaryPlistDocument(data, limits: limits, options: options).value()

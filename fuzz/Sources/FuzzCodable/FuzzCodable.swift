@@ -117,7 +117,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     decoder.limits = input.config.limits
     decoder.options = input.config.options
     // The value budget for a fuzz run: a few hundred thousand values at most.
-    decoder.limits.maxNodes = min(decoder.limits.maxNodes, 1 << 18)
+    decoder.limits.maxValues = min(decoder.limits.maxValues, 1 << 18)
 
     guard let model = decoded("decode", { try decoder.decode(FuzzModel.self, from: payload) }) else { return 0 }
 

@@ -2,11 +2,11 @@
 //
 // Every target reads the same layout, so one reproducer means the same thing to all of them:
 //
-//   byte 0   bit 0    allowTrailingData
-//            bit 1    asciiStringsMayBeUTF8
-//            bit 2    acceptCompressed = false (0 keeps the default, true)
+//   byte 0   bit 0    allowsTrailingData
+//            bit 1    allowsUTF8InASCIIStrings
+//            bit 2    allowsCompression = false (0 keeps the default, true)
 //            bits 3-4 maxDepth:             512, 1, 4, 32
-//            bits 5-7 maxNodes:             default, 1, 2, 8, 64, 512, 4096, 65536
+//            bits 5-7 maxValues:             default, 1, 2, 8, 64, 512, 4096, 65536
 //   byte 1   bits 0-1 maxObjects:           default, 1, 16, 256
 //            bits 2-3 maxUID:               UInt32.max, 0, 255, UInt64.max
 //            bits 4-5 maxDecompressedBytes: 65536, 0, 100, 4096
@@ -32,7 +32,7 @@ public struct FuzzConfig: Sendable, Hashable {
     /// The limits the payload is read with.
     public var limits: PlistLimits
     /// The options the payload is opened with.
-    public var options: BinaryPlistDocument.Options
+    public var options: PlistReadOptions
     /// Two bits for the target's own use (0...3).
     public var choice: Int { Int(byte1 >> 6) }
 
@@ -42,14 +42,14 @@ public struct FuzzConfig: Sendable, Hashable {
     public init(_ byte0: UInt8, _ byte1: UInt8) {
         self.byte0 = byte0
         self.byte1 = byte1
-        options = BinaryPlistDocument.Options(
-            allowTrailingData: byte0 & 1 != 0,
-            asciiStringsMayBeUTF8: byte0 & 2 != 0,
-            acceptCompressed: byte0 & 4 == 0)
+        options = PlistReadOptions(
+            allowsTrailingData: byte0 & 1 != 0,
+            allowsUTF8InASCIIStrings: byte0 & 2 != 0,
+            allowsCompression: byte0 & 4 == 0)
         var limits = PlistLimits()
         limits.maxDepth = [512, 1, 4, 32][Int(byte0 >> 3 & 3)]
-        let nodes = [limits.maxNodes, 1, 2, 8, 64, 512, 4096, 65536]
-        limits.maxNodes = nodes[Int(byte0 >> 5 & 7)]
+        let nodes = [limits.maxValues, 1, 2, 8, 64, 512, 4096, 65536]
+        limits.maxValues = nodes[Int(byte0 >> 5 & 7)]
         limits.maxObjects = [limits.maxObjects, 1, 16, 256][Int(byte1 & 3)]
         limits.maxUID = [UInt64(UInt32.max), 0, 255, UInt64.max][Int(byte1 >> 2 & 3)]
         limits.maxDecompressedBytes = [65536, 0, 100, 4096][Int(byte1 >> 4 & 3)]
@@ -62,12 +62,12 @@ public struct FuzzConfig: Sendable, Hashable {
     /// A readable summary, for reproducer reports and regression tests.
     public var summary: String {
         var parts: [String] = []
-        if options.allowTrailingData { parts.append("allowTrailingData") }
-        if options.asciiStringsMayBeUTF8 { parts.append("asciiStringsMayBeUTF8") }
-        if !options.acceptCompressed { parts.append("acceptCompressed=false") }
+        if options.allowsTrailingData { parts.append("allowsTrailingData") }
+        if options.allowsUTF8InASCIIStrings { parts.append("allowsUTF8InASCIIStrings") }
+        if !options.allowsCompression { parts.append("allowsCompression=false") }
         let d = PlistLimits()
         if limits.maxDepth != d.maxDepth { parts.append("maxDepth=\(limits.maxDepth)") }
-        if limits.maxNodes != d.maxNodes { parts.append("maxNodes=\(limits.maxNodes)") }
+        if limits.maxValues != d.maxValues { parts.append("maxValues=\(limits.maxValues)") }
         if limits.maxObjects != d.maxObjects { parts.append("maxObjects=\(limits.maxObjects)") }
         if limits.maxUID != d.maxUID { parts.append("maxUID=\(limits.maxUID)") }
         parts.append("maxDecompressedBytes=\(limits.maxDecompressedBytes)")

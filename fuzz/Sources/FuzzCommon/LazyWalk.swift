@@ -21,13 +21,13 @@ public func walkLazily(_ doc: BinaryPlistDocument) {
     let n = doc.objectCount
     // Out-of-range references are a typed error, never a trap.
     for bad in [-1, n, Int.max] {
-        expectCode(.referenceOutOfRange, "object(\(bad))") { () throws(PlistError) in
+        expectCode(.badReference, "object(\(bad))") { () throws(PlistError) in
             _ = try doc.object(ObjectRef(bad))
         }
-        expectCode(.referenceOutOfRange, "string(\(bad))") { () throws(PlistError) in
+        expectCode(.badReference, "string(\(bad))") { () throws(PlistError) in
             _ = try doc.string(ObjectRef(bad))
         }
-        expectCode(.referenceOutOfRange, "value(of: \(bad))") { () throws(PlistError) in
+        expectCode(.badReference, "value(of: \(bad))") { () throws(PlistError) in
             _ = try doc.value(of: ObjectRef(bad))
         }
     }
@@ -61,7 +61,7 @@ public func walkLazily(_ doc: BinaryPlistDocument) {
 }
 
 /// Follows each reference of a list: in range it names an object (which may fail to decode), out of
-/// range it is `referenceOutOfRange`.
+/// range it is `badReference`.
 private func visit(_ refs: ReferenceList, _ doc: BinaryPlistDocument, _ budget: inout Int) {
     require(refs.count >= 0, "negative reference count")
     for position in refs.indices {
@@ -73,7 +73,7 @@ private func visit(_ refs: ReferenceList, _ doc: BinaryPlistDocument, _ budget: 
             require(r.index >= 0 && r.index < doc.objectCount, "object(\(r)) succeeded out of range")
         } catch {
             if r.index < 0 || r.index >= doc.objectCount {
-                require(error.code == .referenceOutOfRange, "out-of-range \(r) gave \(error)")
+                require(error.code == .badReference, "out-of-range \(r) gave \(error)")
             }
         }
     }
@@ -97,7 +97,7 @@ private func compareScalar(_ object: PlistObject, _ ref: ObjectRef, _ doc: Binar
             require(false, "fill byte \(ref) materialised as a value")
             return
         }
-        require(e.code == .invalidObject, "fill byte \(ref) gave \(e.code)")
+        require(e.code == .corrupted, "fill byte \(ref) gave \(e.code)")
     case .bool(let b): expect(.bool(b))
     case .integer(let i): expect(.integer(i))
     case .real(let d): expect(.real(d))

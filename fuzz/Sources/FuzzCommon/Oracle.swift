@@ -41,7 +41,7 @@ public enum OpenOutcome: Equatable, CustomStringConvertible {
 
 /// Opens `data`, checking the error contract on failure and the trailer equations on success.
 public func open(
-    _ data: Data, limits: PlistLimits, options: BinaryPlistDocument.Options
+    _ data: Data, limits: PlistLimits, options: PlistReadOptions
 ) -> Result<BinaryPlistDocument, PlistError> {
     let result = Result { () throws(PlistError) in
         try BinaryPlistDocument(data, limits: limits, options: options)
@@ -66,12 +66,12 @@ public func checkInvariants(_ doc: BinaryPlistDocument, inputCount: Int) {
     require(
         t.offsetTableOffset + t.objectCount * t.offsetIntSize + BinaryPlistTrailer.size == doc.data.count,
         "size equation: table \(t.offsetTableOffset) + \(t.objectCount)×\(t.offsetIntSize) + 32 != \(doc.data.count)")
-    if doc.envelope == .none {
+    if doc.compression == .none {
         require(
             doc.data.count + doc.trailingByteCount == inputCount,
             "\(doc.data.count) + \(doc.trailingByteCount) trailing != input \(inputCount)")
     }
-    require(doc.options.allowTrailingData || doc.trailingByteCount == 0, "trailing bytes in strict mode")
+    require(doc.options.allowsTrailingData || doc.trailingByteCount == 0, "trailing bytes in strict mode")
     require(doc.data.starts(with: Array("bplist0".utf8)), "document does not start with bplist0")
 }
 

@@ -19,7 +19,7 @@ public func checkRoundTrip(
     // No size gate: `==`, hashing and the writer are linear in shared sub-trees (storage identity),
     // so even a 2^60-leaf DAG from a 300-byte input compares and re-encodes in its file size.
     let writer = BinaryPlistWriter(
-        deduplicate: deduplicate, compression: compressionLevel.map { .zlib(level: $0) } ?? .none)
+        deduplicate: deduplicate, compression: compressionLevel.map { .zlib, compressionLevel: $0 } ?? .none)
     let encoded: Data
     do {
         encoded = try writer.write(value)
@@ -30,17 +30,17 @@ public func checkRoundTrip(
     require((try? writer.write(value)) == encoded, "writing the same value twice gave different bytes")
 
     var limits = original.limits
-    var options = BinaryPlistDocument.Options()
+    var options = PlistReadOptions()
     if compressionLevel != nil {
         // The inflated size is the plain size, which may be above the fuzz configuration's small cap.
         limits.maxDecompressedBytes = max(limits.maxDecompressedBytes, 1 << 24)
     } else {
-        options.acceptCompressed = false
+        options.allowsCompression = false
     }
     if !deduplicate {
         // Without deduplication the tree is written as a tree: it may need more objects and nodes.
         limits.maxObjects = PlistLimits().maxObjects
-        limits.maxNodes = PlistLimits().maxNodes
+        limits.maxValues = PlistLimits().maxValues
     }
     let reopened: BinaryPlistDocument
     do {

@@ -129,8 +129,8 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     let input = FuzzInput(start, size)
     let payload = input.payload
     let plistLimits = input.config.limits
-    let limits = KeyedUnarchiver.Limits(
-        maxDepth: plistLimits.maxDepth, maxDecodedValues: min(plistLimits.maxNodes, 1 << 16), plist: plistLimits)
+    let limits = KeyedArchiveLimits(
+        maxDepth: plistLimits.maxDepth, maxValues: min(plistLimits.maxValues, 1 << 16), plist: plistLimits)
 
     // 1. Generic graph.
     if let graph = keyed("KeyedArchiveGraph", { try KeyedArchiveGraph(payload, limits: limits) }) {

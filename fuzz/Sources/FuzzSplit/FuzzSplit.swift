@@ -1,5 +1,5 @@
 // fuzz/Sources/FuzzSplit/FuzzSplit.swift - libFuzzer entry point: appended data and back-to-back
-// property lists (`allowTrailingData`, `BinaryPlistDocument.documents(in:)`).
+// property lists (`allowsTrailingData`, `BinaryPlistDocument.documents(in:)`).
 
 import Foundation
 import FuzzCommon
@@ -10,10 +10,10 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     let input = FuzzInput(start, size)
     let payload = input.payload
     let limits = input.config.limits
-    let strictOptions = BinaryPlistDocument.Options(
-        asciiStringsMayBeUTF8: input.config.options.asciiStringsMayBeUTF8, acceptCompressed: false)
+    let strictOptions = PlistReadOptions(
+        allowsUTF8InASCIIStrings: input.config.options.allowsUTF8InASCIIStrings, allowsCompression: false)
     var lenientOptions = strictOptions
-    lenientOptions.allowTrailingData = true
+    lenientOptions.allowsTrailingData = true
 
     let strict = open(payload, limits: limits, options: strictOptions)
     let lenient = open(payload, limits: limits, options: lenientOptions)

@@ -8,8 +8,8 @@
 // to bytes that read with the same groups, objects and classes, and writing that again gives the
 // same bytes (a fixed point); a message body's runs are contiguous and cover its text.
 //
-// Configuration (FuzzInput.swift): allowTrailingData from bit 0 of byte 0; maxDepth from its bits
-// 3-4; maxValues from maxNodes (capped at 65,536); maxTableEntries from maxObjects; the choice bits
+// Configuration (FuzzInput.swift): allowsTrailingData from bit 0 of byte 0; maxDepth from its bits
+// 3-4; maxValues from maxValues (capped at 65,536); maxTableEntries from maxObjects; the choice bits
 // pick the union pointer size (bit 0: 4 instead of 8) and whether nested keyed archives are decoded.
 
 import Foundation
@@ -23,10 +23,10 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     let payload = input.payload
     let config = input.config
     let limits = TypedStreamLimits(
-        maxDepth: config.limits.maxDepth, maxValues: min(config.limits.maxNodes, 1 << 16),
+        maxDepth: config.limits.maxDepth, maxValues: min(config.limits.maxValues, 1 << 16),
         maxTableEntries: min(config.limits.maxObjects, 1 << 16))
     let options = TypedStreamOptions(
-        allowTrailingData: config.options.allowTrailingData, unionPointerSize: config.choice & 1 == 0 ? 8 : 4)
+        allowsTrailingData: config.options.allowsTrailingData, unionPointerSize: config.choice & 1 == 0 ? 8 : 4)
     let decoding = TypedStreamDecodingOptions(decodeNestedKeyedArchives: config.choice & 2 != 0)
 
     func located(_ e: TypedStreamError, _ what: String) {

@@ -15,7 +15,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     let payload = input.payload
     var limits = input.config.limits
     var options = input.config.options
-    options.acceptCompressed = true
+    options.allowsCompression = true
 
     // 1. Untrusted compressed input.
     let cap = limits.maxDecompressedBytes
@@ -27,13 +27,13 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         require([.compression, .limitExceeded, .trailingData].contains(e.code), "inflate threw \(e)")
         checkError(e, inputCount: payload.count)
     }
-    if CompressionEnvelope.detect(payload) != nil {
+    if PlistCompression.detect(payload) != nil {
         let viaEnvelope = OpenOutcome(open(payload, limits: limits, options: options))
         let expected: OpenOutcome
         switch inflated {
         case .success(let plain):
             var plainOptions = options
-            plainOptions.acceptCompressed = false
+            plainOptions.allowsCompression = false
             expected = OpenOutcome(open(plain, limits: limits, options: plainOptions))
         case .failure(let e):
             expected = .failed(e.code, offset: e.offset)
@@ -49,7 +49,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     } catch {
         fatalError("fuzz oracle failed: deflate(level \(level)) threw \(error)")
     }
-    require(CompressionEnvelope.detect(packed) == .zlib, "deflate output is not detected as zlib")
+    require(PlistCompression.detect(packed) == .zlib, "deflate output is not detected as zlib")
     let back = Result { () throws(PlistError) in try Zlib.inflate(packed, limit: payload.count) }
     require((try? back.get()) == payload, "inflate(deflate(x), limit: x.count) is not x: \(back)")
     if !payload.isEmpty {
@@ -63,7 +63,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     }
     limits.maxDecompressedBytes = payload.count
     var plainOptions = options
-    plainOptions.acceptCompressed = false
+    plainOptions.allowsCompression = false
     let compressed = OpenOutcome(open(packed, limits: limits, options: options))
     let plain = OpenOutcome(open(payload, limits: limits, options: plainOptions))
     require(compressed == plain, "compressed path \(compressed) vs plain path \(plain)")

@@ -16,7 +16,7 @@ public struct PlistLimits: Sendable, Hashable {
     /// Most values a single materialisation may produce, counting every distinct object once and
     /// every element, key and value slot (default 1 << 28). Shared sub-trees are memoised, so a DAG
     /// costs its size once; this budget stops anything that would still grow out of proportion.
-    public var maxNodes: Int = 1 << 28
+    public var maxValues: Int = 1 << 28
     /// Largest output of inflating a zlib/gzip envelope (default 256 MiB): a zip bomb stops here.
     public var maxDecompressedBytes: Int = 256 << 20
     /// Largest UID accepted (default `UInt64.max`: the format allows 8-byte UIDs and other writers
@@ -30,12 +30,12 @@ public struct PlistLimits: Sendable, Hashable {
     public init() {}
 
     public init(
-        maxDepth: Int = 512, maxObjects: Int = 1 << 27, maxNodes: Int = 1 << 28,
+        maxDepth: Int = 512, maxObjects: Int = 1 << 27, maxValues: Int = 1 << 28,
         maxDecompressedBytes: Int = 256 << 20, maxUID: UInt64 = .max
     ) {
         self.maxDepth = maxDepth
         self.maxObjects = maxObjects
-        self.maxNodes = maxNodes
+        self.maxValues = maxValues
         self.maxDecompressedBytes = maxDecompressedBytes
         self.maxUID = maxUID
     }
