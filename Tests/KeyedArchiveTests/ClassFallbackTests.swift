@@ -209,9 +209,9 @@ struct ClassFallbackTests {
                 try KeyedUnarchiver.unarchivedObject(ofClass: HierCat.self, from: data)
             }
             #expect(e.code == .corrupted)
-            #expect(e.uid == 2)
+            #expect(e.object == 2)
             let g = try #require(throws: KeyedArchiveError.self) { try KeyedArchiveGraph(data) }
-            #expect(g.code == .corrupted && g.uid == 2)
+            #expect(g.code == .corrupted && g.object == 2)
         }
     }
 }

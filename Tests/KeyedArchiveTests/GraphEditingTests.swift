@@ -65,7 +65,7 @@ extension PlistValue {
 
 @Suite struct GraphEditingTests {
     /// Applies edits to the fixture and returns the written archive's property list.
-    func edited(_ edits: [KeyedArchiveGraph.Edit], xml: Bool = false) throws -> (PlistValue, Data) {
+    func edited(_ edits: [PlistEdit<AnyArchived>], xml: Bool = false) throws -> (PlistValue, Data) {
         var graph = try KeyedArchiveGraph(try SettingsFixture.data(xml: xml))
         try graph.apply(edits)
         let out = try graph.encoded()
@@ -74,7 +74,7 @@ extension PlistValue {
 
     @Test func settingAStringChangesOnlyThatString() throws {
         for xml in [false, true] {
-            let (out, data) = try edited([.set(["root", "theme"], .string("dark"))], xml: xml)
+            let (out, data) = try edited([.set(.string("dark"), at: ["root", "theme"])], xml: xml)
             // "light" was referenced once: "dark" takes its UID, and nothing else changes.
             let expected = SettingsFixture.changed { $0[3] = "dark" }
             #expect(out.sameInOrder(expected), "xml: \(xml)")
@@ -83,15 +83,15 @@ extension PlistValue {
     }
 
     @Test func inlineValuesStayInline() throws {
-        let (out, _) = try edited([.set(["root", "volume"], .real(0.75)), .set(["root", "$1"], .integer(7))])
+        let (out, _) = try edited([.set(.real(0.75), at: ["root", "volume"]), .set(.integer(7), at: ["root", "$1"])])
         #expect(out.sameInOrder(SettingsFixture.changed { $0[1] = $0[1].with("volume", 0.75).with("$1", 7) }))
     }
 
     @Test func collectionMembersAreReplacedInsertedAppendedAndRemoved() throws {
-        var (out, _) = try edited([.set(["root", "items", "1"], .string("B"))])
+        var (out, _) = try edited([.set(.string("B"), at: ["root", "items", "1"])])
         #expect(out.sameInOrder(SettingsFixture.changed { $0[6] = "B" }))
         // "a" is shared with the ordered set: the array gets a new string, the set keeps "a".
-        (out, _) = try edited([.set(["root", "items", "0"], .string("A"))])
+        (out, _) = try edited([.set(.string("A"), at: ["root", "items", "0"])])
         #expect(
             out.sameInOrder(
                 SettingsFixture.changed {
@@ -99,7 +99,7 @@ extension PlistValue {
                     $0.append("A")
                 }))
         (out, _) = try edited([
-            .insert(["root", "items", "0"], .string("z")), .append(["root", "items"], .integer(3)),
+            .insert(.string("z"), at: ["root", "items", "0"]), .append(.integer(3), to: ["root", "items"]),
         ])
         #expect(
             out.sameInOrder(
@@ -111,7 +111,7 @@ extension PlistValue {
     }
 
     @Test func removingDropsWhatBecameUnreachable() throws {
-        let (out, data) = try edited([.remove(["root", "items", "1"])])
+        let (out, data) = try edited([.remove(at: ["root", "items", "1"])])
         // "b" (UID 6) is gone from the file; the entries after it move down one.
         let expected = SettingsFixture.changed { $0[4] = $0[4].with("NS.objects", [.uid(5)]) }
         #expect(try StrictGraphComparison.compare(try BinaryPlistWriter().write(expected), data) > 0)
@@ -125,7 +125,7 @@ extension PlistValue {
 
     @Test func replacedCollectionsAndStringsKeepTheirMutableClass() throws {
         let (out, data) = try edited([
-            .set(["root", "items"], .array([.string("x")])), .set(["root", "title"], .string("New")),
+            .set(.array([.string("x")]), at: ["root", "items"]), .set(.string("New"), at: ["root", "title"]),
         ])
         // The NSMutableArray object keeps its UID and class; its new member is a new string.
         let expected = SettingsFixture.changed {
@@ -155,9 +155,9 @@ extension PlistValue {
 
     @Test func dictionaryEntriesThroughASharedDictionary() throws {
         // prefs and prefs2 are one NSMutableDictionary: the edit changes it once, both see it.
-        var (out, _) = try edited([.set(["root", "prefs", "font"], .string("Monaco"))])
+        var (out, _) = try edited([.set(.string("Monaco"), at: ["root", "prefs", "font"])])
         #expect(out.sameInOrder(SettingsFixture.changed { $0[18] = "Monaco" }))
-        (out, _) = try edited([.insert(["root", "prefs2", "size"], .integer(12))])
+        (out, _) = try edited([.insert(.integer(12), at: ["root", "prefs2", "size"])])
         #expect(
             out.sameInOrder(
                 SettingsFixture.changed {
@@ -171,13 +171,13 @@ extension PlistValue {
         }
         #expect(e.code == .sharedObject)
         #expect(e.keyPath == ["root", "prefs"])
-        #expect(e.uid == 9)
+        #expect(e.object == 9)
         // Not shared: allowed under .reject too.
         try graph.set(.string("dark"), at: "root.theme", sharedObjects: .reject)
     }
 
     @Test func orderedSetsInAppleLayoutAreRenumbered() throws {
-        var (out, _) = try edited([.insert(["root", "recents", "1"], .string("d"))])
+        var (out, _) = try edited([.insert(.string("d"), at: ["root", "recents", "1"])])
         #expect(
             out.sameInOrder(
                 SettingsFixture.changed {
@@ -186,14 +186,14 @@ extension PlistValue {
                     ]
                     $0.append("d")
                 }))
-        (out, _) = try edited([.remove(["root", "recents", "0"])])
+        (out, _) = try edited([.remove(at: ["root", "recents", "0"])])
         #expect(out.sameInOrder(SettingsFixture.changed { $0[12] = ["NS.object.0": .uid(13), "$class": .uid(19)] }))
     }
 
     @Test func valuesWithoutAKeyAreNumberedMembers() throws {
-        var (out, _) = try edited([.set(["root", "$0"], .string("u"))])
+        var (out, _) = try edited([.set(.string("u"), at: ["root", "$0"])])
         #expect(out.sameInOrder(SettingsFixture.changed { $0[14] = "u" }))
-        (out, _) = try edited([.insert(["root", "$1"], .bool(true))])
+        (out, _) = try edited([.insert(.bool(true), at: ["root", "$1"])])
         #expect(
             out.sameInOrder(
                 SettingsFixture.changed {
@@ -203,7 +203,7 @@ extension PlistValue {
                         "empty1": .uid(15), "empty2": .uid(16),
                     ]
                 }))
-        let (removed, data) = try edited([.remove(["root", "$0"])])
+        let (removed, data) = try edited([.remove(at: ["root", "$0"])])
         guard case .array(let objects)? = removed["$objects"] else {
             Issue.record("no $objects")
             return
@@ -220,19 +220,21 @@ extension PlistValue {
     }
 
     @Test func topKeysAndClassesAndNewObjects() throws {
-        var (out, data) = try edited([.insert(["extra"], .integer(7))])
+        var (out, data) = try edited([.insert(.integer(7), at: ["extra"])])
         #expect(
             out.sameInOrder(
                 SettingsFixture.changed({ _ in }, top: PlistDictionary([("root", .uid(1)), ("extra", 7)]))))
-        (out, data) = try edited([.insert(["extra"], .integer(7)), .remove(["extra"])])
+        (out, data) = try edited([.insert(.integer(7), at: ["extra"]), .remove(at: ["extra"])])
         #expect(out.sameInOrder(SettingsFixture.archive))
 
         // A new object with its own class chain, in a new field.
         let child = ArchivedInstance(
             className: "XWZChild", classChain: ["XWZChild", "XWZBase", "NSObject"], fields: ["n": .integer(1)])
-        (out, data) = try edited([
-            .set(["root", "child"], .object(child)), .setClass(["root", "items"], ["NSArray", "NSObject"]),
-        ])
+        var withChild = try KeyedArchiveGraph(try SettingsFixture.data())
+        try withChild.set(.object(child), at: ["root", "child"])
+        try withChild.setClass(["NSArray", "NSObject"], at: ["root", "items"])
+        data = try withChild.encoded()
+        out = try ArchiveCorpus.plist(data)
         let graph = try KeyedArchiveGraph(data)
         guard case .object(let settings)? = graph.node(1), case .uid(let c)? = settings["child"],
             case .object(let made)? = graph.node(Int(c)), case .uid(let i)? = settings["items"],
@@ -254,7 +256,7 @@ extension PlistValue {
 
     @Test func oneInstanceInSeveralEditsIsOneObject() throws {
         let shared = ArchivedInstance(className: "XWZShared", fields: ["v": .string("s")])
-        let (_, data) = try edited([.set(["root", "a"], .object(shared)), .set(["root", "b"], .object(shared))])
+        let (_, data) = try edited([.set(.object(shared), at: ["root", "a"]), .set(.object(shared), at: ["root", "b"])])
         let graph = try KeyedArchiveGraph(data)
         guard case .object(let settings)? = graph.node(1) else {
             Issue.record("no root")
@@ -265,7 +267,7 @@ extension PlistValue {
     }
 
     @Test func distinctEqualSetsStayDistinctAfterEdits() throws {
-        let (_, data) = try edited([.set(["root", "theme"], .string("dark"))])
+        let (_, data) = try edited([.set(.string("dark"), at: ["root", "theme"])])
         let graph = try KeyedArchiveGraph(data)
         guard case .object(let settings)? = graph.node(1) else {
             Issue.record("no root")
@@ -307,24 +309,25 @@ extension PlistValue {
     @Test func badPathsAreTypedErrorsAndLeaveTheGraphUnchanged() throws {
         var graph = try KeyedArchiveGraph(try SettingsFixture.data())
         let original = graph
-        let cases: [(KeyedArchiveGraph.Edit, KeyedArchiveError.Code, [String])] = [
-            (.set(["root", "nope", "x"], .integer(1)), .keyNotFound, ["root", "nope"]),
-            (.set(["root", "items", "5"], .integer(1)), .keyNotFound, ["root", "items", "5"]),
-            (.set(["root", "items", "x"], .integer(1)), .typeMismatch, ["root", "items", "x"]),
-            (.set(["root", "theme", "x"], .integer(1)), .typeMismatch, ["root", "theme"]),
-            (.set(["root", "volume", "x"], .integer(1)), .typeMismatch, ["root", "volume"]),
-            (.insert(["root", "theme"], .integer(1)), .alreadyExists, ["root", "theme"]),
-            (.insert(["root", "prefs", "font"], .integer(1)), .alreadyExists, ["root", "prefs", "font"]),
-            (.insert(["root", "items", "3"], .integer(1)), .keyNotFound, ["root", "items", "3"]),
-            (.remove(["root", "nothing"]), .keyNotFound, ["root", "nothing"]),
-            (.append(["root", "prefs"], .integer(1)), .typeMismatch, ["root", "prefs"]),
-            (.setClass(["root", "theme"], ["NSString"]), .typeMismatch, ["root", "theme"]),
-            (.set([], .integer(1)), .keyNotFound, []),
-            (.remove(["nope"]), .keyNotFound, ["nope"]),
+        // The codes are PlistValue editing's: keyNotFound, indexOutOfRange, notAContainer, alreadyExists.
+        let cases: [(PlistEdit<AnyArchived>, KeyedArchiveError.Code, PlistKeyPath)] = [
+            (.set(.integer(1), at: ["root", "nope", "x"]), .keyNotFound, ["root", "nope"]),
+            (.set(.integer(1), at: ["root", "items", "5"]), .indexOutOfRange, ["root", "items", "5"]),
+            (.set(.integer(1), at: ["root", "items", "x"]), .indexOutOfRange, ["root", "items", "x"]),
+            (.set(.integer(1), at: ["root", "theme", "x"]), .notAContainer, ["root", "theme"]),
+            (.set(.integer(1), at: ["root", "volume", "x"]), .notAContainer, ["root", "volume"]),
+            (.insert(.integer(1), at: ["root", "theme"]), .alreadyExists, ["root", "theme"]),
+            (.insert(.integer(1), at: ["root", "prefs", "font"]), .alreadyExists, ["root", "prefs", "font"]),
+            (.insert(.integer(1), at: ["root", "items", "3"]), .indexOutOfRange, ["root", "items", "3"]),
+            (.remove(at: ["root", "nothing"]), .keyNotFound, ["root", "nothing"]),
+            (.replace(.integer(1), at: ["root", "nothing"]), .keyNotFound, ["root", "nothing"]),
+            (.append(.integer(1), to: ["root", "prefs"]), .notAContainer, ["root", "prefs"]),
+            (.set(.integer(1), at: []), .keyNotFound, []),
+            (.remove(at: ["nope"]), .keyNotFound, ["nope"]),
         ]
         for (edit, code, keyPath) in cases {
             let e = try #require(throws: KeyedArchiveError.self, "\(edit)") {
-                try graph.apply([.set(["root", "theme"], .string("first")), edit])
+                try graph.apply([.set(.string("first"), at: ["root", "theme"]), edit])
             }
             #expect(e.code == code, "\(edit): \(e)")
             if !keyPath.isEmpty { #expect(e.keyPath == keyPath, "\(edit): \(e)") }
@@ -334,14 +337,14 @@ extension PlistValue {
         // `$null` has no members.
         try graph.set(.null, at: "root.theme")
         let e = try #require(throws: KeyedArchiveError.self) { try graph.set(.integer(1), at: "root.theme.x") }
-        #expect(e.code == .typeMismatch)
+        #expect(e.code == .notAContainer)
     }
 
     @Test func foundationReadsTheEditedArchiveWithItsClasses() throws {
         // The edited fixture through NSKeyedUnarchiver: mutable stays mutable, shared stays shared.
         let (_, data) = try edited([
-            .set(["root", "items"], .array([.string("x")])), .append(["root", "recents"], .string("e")),
-            .set(["root", "theme"], .string("dark")),
+            .set(.array([.string("x")]), at: ["root", "items"]), .append(.string("e"), to: ["root", "recents"]),
+            .set(.string("dark"), at: ["root", "theme"]),
         ])
         let settings = try FoundationHolder.decode(data, className: "XWZSettings")
         let items = try #require(settings.fields["items"] as? NSMutableArray)
@@ -365,7 +368,7 @@ extension PlistValue {
             #expect(KeyedArchiveGraph.isKeyedArchive(data))
             let value = try AnyArchived(plistValue: ["font": "Monaco", "size": 12])
             let out = try KeyedArchiveGraph.applying(
-                [.set(KeyedArchiveGraph.components("root.theme"), .string("dark")), .set(["root", "prefs3"], value)],
+                [.set(.string("dark"), at: "root.theme"), .set(value, at: ["root", "prefs3"])],
                 to: data)
             #expect(XMLPlist.looksLikeXML(out) == xml)
             let graph = try KeyedArchiveGraph(out)
@@ -378,8 +381,6 @@ extension PlistValue {
         #expect(!KeyedArchiveGraph.isKeyedArchive(try BinaryPlistWriter().write(["a": 1])))
         #expect(!KeyedArchiveGraph.isKeyedArchive(Data("not a plist".utf8)))
         #expect(throws: KeyedArchiveError.self) { try AnyArchived(plistValue: .uid(3)) }
-        #expect(KeyedArchiveGraph.components("root.a.0") == ["root", "a", "0"])
-        #expect(KeyedArchiveGraph.components("") == [])
     }
 
     @Test func filesAreWrittenAtomicallyInTheirForm() throws {
@@ -421,9 +422,8 @@ extension PlistValue {
     @Test func linkingSharesOneObject() throws {
         var graph = try KeyedArchiveGraph(try SettingsFixture.data())
         try graph.link(["root", "alsoItems"], to: ["root", "items"])
-        try graph.apply([
-            .link(["root", "empty2"], to: ["root", "empty1"]), .link(["root", "volume2"], to: ["root", "volume"]),
-        ])
+        try graph.link(["root", "empty2"], to: ["root", "empty1"])
+        try graph.link(["root", "volume2"], to: ["root", "volume"])
         let data = try graph.encoded()
         let out = try ArchiveCorpus.plist(data)
         guard case .array(let objects)? = out["$objects"] else {

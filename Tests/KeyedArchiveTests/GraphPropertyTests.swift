@@ -268,7 +268,7 @@ struct RandomArchive {
                 let data = try BinaryPlistWriter().write(random.archive)
                 var graph = try KeyedArchiveGraph(data)
                 let text = "edited \(seed)"
-                try graph.set(.string(text), at: slot.path)
+                try graph.set(.string(text), at: PlistKeyPath(keys: slot.path))
                 let out = try graph.encoded()
                 // The expected archive: the string stored where the slot was stored inline, else a new
                 // string entry the slot refers to.
@@ -311,7 +311,7 @@ struct RandomArchive {
             if case .dictionary(let d) = random.objects[owner], d["NS.keys"] != nil { return }
             do {
                 var graph = try KeyedArchiveGraph(try BinaryPlistWriter().write(random.archive))
-                try graph.remove(at: slot.path)
+                try graph.remove(at: PlistKeyPath(keys: slot.path))
                 let out = try graph.encoded()
                 guard case .dictionary(var d) = random.objects[owner], case .string(let key)? = slot.steps.first else {
                     return

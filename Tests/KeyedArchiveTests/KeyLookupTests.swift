@@ -250,9 +250,9 @@ final class QueuedDog: TwoPhaseKeyedArchivable {
             try KeyedUnarchiver.unarchivedObject(ofClass: ChainNode.self, from: data, limits: .init(maxDepth: 20))
         }
         #expect(error.code == .keyNotFound)
-        #expect(error.keyPath.first?.hasPrefix("<UID ") == true, "\(error.keyPath)")
+        #expect(error.keyPath.components.first?.key.hasPrefix("<UID ") == true, "\(error.keyPath)")
         #expect(error.keyPath.last == "value")
-        #expect(error.uid == count)
+        #expect(error.object == count)
 
         // Without the faulty node, the whole chain decodes under the same depth limit.
         objects[count - 1] = .dict(["$class": .uid(UInt64(count + 1)), "value": .int(count)])

@@ -41,8 +41,9 @@ enum PortLevel: Int, KeyedArchiveValue {
         var data = try KeyedArchiver.archivedData(withRootObject: "text")
         data.append(contentsOf: [0xDE, 0xAD, 0xBE])
         let e = try #require(throws: KeyedArchiveError.self) { try KeyedUnarchiver(forReadingFrom: data) }
-        #expect(e.code == .plist)
+        #expect(e.code == .trailingData)
         #expect(e.underlying?.code == .trailingData)
+        #expect(e.offset != nil)
         let un = try KeyedUnarchiver(forReadingFrom: data, options: .init(allowsTrailingData: true))
         #expect(un.trailingByteCount == 3)
         #expect(try un.decode(String.self, forKey: KeyedArchiver.rootObjectKey) == "text")

@@ -64,7 +64,7 @@ final class Spy: KeyedArchivable {
         // "Evil" maps to no type at all (nor does its chain): unknownClass, still before any field.
         #expect(e.code == .unknownClass)
         #expect(e.className == "Evil")
-        #expect(e.uid == 1)
+        #expect(e.object == 1)
         #expect(e.keyPath == ["root"])
     }
 
@@ -223,7 +223,7 @@ final class Spy: KeyedArchivable {
         ])
         let e = try #require(code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: [String: Int].self, from: data) })
         #expect(e.code == .corrupted)
-        #expect(e.uid == 1)
+        #expect(e.object == 1)
         let notArray = try handArchive([["$class": .uid(2), "NS.objects": 7], classDescription("NSArray")])
         #expect(
             code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: [Int].self, from: notArray) }?.code == .corrupted)
@@ -233,7 +233,7 @@ final class Spy: KeyedArchivable {
         let root = try handArchive([], top: [("root", .uid(10))])
         let e = try #require(code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Dog.self, from: root) })
         #expect(e.code == .badReference)
-        #expect(e.uid == 10)
+        #expect(e.object == 10)
         let field = try handArchive([["$class": .uid(2), "name": .uid(1000), "age": 1], classDescription("XWZDog")])
         let f = try #require(code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Dog.self, from: field) })
         #expect(f.code == .badReference)
@@ -256,8 +256,8 @@ final class Spy: KeyedArchivable {
             #expect(code { _ = try KeyedUnarchiver(forReadingFrom: d) }?.code == .notAKeyedArchive)
         }
         let e = try #require(code { _ = try KeyedUnarchiver(forReadingFrom: Data("not a plist".utf8)) })
-        #expect(e.code == .plist)
-        #expect(e.underlying?.code == .notABinaryPlist)
+        #expect(e.code == .notAPropertyList)
+        #expect(e.underlying?.code == .notAPropertyList)
     }
 
     @Test func typeMismatchesAndMissingKeys() throws {

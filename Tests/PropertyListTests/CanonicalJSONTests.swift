@@ -153,11 +153,17 @@ struct CanonicalJSONTests {
         var v: PlistValue = 1
         for _ in 0..<1000 { v = [v] }
         let json = try v.canonicalJSON()
-        #expect(try PlistValue(canonicalJSON: json) == v)
+        // Deeper than PlistLimits.maxDepth (512) is limitExceeded, as in every other reader; within a
+        // raised limit, the parser's stack is on the heap.
         let e = #expect(throws: PlistError.self) {
             try PlistValue(canonicalJSON: String(repeating: "[", count: 20_000))
         }
-        #expect(e?.code == .syntax)
+        #expect(e?.code == .limitExceeded)
+        #expect(try PlistValue(json: Data(json.utf8), limits: PlistLimits(maxDepth: 2000)) == v)
+        let shallow = #expect(throws: PlistError.self) {
+            try PlistValue(json: Data(json.utf8), limits: PlistLimits(maxDepth: 999))
+        }
+        #expect(shallow?.code == .limitExceeded)
     }
 }
 

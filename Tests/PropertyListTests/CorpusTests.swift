@@ -117,7 +117,8 @@ struct CorpusTests {
         // The binary reader alone refuses XML; the sniffing entry point reads it.
         let error = #expect(throws: PlistError.self) { try BinaryPlistDocument(data) }
         #expect(error?.code == .notABinaryPlist)
-        let (value, format) = try PlistValue.decode(from: data)
+        let decoded = try PlistValue.decode(from: data)
+        let (value, format) = (decoded.value, decoded.format)
         #expect(format == .xml)
         let json = try value.canonicalJSON()
         let oracle = try file.oracle()

@@ -99,10 +99,20 @@ import Testing
         #expect(try doc.lookup(["set", 1] as PlistKeyPath) == "y")
         #expect(try doc.ref(at: ["people", 2] as PlistKeyPath) == nil)
         #expect(try doc.ref(at: PlistKeyPath.root) == doc.root)
-        // The String and [String] overloads keep their meaning: every '.' separates, no escapes.
-        #expect(try doc.lookup("com\\.apple\\.security\\.app-sandbox") == nil)
+        // A string literal is a PlistKeyPath in plutil's form (the documented example finds its key);
+        // an array literal gives components, each used as it is.
+        #expect(try doc.lookup("com\\.apple\\.security\\.app-sandbox") == true)
         #expect(try doc.lookup("people.0.name") == "Ada")
         #expect(try doc.ref(at: ["com.apple.security.app-sandbox"]) != nil)
+        #expect(try doc.lookup("com.apple.security.app-sandbox") == nil)
+        // Interpolated values are text inside one component, never split at their dots.
+        let key = "com.apple.security.app-sandbox"
+        #expect(try doc.lookup("\(key)") == true)
+        let i = 1
+        #expect(try doc.lookup("people.\(i).name") == "Grace")
+        // Text read at run time is parsed explicitly, in either tool's form.
+        #expect(try doc.lookup(PlistKeyPath(parsing: ":people:1:name")) == "Grace")
+        #expect(try doc.lookup(PlistKeyPath(parsing: "com\\.apple\\.security\\.app-sandbox")) == true)
     }
 
     @Test("resolve says where a path ends: keyNotFound, indexOutOfRange, notAContainer with the key path")

@@ -80,7 +80,7 @@ let stringsFile = """
         #expect(settings?["OTHER_LDFLAGS"] == ["-ObjC", "-framework", "Foundation"])
         #expect(settings?["PRODUCT_NAME"] == "\"quoted\" name\n")
         #expect(settings?["INFOPLIST_KEY_NSHumanReadableCopyright"] == "© 2024 Ünïcode ☃ 😀")
-        #expect(try PlistValue.decode(from: Data(pbxproj.utf8)) == (ours, .openStep))
+        #expect(try PlistValue.decode(from: Data(pbxproj.utf8)).pair == (ours, .openStep))
     }
 
     @Test func readsAStringsFileInEveryEncoding() throws {
@@ -261,7 +261,7 @@ let stringsFile = """
             let value = try BinaryPlistDocument(file.bytes()).value()
             guard let text = try? OpenStepPlist.encode(value) else { continue }
             #expect(try OpenStepPlist.decode(text) == value, "\(file)")
-            #expect(try PlistValue.decode(from: text) == (value, .openStep), "\(file)")
+            #expect(try PlistValue.decode(from: text).pair == (value, .openStep), "\(file)")
             roundTripped.append(file.name)
         }
         #expect(roundTripped.contains("swift-foundation-oldStylePlist-octal-expected.bplist"), "\(roundTripped)")

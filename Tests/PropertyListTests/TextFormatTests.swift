@@ -31,7 +31,7 @@ private func xml(_ encoding: String.Encoding, bom: [UInt8] = []) throws -> Data 
             ),
         ]
         for (what, data) in cases {
-            #expect(try PlistValue.decode(from: data) == (sample, .xml), "\(what)")
+            #expect(try PlistValue.decode(from: data).pair == (sample, .xml), "\(what)")
             #expect(try XMLPlist.decode(data) == sample, "\(what)")
             #expect(XMLPlist.looksLikeXML(data), "\(what)")
         }
@@ -83,7 +83,7 @@ private func xml(_ encoding: String.Encoding, bom: [UInt8] = []) throws -> Data 
                 _ = try PlistValue.decode(from: data)
                 Issue.record("decoded \(data as NSData)")
             } catch {
-                #expect(error.code == .notABinaryPlist)
+                #expect(error.code == .notAPropertyList)
                 #expect(error.detail == detail)
                 #expect(error.offset == 0)
             }
@@ -207,7 +207,7 @@ extension String {
         var written: [String: Data] = [:]
         var refused: [String: String] = [:]
         for file in files {
-            guard let (value, _) = try? PlistValue.decode(from: file.bytes()) else { continue }
+            guard let value = try? PlistValue.decode(from: file.bytes()).value else { continue }
             do {
                 written[file.relativePath] = try XMLPlist.encode(value)
             } catch {

@@ -223,7 +223,8 @@ struct XMLPlistCorpusTests {
             #expect(try value.canonicalJSON() == (try String(contentsOf: oracle, encoding: .utf8)))
         }
         // Sniffing finds XML, and the same value.
-        let (sniffed, format) = try PlistValue.decode(from: try Data(contentsOf: url))
+        let decoded = try PlistValue.decode(from: try Data(contentsOf: url))
+        let (sniffed, format) = (decoded.value, decoded.format)
         #expect(format == .xml)
         #expect(sniffed == value)
     }
@@ -290,7 +291,8 @@ struct XMLPlistCorpusTests {
             let v = g.value()
             let data = try PropertyListSerialization.data(
                 fromPropertyList: xmlFoundationObject(v), format: .xml, options: 0)
-            let (back, format) = try PlistValue.decode(from: data)
+            let decoded = try PlistValue.decode(from: data)
+            let (back, format) = (decoded.value, decoded.format)
             #expect(format == .xml)
             #expect(back == v, "seed \(seed)\n\(String(decoding: data, as: UTF8.self))")
         }
@@ -702,18 +704,20 @@ struct XMLPlistCorpusTests {
         let xmlData = try XMLPlist.encode(v)
         let binary = try BinaryPlistWriter().write(v)
         let zlib = try BinaryPlistWriter(compression: .zlib, compressionLevel: -1).write(v)
-        #expect(try PlistValue.decode(from: xmlData) == (v, .xml))
-        #expect(try PlistValue.decode(from: binary) == (v, .binary))
-        #expect(try PlistValue.decode(from: zlib) == (v, .binary))
-        #expect(try PlistValue.decode(from: Data("\u{FEFF}  \n<plist><true/></plist>".utf8)) == (true, .xml))
-        #expect(try PlistValue.decode(from: Data("<!-- c --><plist><true/></plist>".utf8)) == (true, .xml))
+        #expect(try PlistValue.decode(from: xmlData).pair == (v, .xml))
+        #expect(try PlistValue.decode(from: binary).pair == (v, .binary))
+        #expect(try PlistValue.decode(from: zlib).pair == (v, .binary))
+        #expect(try PlistValue.decode(from: zlib).compression == .zlib)
+        #expect(try PlistValue.decode(from: binary).compression == PlistCompression.none)
+        #expect(try PlistValue.decode(from: Data("\u{FEFF}  \n<plist><true/></plist>".utf8)).pair == (true, .xml))
+        #expect(try PlistValue.decode(from: Data("<!-- c --><plist><true/></plist>".utf8)).pair == (true, .xml))
         #expect(XMLPlist.looksLikeXML(Data("<!DOCTYPE plist><plist/>".utf8)))
         #expect(!XMLPlist.looksLikeXML(binary))
         #expect(!XMLPlist.looksLikeXML(Data("<dict/>".utf8)))
         #expect(!XMLPlist.looksLikeXML(Data()))
         // A slice of a larger buffer.
         let padded = Data([0, 0]) + xmlData
-        #expect(try PlistValue.decode(from: padded[2...]) == (v, .xml))
+        #expect(try PlistValue.decode(from: padded[2...]).pair == (v, .xml))
     }
 
     @Test func neitherFormatIsAnError() {
@@ -721,7 +725,7 @@ struct XMLPlistCorpusTests {
             _ = try PlistValue.decode(from: Data(repeating: UInt8(ascii: "x"), count: 64))
             Issue.record("decoded garbage")
         } catch {
-            #expect(error.code == .notABinaryPlist)
+            #expect(error.code == .notAPropertyList)
         }
         do {
             _ = try PlistValue.decode(from: Data("<plist><oops/></plist>".utf8))

@@ -133,7 +133,7 @@ import Testing
         #expect(decoded.className == "DDScannerResult")
         #expect(decoded["T"] == .string("PhoneNumber"))
         // Off: the data as archived.
-        let raw = try MessageBody(attributedBody: blob, options: .init(decodeNestedKeyedArchives: false))
+        let raw = try MessageBody(attributedBody: blob, options: .init(decodesNestedKeyedArchives: false))
         #expect(raw.runs[1].dataDetected == .data(archived))
         // Data that is not a keyed archive stays data.
         let other = try MessageBody(

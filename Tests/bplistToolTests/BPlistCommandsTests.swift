@@ -155,7 +155,7 @@ struct BPlistCommandsTests {
         #expect(r.stdout.isEmpty)
         #expect(
             r.stderrLines == [
-                "error: notABinaryPlist at byte 0: not a property list: starts with 64 65 66 69 6E 69 74 65 … (\"definite\")"
+                "error: notAPropertyList at byte 0: not a property list: starts with 64 65 66 69 6E 69 74 65 … (\"definite\")"
             ])
 
         var truncated = try BinaryPlistWriter().write(["k": "v", "n": 1])

@@ -111,7 +111,7 @@ struct BPlistToolTests {
         #expect(r.status == 1)
         #expect(r.stdout.isEmpty)
         #expect(r.stderrLines.count == 1)
-        #expect(r.stderr.hasPrefix("error: notABinaryPlist at byte 0"))
+        #expect(r.stderr.hasPrefix("error: notAPropertyList at byte 0"))
 
         var truncated = try BinaryPlistWriter().write(Self.sample)
         truncated.removeLast(5)

@@ -76,7 +76,7 @@ struct PlutilWorkspace {
     /// The value of an output file in one of the directories (nil when it was not written).
     func value(_ dir: TempDir, _ name: String) -> PlistValue? {
         guard let data = try? Data(contentsOf: dir.file(name)), !data.isEmpty else { return nil }
-        if let value = try? PlistValue.decode(from: data).0 { return value }
+        if let value = try? PlistValue.decode(from: data).value { return value }
         return try? PlistValue(canonicalJSONBytes: data)
     }
 }

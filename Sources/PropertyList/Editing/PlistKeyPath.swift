@@ -13,6 +13,8 @@
 /// let version: PlistKeyPath = "CFBundleVersion"                          // plutil's form
 /// let sandbox: PlistKeyPath = "com\\.apple\\.security\\.app-sandbox"     // `\.` is a dot in a key
 /// let scheme = PlistKeyPath(["CFBundleURLTypes", 0, "CFBundleURLSchemes", 0])   // components: no escaping
+/// let person: PlistKeyPath = "people.\(i).\(key)"       // interpolated values are never split
+/// let typed = PlistKeyPath(parsing: commandLineArgument)  // text read at run time: plutil's or PlistBuddy's
 /// let same = try PlistKeyPath(plistBuddy: ":CFBundleURLTypes:0:CFBundleURLSchemes:0")
 /// try info.set("42", at: version)
 /// let value = try document.lookup(scheme)
@@ -24,8 +26,14 @@
 /// does not name any element of an array. Dictionary keys that are not strings (the binary format
 /// allows integer or data keys) are not reached by key paths.
 ///
+/// **Text.** A string literal is read in `plutil`'s form: `.` separates components and `\.` is a dot
+/// inside one. A value interpolated into the literal is always text inside one component, dots and
+/// all (`"settings.\(name)"` with `name` = `"a.b"` is two components, `settings` and `a.b`). A
+/// `String` made at run time is parsed explicitly, with ``init(parsing:)`` (either tool's form),
+/// ``init(plutil:)`` or ``init(plistBuddy:)``; or its keys are used as they are with ``init(keys:)``.
+///
 /// The empty path (``root``, or the text `""`) names the whole property list.
-public struct PlistKeyPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral,
+public struct PlistKeyPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringInterpolation,
     ExpressibleByArrayLiteral
 {
     /// One step of a path: a dictionary key, or (when it is a decimal number) an array position.
@@ -129,6 +137,61 @@ public struct PlistKeyPath: Hashable, Sendable, CustomStringConvertible, Express
 
     /// `plutil`'s form (``init(plutil:)``).
     public init(stringLiteral value: String) { self.init(plutil: value) }
+
+    /// A literal with interpolated values: the literal text in `plutil`'s form, each interpolated
+    /// value text inside the component it stands in (never split at its dots).
+    public init(stringInterpolation: StringInterpolation) {
+        var interpolation = stringInterpolation
+        interpolation.flush()
+        components = interpolation.components.map { Component($0) }
+    }
+
+    /// The pieces of a key-path literal with interpolated values (see ``init(stringInterpolation:)``).
+    public struct StringInterpolation: StringInterpolationProtocol {
+        /// The components finished so far (each the text of one key).
+        var components: [String] = []
+        /// The text of the component being built.
+        var current: [UInt8] = []
+        /// The literal text is empty so far (an empty literal is the root).
+        var empty = true
+
+        public init(literalCapacity: Int, interpolationCount: Int) {}
+
+        /// Literal text: `.` ends a component, `\.` is a dot.
+        public mutating func appendLiteral(_ literal: String) {
+            let bytes = Array(literal.utf8)
+            var i = 0
+            while i < bytes.count {
+                empty = false
+                let b = bytes[i]
+                if b == UInt8(ascii: "\\"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: ".") {
+                    current.append(UInt8(ascii: "."))
+                    i += 2
+                    continue
+                }
+                if b == UInt8(ascii: ".") {
+                    components.append(String(decoding: current, as: UTF8.self))
+                    current.removeAll(keepingCapacity: true)
+                } else {
+                    current.append(b)
+                }
+                i += 1
+            }
+        }
+
+        /// An interpolated value: its text, whole, inside the current component.
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+            empty = false
+            current.append(contentsOf: value.description.utf8)
+        }
+
+        /// Ends the last component.
+        mutating func flush() {
+            guard !empty else { return }
+            components.append(String(decoding: current, as: UTF8.self))
+            current.removeAll()
+        }
+    }
 
     public init(arrayLiteral elements: Component...) { self.init(elements) }
 

@@ -167,7 +167,8 @@ struct ModelGenerator {
                 #expect(got7 == m, "seed \(seed)")
                 var encoder = PlistEncoder()
                 encoder.sortsKeys = true
-                encoder.compression = .zlib, compressionLevel: 1
+                encoder.compression = .zlib
+                encoder.compressionLevel = 1
                 encoder.widths = .compact
                 let got8 = try PlistDecoder().decode(GeneratedModel.self, from: encoder.encode(m))
                 #expect(got8 == m, "seed \(seed)")

@@ -80,3 +80,8 @@ func decode(_ data: Data, limits: PlistLimits = .default, options: PlistReadOpti
 {
     try BinaryPlistDocument(data, limits: limits, options: options).value()
 }
+
+extension PlistValue.Decoded {
+    /// The value and the form, for comparing with a tuple.
+    var pair: (PlistValue, PlistFormat) { (value, format) }
+}

@@ -27,7 +27,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         maxTableEntries: min(config.limits.maxObjects, 1 << 16))
     let options = TypedStreamOptions(
         allowsTrailingData: config.options.allowsTrailingData, unionPointerSize: config.choice & 1 == 0 ? 8 : 4)
-    let decoding = TypedStreamDecodingOptions(decodeNestedKeyedArchives: config.choice & 2 != 0)
+    let decoding = TypedStreamOptions(decodesNestedKeyedArchives: config.choice & 2 != 0)
 
     func located(_ e: TypedStreamError, _ what: String) {
         require(!e.detail.isEmpty, "\(what): TypedStreamError without detail")
