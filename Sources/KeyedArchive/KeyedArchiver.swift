@@ -373,7 +373,7 @@ extension KeyedArchiver {
 
     /// Encodes a reference to `object` only if it is archived unconditionally somewhere else;
     /// otherwise the key holds `$null`. Resolved when the archive is finished.
-    public func encodeConditional(_ object: (some KeyedArchivable)?, forKey key: String) throws {
+    public func encodeConditionalObject(_ object: (some KeyedArchivable)?, forKey key: String) throws {
         try checkOpen()
         guard let object else {
             appendField(key, nullUID)
@@ -392,7 +392,7 @@ extension KeyedArchiver {
     }
 
     /// Finishes the archive and returns its bytes. Calling it again returns the same bytes;
-    /// encoding after it is an ``KeyedArchiveError/Code/unencodable`` error.
+    /// encoding after it is an `unencodable` error.
     public func finishEncoding() throws -> Data {
         if let result = state.result { return result }
         try checkOpen()

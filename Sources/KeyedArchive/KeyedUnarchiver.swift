@@ -62,28 +62,27 @@ public final class KeyedUnarchiver {
 
     /// Decides the class of an archived object whose class name, superclass names (`$classes`)
     /// and class hints map to no acceptable type: given the class name and its chain, return the
-    /// type to decode it as, or `nil` for an ``KeyedArchiveError/Code/unknownClass`` error. The
+    /// type to decode it as, or `nil` for an `unknownClass` error. The
     /// type must still be one the call site accepts, or the decode is
-    /// ``KeyedArchiveError/Code/classNotAllowed``.
+    /// `classNotAllowed`.
     public var unknownClassHandler: ((_ className: String, _ classChain: [String]) -> (any KeyedArchivable.Type)?)? {
         get { extras?.unknownClassHandler }
         set { extrasBox.unknownClassHandler = newValue }
     }
 
-    /// Opens an archive (binary, compressed binary or XML).
+    /// Opens an archive in any property-list form (binary, XML, typed JSON), plain or compressed.
     ///
     /// - Parameters:
     ///   - data: The archive.
-    ///   - options: How strictly the binary property list is read; e.g.
-    ///     `.init(allowsTrailingData: true)` accepts bytes after the archive
-    ///     (``trailingByteCount`` says how many).
+    ///   - options: What is read beyond the format; e.g. `.init(allowsTrailingData: true)` accepts
+    ///     bytes after the archive (``trailingByteCount`` says how many).
     ///   - limits: Bounds for hostile input.
-    /// - Throws: ``KeyedArchiveError`` with code ``KeyedArchiveError/Code/plist`` when the input
-    ///   is not a valid binary property list, ``KeyedArchiveError/Code/notAKeyedArchive`` when
-    ///   `$archiver`, `$version`, `$top` or `$objects` is missing or wrong.
+    /// - Throws: ``KeyedArchiveError`` with the property-list layer's code (`notAPropertyList`,
+    ///   `truncated`, `trailingData`, …) when the input is not a valid property list,
+    ///   `notAKeyedArchive` when `$archiver`, `$version`, `$top` or `$objects` is missing or wrong.
     public convenience init(
-        forReadingFrom data: Data, options: PlistReadOptions = .init(), limits: KeyedArchiveLimits = .default
-    ) throws {
+        forReadingFrom data: Data, options: PlistReadOptions = .default, limits: KeyedArchiveLimits = .default
+    ) throws(KeyedArchiveError) {
         let doc: BinaryPlistDocument
         do {
             doc = try BinaryPlistDocument.openArchive(data, limits: limits.plist, options: options)
@@ -212,7 +211,7 @@ public final class KeyedUnarchiver {
 
     /// Decodes the value under `key` as `type`.
     ///
-    /// A missing key is ``KeyedArchiveError/Code/missingKey`` (or `nil` when `type` is optional).
+    /// A missing key is `keyNotFound` (or `nil` when `type` is optional).
     public func decode<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T {
         let value: T
         do {
@@ -240,17 +239,19 @@ public final class KeyedUnarchiver {
         throw error(.keyNotFound, "no value for key \"\(key)\"")
     }
 
-    /// Decodes the value under `key` into `value`, and leaves `value` as it is when the key is
-    /// missing or holds `$null`: a property with a default value, absent from archives written
+    /// Decodes the value under `key` into `value`, and keeps `value` (its default) when the key is
+    /// missing **or holds `$null`**: a property with a default value, absent from archives written
     /// before it existed (or set to `nil` by an Objective-C writer, as `decodeObjectForKey:` returns
     /// `nil` and `?? default` keeps the default). Any other value of another type is a
-    /// ``KeyedArchiveError/Code/typeMismatch`` error.
+    /// `typeMismatch` error.
     ///
     /// ```swift
     /// var nickname = "none"
-    /// try coder.decodeIfPresent(into: &nickname, forKey: "nickname")
+    /// try coder.decodeKeepingDefault(into: &nickname, forKey: "nickname")   // absent or $null: "none"
     /// ```
-    public func decodeIfPresent<T: KeyedArchiveValue>(into value: inout T, forKey key: String) throws {
+    ///
+    /// For an optional property whose `$null` means `nil`, use ``decodeNullable(into:forKey:)``.
+    public func decodeKeepingDefault<T: KeyedArchiveValue>(into value: inout T, forKey key: String) throws {
         try decodePresent(forKey: key) { (ref, r: borrowing PlistReader) throws in
             // `$null` keeps the default, as absence does.
             if try uidValue(r, ref) == 0 { return }
@@ -258,15 +259,17 @@ public final class KeyedUnarchiver {
         }
     }
 
-    /// Decodes the value under `key` into the optional `value` when the key is present (`$null`
-    /// sets it to `nil`), and leaves it as it is when the key is missing.
+    /// Decodes the value under `key` into the optional `value` when the key is present, **`$null`
+    /// setting it to `nil`**, and keeps `value` when the key is missing.
     ///
     /// ```swift
     /// var avatar: URL? = URL(string: "https://example.org/default.png")
-    /// try coder.decodeIfPresent(into: &avatar, forKey: "avatar")
+    /// try coder.decodeNullable(into: &avatar, forKey: "avatar")   // absent: the default; $null: nil
     /// ```
+    ///
+    /// To keep the default for `$null` too, use ``decodeKeepingDefault(into:forKey:)``.
     @inlinable
-    public func decodeIfPresent<T: KeyedArchiveValue>(into value: inout T?, forKey key: String) throws {
+    public func decodeNullable<T: KeyedArchiveValue>(into value: inout T?, forKey key: String) throws {
         // Inlined into the caller, where `T?` is a concrete type: the optional is assigned there. (In
         // the library's unspecialised generic code, every assignment of a `T?` instantiates its
         // metadata at run time: about 300 instructions per field.)
@@ -310,9 +313,11 @@ public final class KeyedUnarchiver {
     /// Decodes the value under `key` as `type`, or `nil` when the key is missing or holds `$null`.
     @inlinable
     public func decodeIfPresent<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T? {
-        var result: T? = nil
-        try decodeIfPresent(into: &result, forKey: key)
-        return result
+        try underFailurePolicy {
+            var result: T? = nil
+            try decodeNullable(into: &result, forKey: key)
+            return result
+        }
     }
 
     /// Decodes the object under `key` when its class is one of `types` (exact types or names
@@ -320,18 +325,20 @@ public final class KeyedUnarchiver {
     public func decodeObject(of types: [any KeyedArchivable.Type], forKey key: String) throws
         -> (any KeyedArchivable)?
     {
-        path.append(.key(key))
-        defer { path.removeLast() }
-        guard let ref = try lookup(key) else { return nil }
-        let allowed = Set(types.map { ObjectIdentifier($0) })
-        let names = types.map { $0.archiveClassName }.joined(separator: ", ")
-        let result = try withInput { (r: borrowing PlistReader) throws -> (any KeyedArchivable)? in
-            try decodeInstance(r, UnarchivedValue(ref: ref), candidates: types, expected: "one of [\(names)]") {
-                allowed.contains(ObjectIdentifier($0))
+        try underFailurePolicy { () throws -> (any KeyedArchivable)? in
+            path.append(.key(key))
+            defer { path.removeLast() }
+            guard let ref = try lookup(key) else { return nil }
+            let allowed = Set(types.map { ObjectIdentifier($0) })
+            let names = types.map { $0.archiveClassName }.joined(separator: ", ")
+            let result = try withInput { (r: borrowing PlistReader) throws -> (any KeyedArchivable)? in
+                try decodeInstance(r, UnarchivedValue(ref: ref), candidates: types, expected: "one of [\(names)]") {
+                    allowed.contains(ObjectIdentifier($0))
+                }
             }
+            if frames.count == 1 { try drainPending() }
+            return result
         }
-        if frames.count == 1 { try drainPending() }
-        return result
     }
 
     // MARK: - Internals

@@ -22,7 +22,7 @@
 ///
 /// - A stored property with a default value (or an optional `var`) may be absent from the archive
 ///   (an older version); one without is required, and its absence is a
-///   ``KeyedArchiveError/Code/missingKey`` error naming it.
+///   `keyNotFound` error naming it.
 /// - A final class with no superclass is decoded in one phase (`init(from:)`), so `let`
 ///   properties work. With `cycles: true` it adopts ``KeyedArchive/TwoPhaseKeyedArchivable``
 ///   (`init()`, then the fields), so parent and child may point at each other.

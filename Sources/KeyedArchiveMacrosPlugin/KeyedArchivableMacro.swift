@@ -67,7 +67,7 @@ public struct KeyedArchivableMacro: MemberMacro, ExtensionMacro {
 
         var encode = shape.isSubclass ? ["try super.encode(with: coder)"] : []
         encode += shape.properties.map {
-            let method = $0.isWeak ? "encodeConditional" : "encode"
+            let method = $0.isWeak ? "encodeConditionalObject" : "encode"
             return "try coder.\(method)(self.\($0.identifier.text), forKey: \"\($0.key)\")"
         }
         result.append(
@@ -110,7 +110,8 @@ public struct KeyedArchivableMacro: MemberMacro, ExtensionMacro {
 
     /// One property's decode: required properties are assigned, properties with a default value
     /// (older archives may lack them) are decoded into a copy of their value only when present, and
-    /// the copy is stored back. (Passing `&self.property` itself would be an `inout` access to a class
+    /// the copy is stored back: an optional property (its type written `T?`) takes `nil` from `$null`
+    /// (`decodeNullable`), any other keeps its default (`decodeKeepingDefault`). (Passing `&self.property` itself would be an `inout` access to a class
     /// property across a call, which Swift checks for exclusivity at run time: 6 % of an unarchive of a
     /// class hierarchy.)
     static func decodeStatement(_ property: StoredProperty) -> String {
@@ -119,7 +120,7 @@ public struct KeyedArchivableMacro: MemberMacro, ExtensionMacro {
             return [
                 "do {",
                 "    var value = \(target)",
-                "    try coder.decodeIfPresent(into: &value, forKey: \"\(property.key)\")",
+                "    try coder.\(property.isOptional ? "decodeNullable" : "decodeKeepingDefault")(into: &value, forKey: \"\(property.key)\")",
                 "    \(target) = value",
                 "}",
             ].joined(separator: "\n")

@@ -20,7 +20,7 @@ struct StoredProperty {
     let isOptional: Bool
     /// `let` rather than `var`.
     let isLet: Bool
-    /// `weak` or `unowned`: archived conditionally (`encodeConditional`), as `NSCoding` code writes
+    /// `weak` or `unowned`: archived conditionally (`encodeConditionalObject`), as `NSCoding` code writes
     /// a back-reference with `encodeConditionalObject:forKey:`, so that it never keeps an object in
     /// the archive that nothing else holds.
     let isWeak: Bool

@@ -45,7 +45,7 @@ public struct TypedStreamLimits: Sendable, Hashable {
 /// How a typedstream is read, and how its objects become typed values.
 public struct TypedStreamOptions: Sendable, Hashable {
     /// Accept bytes after the last group that do not begin another group (default `false`: they are
-    /// a ``TypedStreamError/Code/trailingData`` error naming where they start). When accepted, the
+    /// a `trailingData` error naming where they start). When accepted, the
     /// archive records where they start (``TypedStreamArchive/trailingDataOffset``).
     public var allowsTrailingData: Bool = false
     /// The size of a pointer (`@`, `#`, `*`, `%`, `:`) in a union's layout (default 8). A union

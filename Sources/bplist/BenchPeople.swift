@@ -99,7 +99,7 @@ class BenchPeoplePerson: KeyedArchivable {
         email = try coder.decode(String.self, forKey: "email")
         dog = try coder.decodeIfPresent(BenchPeopleDog.self, forKey: "dog")
         friends = try coder.decode([BenchPeoplePerson].self, forKey: "friends")
-        try coder.decodeIfPresent(into: &nickname, forKey: "nickname")
+        try coder.decodeKeepingDefault(into: &nickname, forKey: "nickname")
     }
 
     func encode(with coder: KeyedArchiver) throws {

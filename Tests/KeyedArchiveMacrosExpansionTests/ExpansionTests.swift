@@ -120,33 +120,33 @@ func expand(
                 public init(from coder: KeyedArchive.KeyedUnarchiver) throws {
                     do {
                         var value = self.name
-                        try coder.decodeIfPresent(into: &value, forKey: "name")
+                        try coder.decodeKeepingDefault(into: &value, forKey: "name")
                         self.name = value
                     }
                     do {
                         var value = self.age
-                        try coder.decodeIfPresent(into: &value, forKey: "years")
+                        try coder.decodeKeepingDefault(into: &value, forKey: "years")
                         self.age = value
                     }
                     do {
                         var value = self.dog
-                        try coder.decodeIfPresent(into: &value, forKey: "dog")
+                        try coder.decodeNullable(into: &value, forKey: "dog")
                         self.dog = value
                     }
                     self.badge = try coder.decode(Int?.self, forKey: "badge")
                     do {
                         var value = self.friends
-                        try coder.decodeIfPresent(into: &value, forKey: "friends")
+                        try coder.decodeKeepingDefault(into: &value, forKey: "friends")
                         self.friends = value
                     }
                     do {
                         var value = self.watched
-                        try coder.decodeIfPresent(into: &value, forKey: "watched")
+                        try coder.decodeKeepingDefault(into: &value, forKey: "watched")
                         self.watched = value
                     }
                     do {
                         var value = self.token
-                        try coder.decodeIfPresent(into: &value, forKey: "token")
+                        try coder.decodeNullable(into: &value, forKey: "token")
                         self.token = value
                     }
                 }
@@ -181,7 +181,7 @@ func expand(
                 init(from coder: KeyedArchive.KeyedUnarchiver) throws {
                     do {
                         var value = self.volume
-                        try coder.decodeIfPresent(into: &value, forKey: "volume")
+                        try coder.decodeKeepingDefault(into: &value, forKey: "volume")
                         self.volume = value
                     }
                 }
@@ -217,19 +217,19 @@ func expand(
                 }
 
                 func encode(with coder: KeyedArchive.KeyedArchiver) throws {
-                    try coder.encodeConditional(self.parent, forKey: "parent")
+                    try coder.encodeConditionalObject(self.parent, forKey: "parent")
                     try coder.encode(self.children, forKey: "children")
                 }
 
                 func decodeFields(from coder: KeyedArchive.KeyedUnarchiver) throws {
                     do {
                         var value = self.parent
-                        try coder.decodeIfPresent(into: &value, forKey: "parent")
+                        try coder.decodeNullable(into: &value, forKey: "parent")
                         self.parent = value
                     }
                     do {
                         var value = self.children
-                        try coder.decodeIfPresent(into: &value, forKey: "children")
+                        try coder.decodeKeepingDefault(into: &value, forKey: "children")
                         self.children = value
                     }
                 }
@@ -263,7 +263,7 @@ func expand(
                 open func decodeFields(from coder: KeyedArchive.KeyedUnarchiver) throws {
                     do {
                         var value = self.name
-                        try coder.decodeIfPresent(into: &value, forKey: "name")
+                        try coder.decodeKeepingDefault(into: &value, forKey: "name")
                         self.name = value
                     }
                 }
@@ -302,7 +302,7 @@ func expand(
                     try super.decodeFields(from: coder)
                     do {
                         var value = self.lives
-                        try coder.decodeIfPresent(into: &value, forKey: "lives")
+                        try coder.decodeKeepingDefault(into: &value, forKey: "lives")
                         self.lives = value
                     }
                 }
@@ -334,7 +334,7 @@ func expand(
                 init(from coder: KeyedArchive.KeyedUnarchiver) throws {
                     do {
                         var value = self.text
-                        try coder.decodeIfPresent(into: &value, forKey: "text")
+                        try coder.decodeKeepingDefault(into: &value, forKey: "text")
                         self.text = value
                     }
                 }

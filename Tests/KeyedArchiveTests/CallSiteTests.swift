@@ -159,7 +159,7 @@ import Testing
                 self.weak = weak
             }
             func encode(with coder: KeyedArchiver) throws {
-                try coder.encodeConditional(weak, forKey: "weak")
+                try coder.encodeConditionalObject(weak, forKey: "weak")
                 try coder.encode(strong, forKey: "strong")
             }
             init(from coder: KeyedUnarchiver) throws {

@@ -192,9 +192,9 @@ final class FSettings: NSObject, NSSecureCoding {
         final class Box: KeyedArchivable {
             var settings: Settings
             init(_ s: Settings) { settings = s }
-            func encode(with coder: KeyedArchiver) throws { try coder.encodeCodable(settings, forKey: "settings") }
+            func encode(with coder: KeyedArchiver) throws { try coder.encodeEncodable(settings, forKey: "settings") }
             init(from coder: KeyedUnarchiver) throws {
-                settings = try coder.decodeCodable(Settings.self, forKey: "settings")
+                settings = try coder.decodeDecodable(Settings.self, forKey: "settings")
             }
         }
         let data = try KeyedArchiver.archivedData(withRootObject: Box(settings))

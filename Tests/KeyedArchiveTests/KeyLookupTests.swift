@@ -60,7 +60,7 @@ import Testing
     }
 }
 
-/// A dog with a field older archives lack (read through `decodeIfPresent(into:)`), for the key
+/// A dog with a field older archives lack (read through `decodeKeepingDefault(into:)`), for the key
 /// layouts of one class whose objects have different key sets.
 final class NicknamedDog: KeyedArchivable {
     static let archiveClassName = "XWZDog"
@@ -71,7 +71,7 @@ final class NicknamedDog: KeyedArchivable {
     init(from coder: KeyedUnarchiver) throws {
         name = try coder.decode(String.self, forKey: "name")
         age = try coder.decode(Int.self, forKey: "age")
-        try coder.decodeIfPresent(into: &nickname, forKey: "nickname")
+        try coder.decodeKeepingDefault(into: &nickname, forKey: "nickname")
     }
 }
 
@@ -83,9 +83,9 @@ final class TwiceNamedDog: KeyedArchivable {
     var second = "none"
     func encode(with coder: KeyedArchiver) throws {}
     init(from coder: KeyedUnarchiver) throws {
-        try coder.decodeIfPresent(into: &first, forKey: "name")
-        try coder.decodeIfPresent(into: &age, forKey: "age")
-        try coder.decodeIfPresent(into: &second, forKey: "name")
+        try coder.decodeKeepingDefault(into: &first, forKey: "name")
+        try coder.decodeKeepingDefault(into: &age, forKey: "age")
+        try coder.decodeKeepingDefault(into: &second, forKey: "name")
     }
 }
 

@@ -4,7 +4,7 @@
 //
 // Both models are what a user writes for that shape: a non-final `Person` (it has a subclass) with an
 // optional reference, an array of references, a renamed key and a string with a default read through
-// `decodeIfPresent(into:)`; `Employee: Person`, which the unarchiver is told about with
+// `decodeKeepingDefault(into:)`; `Employee: Person`, which the unarchiver is told about with
 // `setClass(_:forClassName:)` (a subclass is accepted where its superclass is expected only when
 // mapped). The hand-written `Person` decodes in one phase (`required init(from:)`), as a person
 // writes it; the macro makes a class hierarchy two-phase (`init()`, then `decodeFields(from:)`).
@@ -48,7 +48,7 @@ class KAPeoplePerson: KeyedArchivable {
         email = try coder.decode(String.self, forKey: "email")
         dog = try coder.decodeIfPresent(KAPeopleDog.self, forKey: "dog")
         friends = try coder.decode([KAPeoplePerson].self, forKey: "friends")
-        try coder.decodeIfPresent(into: &nickname, forKey: "nickname")
+        try coder.decodeKeepingDefault(into: &nickname, forKey: "nickname")
     }
 
     func encode(with coder: KeyedArchiver) throws {

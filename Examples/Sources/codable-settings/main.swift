@@ -57,12 +57,12 @@ check(fresh.lastSync == nil && fresh.theme == .system, "nil and defaults")
 
 // Codable values can share an archive with other keys, via the archiver/unarchiver methods.
 let archiver = KeyedArchiver()
-try archiver.encodeCodable(settings, forKey: "settings")
+try archiver.encodeEncodable(settings, forKey: "settings")
 try archiver.encode(3, forKey: "schemaVersion")
 let mixed = try archiver.finishEncoding()
 let unarchiver = try KeyedUnarchiver(forReadingFrom: mixed)
 check(try unarchiver.decode(Int.self, forKey: "schemaVersion") == 3, "a plain key next to the settings")
-check(try unarchiver.decodeCodable(Settings.self, forKey: "settings") == settings, "the settings under their key")
+check(try unarchiver.decodeDecodable(Settings.self, forKey: "settings") == settings, "the settings under their key")
 
 // The class name is checked on the Codable path too: the archive's "Settings" object does not
 // decode as another type. Errors are DecodingErrors wrapping the KeyedArchiveError.

@@ -22,9 +22,9 @@ extension KeyedUnarchiver {
     /// the first superclass (then class hint) that maps to a type `accept` admits, else what
     /// ``unknownClassHandler`` returns.
     ///
-    /// - Throws: ``KeyedArchiveError/Code/classNotAllowed`` when the hook's type (or, with no
+    /// - Throws: `classNotAllowed` when the hook's type (or, with no
     ///   hook, a type found along the chain) is not acceptable;
-    ///   ``KeyedArchiveError/Code/unknownClass`` when nothing maps the class at all.
+    ///   `unknownClass` when nothing maps the class at all.
     func fallbackType(
         slot: Int, uid: Int, candidates: [any KeyedArchivable.Type], expected: String,
         accept: (any KeyedArchivable.Type) -> Bool
@@ -85,7 +85,7 @@ extension KeyedUnarchiver {
     }
 
     /// A list of class names in a class description (`$classes`, `$classhints`): empty when
-    /// absent; anything but an array of strings is ``KeyedArchiveError/Code/corrupted``.
+    /// absent; anything but an array of strings is `corrupted`.
     func classNameList(
         _ r: borrowing PlistReader, _ key: String, keys: ReferenceList, values: ReferenceList, classUID: Int
     ) throws(KeyedArchiveError) -> [String] {

@@ -21,7 +21,7 @@ import PropertyList
 /// ```swift
 /// let settings = try KeyedArchiveDecoder().decode(Settings.self, from: data)
 /// ```
-public struct KeyedArchiveDecoder {
+public struct KeyedArchiveDecoder: Sendable {
     /// Contextual information for the values' `init(from:)`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     /// Limits against hostile input.
@@ -47,13 +47,13 @@ public struct KeyedArchiveDecoder {
         }
         unarchiver.codableUserInfo = userInfo
         unarchiver.codableNames = acceptedNames
-        return try unarchiver.decodeCodable(type, forKey: ArchiveVocabulary.rootKey)
+        return try unarchiver.decodeDecodable(type, forKey: ArchiveVocabulary.rootKey)
     }
 }
 
 extension KeyedUnarchiver {
-    /// Decodes a `Codable` value stored under `key` (by ``KeyedArchiver/encodeCodable(_:forKey:)``).
-    public func decodeCodable<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T {
+    /// Decodes a `Codable` value stored under `key` (by ``KeyedArchiver/encodeEncodable(_:forKey:)``).
+    public func decodeDecodable<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T {
         let codingKey = PlistCodingKey(key)
         let ref: ObjectRef?
         do {

@@ -29,7 +29,7 @@ public protocol KeyedArchiveClassNamed {
 /// ```
 ///
 /// Errors are `EncodingError`s; an underlying ``KeyedArchiveError`` is kept as `underlyingError`.
-public struct KeyedArchiveEncoder {
+public struct KeyedArchiveEncoder: Sendable {
     /// Contextual information for the values' `encode(to:)`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
@@ -54,7 +54,7 @@ public struct KeyedArchiveEncoder {
 
 extension KeyedArchiver {
     /// Encodes a `Codable` value under a key, with ``KeyedArchiveEncoder``'s mapping.
-    public func encodeCodable(_ value: some Encodable, forKey key: String) throws {
+    public func encodeEncodable(_ value: some Encodable, forKey key: String) throws {
         try checkOpen()
         let v = try encodeCodableValue(value, codingPath: [])
         if state.appendField(key, v.ref) { try drain() }

@@ -16,7 +16,7 @@
 ///
 /// An instance referenced from several places is archived once and unarchived as one shared
 /// instance. A type whose instances can reach themselves (cycles) must adopt
-/// ``TwoPhaseKeyedArchivable``; for any other type a cycle is a ``KeyedArchiveError/Code/cycle``
+/// ``TwoPhaseKeyedArchivable``; for any other type a cycle is a `cycle`
 /// error when unarchiving.
 ///
 /// Subclasses: a non-final class must mark `init(from:)` `required`; a subclass that should be

@@ -9,6 +9,7 @@
 // instance is registered before its fields are read, as a two-phase object).
 
 @_spi(Internals) public import PropertyList
+import Synchronization
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
@@ -35,7 +36,7 @@
 /// and a mutable collection is written as its immutable class. To rewrite an archive as it was, with
 /// its collections' classes and identities, edit it as a ``KeyedArchiveGraph``
 /// (<doc:EditingArchives>).
-public enum AnyArchived: Hashable {
+public enum AnyArchived: Hashable, Sendable {
     /// `$null` (`nil` in Objective-C).
     case null
     /// A boolean.
@@ -106,22 +107,61 @@ public enum AnyArchived: Hashable {
 /// One instance stands for one archived object: decoding an archive in which two objects refer to
 /// a third gives both the same `ArchivedInstance`, and a cycle (an object reaching itself) is a
 /// cycle of instances. Equality and hashing are by identity.
-public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomStringConvertible {
+///
+/// Instances are `Sendable`: their properties are kept behind a lock, so a decoded graph (or a
+/// ``MessageBody``, which holds one) can be handed to other tasks, and each property read or write
+/// is atomic. (A sequence of writes that must be seen together is still the caller's to order.)
+public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomStringConvertible, Sendable {
+    /// What an instance holds, behind its lock.
+    struct Contents: Sendable {
+        var className: String
+        var classChain: [String]
+        var fields: [String: AnyArchived]
+        var unkeyed: [AnyArchived] = []
+        var classVersions: [Int] = []
+        var inlineKeys: Set<String> = []
+    }
+
+    private let contents: Mutex<Contents>
+
     /// The archived class name (`$classname`).
-    public var className: String
+    public var className: String {
+        get { contents.withLock { $0.className } }
+        set { contents.withLock { $0.className = newValue } }
+    }
     /// The class and its superclasses (`$classes`), the class first.
-    public var classChain: [String]
+    public var classChain: [String] {
+        get { contents.withLock { $0.classChain } }
+        set { contents.withLock { $0.classChain = newValue } }
+    }
     /// The object's fields, by key (unescaped; `$class` is not a field).
-    public var fields: [String: AnyArchived]
+    public var fields: [String: AnyArchived] {
+        get { contents.withLock { $0.fields } }
+        set { contents.withLock { $0.fields = newValue } }
+    }
     /// The values the object encoded without a key (`$0`, `$1`, …), in order. A typedstream
     /// (`NSArchiver`) object has only these: its values in the order it wrote them.
-    public var unkeyed: [AnyArchived] = []
+    public var unkeyed: [AnyArchived] {
+        get { contents.withLock { $0.unkeyed } }
+        set { contents.withLock { $0.unkeyed = newValue } }
+    }
     /// The version of each class of ``classChain``, when the archive records them (typedstream
     /// archives do); empty for keyed archives, which do not.
-    public var classVersions: [Int] = []
+    public var classVersions: [Int] {
+        get { contents.withLock { $0.classVersions } }
+        set { contents.withLock { $0.classVersions = newValue } }
+    }
     /// Fields stored as plain property-list arrays or sets inside the object's dictionary (not as
     /// NSArray objects), written back the same way.
-    var inlineKeys: Set<String> = []
+    var inlineKeys: Set<String> {
+        get { contents.withLock { $0.inlineKeys } }
+        set { contents.withLock { $0.inlineKeys = newValue } }
+    }
+
+    /// Changes several properties under one hold of the lock.
+    func update<R>(_ body: (inout Contents) throws -> R) rethrows -> R {
+        try contents.withLock { try body(&$0) }
+    }
 
     /// An object of class `className`.
     ///
@@ -131,10 +171,11 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomSt
     ///     when the chain does not start with it.
     ///   - fields: The fields, by key.
     public init(className: String, classChain: [String]? = nil, fields: [String: AnyArchived] = [:]) {
-        self.className = className
         let chain = classChain ?? [className, "NSObject"]
-        self.classChain = chain.first == className ? chain : [className] + chain
-        self.fields = fields
+        contents = Mutex(
+            Contents(
+                className: className, classChain: chain.first == className ? chain : [className] + chain,
+                fields: fields))
     }
 
     /// An empty `NSObject`.
@@ -144,8 +185,8 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomSt
 
     /// The value of a field, `nil` when absent.
     public subscript(key: String) -> AnyArchived? {
-        get { fields[key] }
-        set { fields[key] = newValue }
+        get { contents.withLock { $0.fields[key] } }
+        set { contents.withLock { $0.fields[key] = newValue } }
     }
 
     /// Reads the fields of the object being decoded (used while unarchiving).
@@ -155,6 +196,7 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomSt
 
     /// Writes the fields, in key order (the class name is written by the archiver).
     public func encode(with coder: KeyedArchiver) throws {
+        let (fields, inlineKeys, unkeyed) = contents.withLock { ($0.fields, $0.inlineKeys, $0.unkeyed) }
         for key in fields.keys.sorted() {
             guard let value = fields[key] else { continue }
             if inlineKeys.contains(key) {
@@ -197,7 +239,9 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomSt
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// `"<XWZCat: name, age>"`: the class and its field names.
-    public var description: String { "<\(className): \(fields.keys.sorted().joined(separator: ", "))>" }
+    public var description: String {
+        contents.withLock { "<\($0.className): \($0.fields.keys.sorted().joined(separator: ", "))>" }
+    }
 }
 
 extension AnyArchived: KeyedArchiveValue {

@@ -23,12 +23,12 @@ extension KeyedUnarchiver {
     ///
     /// - Throws: ``KeyedArchiveError`` for a malformed value (bad UID, object without `$class`, …).
     public func decodeObject(forKey key: String) throws -> AnyArchived? {
-        try decode(AnyArchived?.self, forKey: key)
+        try underFailurePolicy { try decode(AnyArchived?.self, forKey: key) }
     }
 
     /// Decodes an integer with `NSCoder` semantics: `0` when the key is absent or holds `$null`.
     ///
-    /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` when the value is not an integer (or a
+    /// - Throws: `typeMismatch` when the value is not an integer (or a
     ///   boolean), or does not fit `Int`.
     public func decodeInteger(forKey key: String) throws -> Int {
         try decode(Int?.self, forKey: key) ?? 0
@@ -36,7 +36,7 @@ extension KeyedUnarchiver {
 
     /// Decodes a boolean with `NSCoder` semantics: `false` when the key is absent or holds `$null`.
     ///
-    /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` when the value is not a boolean (or the
+    /// - Throws: `typeMismatch` when the value is not a boolean (or the
     ///   integer 0 or 1).
     public func decodeBool(forKey key: String) throws -> Bool {
         try decode(Bool?.self, forKey: key) ?? false
@@ -44,7 +44,7 @@ extension KeyedUnarchiver {
 
     /// Decodes a real with `NSCoder` semantics: `0.0` when the key is absent or holds `$null`.
     ///
-    /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` when the value is not a number.
+    /// - Throws: `typeMismatch` when the value is not a number.
     public func decodeDouble(forKey key: String) throws -> Double {
         try decode(Double?.self, forKey: key) ?? 0
     }
@@ -53,7 +53,7 @@ extension KeyedUnarchiver {
     /// Foundation values interpreted: how tools such as `bplist unarchive` show one object of a
     /// ``KeyedArchiveGraph`` through the same decoders as ``decode(_:forKey:)``.
     ///
-    /// - Throws: ``KeyedArchiveError/Code/badUID`` when `uid` is outside `$objects`, or what
+    /// - Throws: `badReference` when `uid` is outside `$objects`, or what
     ///   decoding the object throws.
     public func decodeObject(atUID uid: Int) throws -> AnyArchived {
         guard uid >= 0, uid < objects.count else {
@@ -261,9 +261,14 @@ extension KeyedUnarchiver {
             throw error(.corrupted, "an archived instance's fields were read outside its object")
         }
         let info = try classInfo(keys: frame.keys, values: frame.values, uid: uid)
-        instance.className = info.name
-        instance.classChain = info.chain
+        instance.update { contents in
+            contents.className = info.name
+            contents.classChain = info.chain
+        }
         var unkeyed: [(Int, AnyArchived)] = []
+        // Filled here and set once: the instance's properties are behind its lock.
+        var fields: [String: AnyArchived] = [:]
+        var inlineKeys: Set<String> = []
         try withInput { (r: borrowing PlistReader) throws -> Void in
             for i in 0..<frame.keys.count {
                 guard let stored = try string(r, r.reference(at: i, in: frame.keys)) else {
@@ -284,14 +289,18 @@ extension KeyedUnarchiver {
                 defer { path.removeLast() }
                 if try uidValue(r, valueRef) == nil {
                     switch try object(r, valueRef) {
-                    case .array, .set: instance.inlineKeys.insert(key)
+                    case .array, .set: inlineKeys.insert(key)
                     default: break
                     }
                 }
-                instance.fields[key] = try decodeAny(r, UnarchivedValue(ref: valueRef))
+                fields[key] = try decodeAny(r, UnarchivedValue(ref: valueRef))
             }
         }
-        instance.unkeyed = unkeyed.sorted { $0.0 < $1.0 }.map(\.1)
+        instance.update { contents in
+            contents.fields = fields
+            contents.inlineKeys = inlineKeys
+            contents.unkeyed = unkeyed.sorted { $0.0 < $1.0 }.map(\.1)
+        }
     }
 }
 

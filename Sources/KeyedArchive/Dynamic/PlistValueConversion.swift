@@ -14,8 +14,8 @@ extension AnyArchived {
     /// try graph.set(value, at: "root.settings")
     /// ```
     ///
-    /// - Throws: ``KeyedArchiveError/Code/typeMismatch`` for a UID (a reference inside an archive,
-    ///   with no value of its own) or an integer outside `Int`; ``KeyedArchiveError/Code/limitExceeded``
+    /// - Throws: `typeMismatch` for a UID (a reference inside an archive,
+    ///   with no value of its own) or an integer outside `Int`; `limitExceeded`
     ///   for nesting deeper than 512 levels.
     public init(plistValue: PlistValue) throws(KeyedArchiveError) {
         self = try KeyedArchiveError.catching { () throws in

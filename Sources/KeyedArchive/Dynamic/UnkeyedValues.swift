@@ -100,6 +100,10 @@ extension KeyedUnarchiver {
         var unknownClassHandler: ((String, [String]) -> (any KeyedArchivable.Type)?)?
         /// Per frame depth: the object whose values without a key are being read, and the next `$n`.
         var unkeyedPositions: [(uid: Int, next: Int)] = []
+        /// What a failed optional decode does (`KeyedUnarchiver.decodingFailurePolicy`).
+        var decodingFailurePolicy = DecodingFailurePolicy.throwError
+        /// The first failure recorded under `.setErrorAndReturn`.
+        var error: KeyedArchiveError?
     }
 
     /// The `userInfo` of the Codable decoder using this unarchiver.

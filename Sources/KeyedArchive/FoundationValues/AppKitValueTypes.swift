@@ -213,9 +213,9 @@ extension ArchivedFont: KeyedArchiveValue, ArchivedValueClass {
 // MARK: - NSAttributedString
 
 /// An attributed string: the text and its attribute runs.
-public struct ArchivedAttributedString: Hashable {
+public struct ArchivedAttributedString: Hashable, Sendable {
     /// A run of text sharing one set of attributes.
-    public struct Run: Hashable {
+    public struct Run: Hashable, Sendable {
         /// The run's range, in UTF-16 code units of ``ArchivedAttributedString/string``.
         public var range: Range<Int>
         /// The attributes (`NSFont`, `NSColor`, `NSParagraphStyle`, …), by name.

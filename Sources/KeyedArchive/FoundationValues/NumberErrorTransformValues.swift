@@ -96,7 +96,7 @@ extension Decimal: KeyedArchiveValue, ArchivedValueClass {
 // MARK: - NSError
 
 /// An `NSError` as archived: its domain, code and user info.
-public struct ArchivedError: Hashable {
+public struct ArchivedError: Hashable, Sendable {
     /// `NSDomain` (`"NSCocoaErrorDomain"`, `"NSPOSIXErrorDomain"`, …).
     public var domain: String
     /// `NSCode`.

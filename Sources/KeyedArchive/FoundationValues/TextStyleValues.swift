@@ -33,10 +33,10 @@ import PropertyList
 
 /// A paragraph style (`NSParagraphStyle`, `NSMutableParagraphStyle`), as an attributed string's
 /// `NSParagraphStyle` attribute holds it.
-public struct ArchivedParagraphStyle: Hashable {
+public struct ArchivedParagraphStyle: Hashable, Sendable {
     /// A tab stop (`NSTextTab`): its location and alignment, and any other archived settings as
     /// they are.
-    public struct TabStop: Hashable {
+    public struct TabStop: Hashable, Sendable {
         /// `NSLocation`: points from the line's start.
         public var location: Double
         /// `NSTextAlignment` as archived (0 left, 1 right, 2 center, 3 justified, 4 natural), when
@@ -245,7 +245,7 @@ extension ArchivedParagraphStyle: KeyedArchiveValue, ArchivedValueClass {
 
 /// A font descriptor (`NSFontDescriptor`, `UIFontDescriptor`): the attributes that describe a
 /// font (name, family, size, traits, …).
-public struct ArchivedFontDescriptor: Hashable {
+public struct ArchivedFontDescriptor: Hashable, Sendable {
     /// The attributes, by name (`NSFontNameAttribute`, `NSFontSizeAttribute`,
     /// `NSFontFamilyAttribute`, `NSCTFontTraitsAttribute`, …).
     public var attributes: [String: AnyArchived]

@@ -41,7 +41,7 @@ extension KeyedArchiveGraph {
         /// Change the object once: every reference to it sees the change (the default, and what the
         /// program that wrote the archive would see had it made the change itself).
         case edit
-        /// Throw ``PlistError/Code/sharedObject``, naming the path and the object's UID.
+        /// Throw `sharedObject`, naming the path and the object's UID.
         case reject
     }
 

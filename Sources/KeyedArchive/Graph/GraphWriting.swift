@@ -53,7 +53,7 @@ extension KeyedArchiveGraph {
 
     /// Reads the archive in a file (see ``init(_:limits:allowedClasses:requiredTopKey:)``).
     ///
-    /// - Throws: ``KeyedArchiveError/Code/io`` when the file cannot be read, else what reading the
+    /// - Throws: `io` when the file cannot be read, else what reading the
     ///   archive throws.
     public init(
         contentsOf url: URL, limits: KeyedArchiveLimits = .default,
@@ -71,7 +71,7 @@ extension KeyedArchiveGraph {
     /// Writes the archive (``encoded()``) to a file atomically: the file is either as it was or the
     /// complete new archive, never a partial write.
     ///
-    /// - Throws: What ``encoded()`` throws (the file is untouched), or ``KeyedArchiveError/Code/io``.
+    /// - Throws: What ``encoded()`` throws (the file is untouched), or `io`.
     public func write(to url: URL) throws(KeyedArchiveError) {
         let data = try encoded()
         do {

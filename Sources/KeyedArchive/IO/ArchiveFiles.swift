@@ -27,7 +27,7 @@ extension KeyedArchiver {
     /// Archives `root` under `"root"` and writes it to `url` atomically: the file is either the
     /// previous archive or the complete new one, never a partial write.
     ///
-    /// - Throws: Encoding errors (the file is untouched), or ``KeyedArchiveError/Code/io``.
+    /// - Throws: Encoding errors (the file is untouched), or `io`.
     public static func archiveRootObject(_ root: some KeyedArchiveValue, toFile url: URL) throws {
         try archiveRootObject(root, toFile: url, writer: .atomic)
     }
@@ -49,7 +49,7 @@ extension KeyedUnarchiver {
     ///
     /// The file is read into memory unless `access` asks for a map (see
     /// `BinaryPlistDocument.FileAccess`, which says what mapping installs in the process). A mapped
-    /// file that shrinks while it is read makes the call throw ``KeyedArchiveError/Code/io``, never
+    /// file that shrinks while it is read makes the call throw `io`, never
     /// crash.
     ///
     /// - Parameters:
@@ -57,7 +57,7 @@ extension KeyedUnarchiver {
     ///   - url: A file URL.
     ///   - access: Read (the default) or map the file.
     ///   - limits: Bounds for hostile input.
-    /// - Throws: ``KeyedArchiveError/Code/io`` when the file cannot be read or changed while it was
+    /// - Throws: `io` when the file cannot be read or changed while it was
     ///   read, otherwise as ``unarchivedObject(ofClass:from:limits:)``.
     public static func unarchivedObject<T: KeyedArchiveValue>(
         ofClass type: T.Type, fromFile url: URL, access: BinaryPlistDocument.FileAccess = .read,

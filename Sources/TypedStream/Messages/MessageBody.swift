@@ -39,14 +39,14 @@ public import KeyedArchive
 /// as `NSString` counts); each keeps every attribute as archived (``Run/attributes``) and names the
 /// ones Messages uses. A data attribute that holds a keyed archive (the data detector's result) is
 /// decoded in place.
-public struct MessageBody: Hashable {
+public struct MessageBody: Hashable, Sendable {
     /// The message text. An attachment is one U+FFFC (object replacement character) in it.
     public var text: String
     /// The attribute runs, in order, covering ``text``.
     public var runs: [Run]
 
     /// The attribute names Messages writes.
-    public enum Attribute {
+    public enum Attribute: Sendable {
         public static let partIndex = "__kIMMessagePartAttributeName"
         public static let fileTransferGUID = "__kIMFileTransferGUIDAttributeName"
         public static let filename = "__kIMFilenameAttributeName"
@@ -86,7 +86,7 @@ public struct MessageBody: Hashable {
     }
 
     /// A run of text sharing one set of attributes.
-    public struct Run: Hashable {
+    public struct Run: Hashable, Sendable {
         /// The run's range in UTF-16 units of the message text.
         public var range: Range<Int>
         /// The run's text.
@@ -131,7 +131,7 @@ public struct MessageBody: Hashable {
     }
 
     /// A part of the message: consecutive runs with the same part index (a text, an attachment).
-    public struct Part: Hashable {
+    public struct Part: Hashable, Sendable {
         /// The part index (`nil` for runs without one).
         public var index: Int?
         /// The runs of the part, in order.

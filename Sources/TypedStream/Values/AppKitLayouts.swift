@@ -167,7 +167,7 @@ extension TypedStreamArchive {
     /// for entry in list.entries { print(entry.key, entry.color.hex ?? "") }
     /// ```
     ///
-    /// - Throws: ``TypedStreamError/Code/typeMismatch`` when the stream is not a colour list (its
+    /// - Throws: `typeMismatch` when the stream is not a colour list (its
     ///   top-level groups are not `i`, `@i`, then one `@@` per colour holding an NSColor and an
     ///   NSString); the reading errors of ``decodeObject(_:)``.
     public func colorList() throws(TypedStreamError) -> ArchivedColorList {
