@@ -219,7 +219,7 @@ public final class KeyedUnarchiver {
             // objects it reaches) use the input this outermost read lent (Unarchiving/LentInput.swift).
             value = try withInput { (r: borrowing PlistReader) throws -> T in
                 if let ref = try state.lookup(key, in: r, push: true) {
-                    return try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
+                    return try decodeValue(T.self, UnarchivedValue(ref: ref), r)
                 }
                 return try missingValue(T.self, forKey: key)
             }
@@ -255,7 +255,7 @@ public final class KeyedUnarchiver {
         try decodePresent(forKey: key) { (ref, r: borrowing PlistReader) throws in
             // `$null` keeps the default, as absence does.
             if try uidValue(r, ref) == 0 { return }
-            value = try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
+            value = try decodeValue(T.self, UnarchivedValue(ref: ref), r)
         }
     }
 
@@ -286,7 +286,7 @@ public final class KeyedUnarchiver {
             if try uidValue(r, ref) == 0 {
                 ifNull()
             } else {
-                ifValue(try T.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r))
+                ifValue(try decodeValue(T.self, UnarchivedValue(ref: ref), r))
             }
         }
     }
@@ -313,11 +313,16 @@ public final class KeyedUnarchiver {
     /// Decodes the value under `key` as `type`, or `nil` when the key is missing or holds `$null`.
     @inlinable
     public func decodeIfPresent<T: KeyedArchiveValue>(_ type: T.Type, forKey key: String) throws -> T? {
-        try underFailurePolicy {
-            var result: T? = nil
-            try decodeNullable(into: &result, forKey: key)
-            return result
+        guard !recordsFailures else {
+            return try underFailurePolicy {
+                var result: T? = nil
+                try decodeNullable(into: &result, forKey: key)
+                return result
+            }
         }
+        var result: T? = nil
+        try decodeNullable(into: &result, forKey: key)
+        return result
     }
 
     /// Decodes the object under `key` when its class is one of `types` (exact types or names

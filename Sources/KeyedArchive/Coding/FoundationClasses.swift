@@ -13,7 +13,7 @@
 // On reading, numbers stored as objects, NSMutableString {NS.string} and NSMutableData {NS.data}
 // are accepted too, as are the mutable collection classes.
 
-@_spi(Internals) public import PropertyList
+@_spi(Internals) import PropertyList
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
@@ -271,7 +271,7 @@ extension KeyedUnarchiver {
     func decodeElement<E: KeyedArchiveValue>(_ r: borrowing PlistReader, _ list: ReferenceList, _ i: Int) throws -> E {
         try state.beginElement(i, limit: limits.maxValues)
         defer { _ = state.popPath() }
-        return try E.decodeArchiveValue(UnarchivedValue(ref: r.reference(at: i, in: list)), from: self, reader: r)
+        return try decodeValue(E.self, UnarchivedValue(ref: r.reference(at: i, in: list)), r)
     }
 
     /// Whether `value` is the empty collection met last (see `rememberEmpty`), still of a class in
@@ -313,10 +313,25 @@ extension KeyedUnarchiver {
 
     /// Borrows the input once and decodes `T` through its reader path: the two-argument
     /// `decodeArchiveValue(_:from:)` of the package's own types.
-    func decodeBorrowing<T: KeyedArchiveValue>(_ type: T.Type, _ value: UnarchivedValue) throws -> T {
-        try withInput { (r: borrowing PlistReader) throws -> T in
+    @inline(__always)
+    func decodeBorrowing<T: ReaderDecodable>(_ type: T.Type, _ value: UnarchivedValue) throws -> T {
+        // Inside a top-level read (every nested value), the lent reader is passed as it is kept: a
+        // closure taking it (`withInput`) would copy it in generic code (a 200-byte memcpy per value).
+        if state.isLent { return try T.decodeArchiveValue(value, from: self, reader: lentReader) }
+        return try withNewInput { (r: borrowing PlistReader) throws -> T in
             try T.decodeArchiveValue(value, from: self, reader: r)
         }
+    }
+
+    /// Decodes `T` from `value` the fastest way its type allows: the package's own value types
+    /// through `r` (``ReaderDecodable``), classes through the object path, anything else through
+    /// its own ``KeyedArchiveValue/decodeArchiveValue(_:from:)``. The way is found once per type
+    /// and kept (`DecodingState.decodePath(for:)`).
+    @inline(__always)
+    func decodeValue<T: KeyedArchiveValue>(_ type: T.Type, _ value: UnarchivedValue, _ r: borrowing PlistReader)
+        throws -> T
+    {
+        try T.decodeArchiveValue(value, from: self)
     }
 }
 
@@ -327,66 +342,65 @@ extension KeyedArchiveValue where Self: FixedWidthInteger {
         ArchivedValue(ref: archiver.state.builder.addInt(self), isReference: false)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
-        try unarchiver.decodeBorrowing(Self.self, value)
+        if unarchiver.state.isLent { return try unarchiver.decodeInteger(unarchiver.lentReader, Self.self, value) }
+        return try unarchiver.withNewInput { (r: borrowing BinaryPlistDocument.Reader) throws -> Self in
+            try unarchiver.decodeInteger(r, Self.self, value)
+        }
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         try unarchiver.decodeInteger(reader, Self.self, value)
     }
 }
 
-extension Int: KeyedArchiveValue {}
-extension Int8: KeyedArchiveValue {}
-extension Int16: KeyedArchiveValue {}
-extension Int32: KeyedArchiveValue {}
-extension Int64: KeyedArchiveValue {}
-extension UInt: KeyedArchiveValue {}
-extension UInt8: KeyedArchiveValue {}
-extension UInt16: KeyedArchiveValue {}
-extension UInt32: KeyedArchiveValue {}
-extension UInt64: KeyedArchiveValue {}
+extension Int: KeyedArchiveValue, ReaderDecodable {}
+extension Int8: KeyedArchiveValue, ReaderDecodable {}
+extension Int16: KeyedArchiveValue, ReaderDecodable {}
+extension Int32: KeyedArchiveValue, ReaderDecodable {}
+extension Int64: KeyedArchiveValue, ReaderDecodable {}
+extension UInt: KeyedArchiveValue, ReaderDecodable {}
+extension UInt8: KeyedArchiveValue, ReaderDecodable {}
+extension UInt16: KeyedArchiveValue, ReaderDecodable {}
+extension UInt32: KeyedArchiveValue, ReaderDecodable {}
+extension UInt64: KeyedArchiveValue, ReaderDecodable {}
 
-extension Bool: KeyedArchiveValue {
+extension Bool: KeyedArchiveValue, ReaderDecodable {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         ArchivedValue(ref: archiver.state.builder.addBool(self), isReference: false)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         try unarchiver.decodeBool(reader, value)
     }
 }
 
-extension Double: KeyedArchiveValue {
+extension Double: KeyedArchiveValue, ReaderDecodable {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         ArchivedValue(ref: archiver.state.builder.addReal(self), isReference: false)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         try unarchiver.decodeDouble(reader, value)
     }
 }
 
-extension Float: KeyedArchiveValue {
+extension Float: KeyedArchiveValue, ReaderDecodable {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         ArchivedValue(ref: archiver.state.builder.addFloat(self), isReference: false)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         Float(try unarchiver.decodeDouble(reader, value))
@@ -395,30 +409,28 @@ extension Float: KeyedArchiveValue {
 
 // MARK: - Plain objects
 
-extension String: KeyedArchiveValue {
+extension String: KeyedArchiveValue, ReaderDecodable {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         ArchivedValue(ref: archiver.state.plainString(self), isReference: true)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         try unarchiver.decodeString(reader, value)
     }
 }
 
-extension Data: KeyedArchiveValue {
+extension Data: KeyedArchiveValue, ReaderDecodable {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         ArchivedValue(ref: archiver.state.plainData(self), isReference: true)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         try unarchiver.decodeData(reader, value)
@@ -427,7 +439,7 @@ extension Data: KeyedArchiveValue {
 
 // MARK: - Foundation objects
 
-extension Date: KeyedArchiveValue {
+extension Date: KeyedArchiveValue, ReaderDecodable {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         let time = archiver.state.builder.addReal(timeIntervalSinceReferenceDate)
         return ArchivedValue(
@@ -436,15 +448,14 @@ extension Date: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         try unarchiver.decodeDate(reader, value)
     }
 }
 
-extension UUID: KeyedArchiveValue {
+extension UUID: KeyedArchiveValue, ReaderDecodable {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         let u = uuid
         let bytes = Data([u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15])
@@ -455,15 +466,14 @@ extension UUID: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         try unarchiver.decodeUUID(reader, value)
     }
 }
 
-extension URL: KeyedArchiveValue {
+extension URL: KeyedArchiveValue, ReaderDecodable {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         let base = try archiver.nested { () throws -> BuilderRef in
             if let baseURL { return try archiver.elementReference(baseURL) }
@@ -476,8 +486,7 @@ extension URL: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         try unarchiver.decodeURL(reader, value)
@@ -486,7 +495,7 @@ extension URL: KeyedArchiveValue {
 
 // MARK: - Collections
 
-extension Array: KeyedArchiveValue where Element: KeyedArchiveValue {
+extension Array: KeyedArchiveValue, ReaderDecodable where Element: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         let refs = try archiver.nested { () throws -> [BuilderRef] in
             var refs: [BuilderRef] = []
@@ -501,8 +510,7 @@ extension Array: KeyedArchiveValue where Element: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         if try unarchiver.isKnownEmptyCollection(reader, value, classNames: FoundationClass.array) { return [] }
@@ -516,7 +524,7 @@ extension Array: KeyedArchiveValue where Element: KeyedArchiveValue {
     }
 }
 
-extension Set: KeyedArchiveValue where Element: KeyedArchiveValue {
+extension Set: KeyedArchiveValue, ReaderDecodable where Element: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         let refs = try archiver.nested { () throws -> [BuilderRef] in
             var refs: [BuilderRef] = []
@@ -531,8 +539,7 @@ extension Set: KeyedArchiveValue where Element: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         if try unarchiver.isKnownEmptyCollection(reader, value, classNames: FoundationClass.set) { return [] }
@@ -548,7 +555,7 @@ extension Set: KeyedArchiveValue where Element: KeyedArchiveValue {
     }
 }
 
-extension Dictionary: KeyedArchiveValue where Key: KeyedArchiveValue, Value: KeyedArchiveValue {
+extension Dictionary: KeyedArchiveValue, ReaderDecodable where Key: KeyedArchiveValue, Value: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         let (keys, values) = try archiver.nested { () throws -> ([BuilderRef], [BuilderRef]) in
             var keys: [BuilderRef] = []
@@ -569,8 +576,7 @@ extension Dictionary: KeyedArchiveValue where Key: KeyedArchiveValue, Value: Key
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         let f = try unarchiver.requireFoundationObject(
@@ -588,10 +594,10 @@ extension Dictionary: KeyedArchiveValue where Key: KeyedArchiveValue, Value: Key
                 try unarchiver.countValue()
                 unarchiver.path.append(.index(i))
                 defer { unarchiver.path.removeLast() }
-                let k = try Key.decodeArchiveValue(
-                    UnarchivedValue(ref: reader.reference(at: i, in: keys)), from: unarchiver, reader: reader)
-                result[k] = try Value.decodeArchiveValue(
-                    UnarchivedValue(ref: reader.reference(at: i, in: values)), from: unarchiver, reader: reader)
+                let k = try unarchiver.decodeValue(
+                    Key.self, UnarchivedValue(ref: reader.reference(at: i, in: keys)), reader)
+                result[k] = try unarchiver.decodeValue(
+                    Value.self, UnarchivedValue(ref: reader.reference(at: i, in: values)), reader)
             }
             return result
         }
@@ -609,7 +615,7 @@ extension Optional: OptionalArchiveValue {
     static var archiveNone: Wrapped? { nil }
 }
 
-extension Optional: KeyedArchiveValue where Wrapped: KeyedArchiveValue {
+extension Optional: KeyedArchiveValue, ReaderDecodable where Wrapped: KeyedArchiveValue {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         guard let self else { return ArchivedValue(ref: archiver.nullUID, isReference: true) }
         return try self.encodeArchiveValue(to: archiver)
@@ -617,12 +623,11 @@ extension Optional: KeyedArchiveValue where Wrapped: KeyedArchiveValue {
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         if try unarchiver.uidValue(reader, value.ref) == 0 { return nil }
-        return try Wrapped.decodeArchiveValue(value, from: unarchiver, reader: reader)
+        return try unarchiver.decodeValue(Wrapped.self, value, reader)
     }
 }
 
@@ -633,15 +638,9 @@ extension KeyedArchivable {
         ArchivedValue(ref: archiver.reference(to: self), isReference: true)
     }
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
-        try unarchiver.decodeBorrowing(Self.self, value)
-    }
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
-        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
-    ) throws -> Self {
-        guard let object = try unarchiver.decodeObject(reader, Self.self, from: value) else {
-            throw unarchiver.error(.typeMismatch, uid: 0, "expected a \(archiveClassName) object, found $null")
+        if unarchiver.state.isLent { return try decodeObject(value, from: unarchiver, reader: unarchiver.lentReader) }
+        return try unarchiver.withNewInput { (r: borrowing BinaryPlistDocument.Reader) throws -> Self in
+            try decodeObject(value, from: unarchiver, reader: r)
         }
-        return object
     }
 }

@@ -1,6 +1,6 @@
 // Sources/KeyedArchive/Coding/KeyedArchivable.swift - The NSCoding-like protocols.
 
-@_spi(Internals) public import PropertyList
+@_spi(Internals) import PropertyList
 
 /// A class whose instances are archived as keyed objects, like `NSCoding`.
 ///
@@ -100,33 +100,31 @@ public protocol KeyedArchiveValue {
     func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue
     /// Reads a value back from what was stored under its key.
     static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self
-    /// Not API (hidden from the documentation): the package's own types read through the
-    /// unarchiver's borrow of the input instead of borrowing it again (10 % of an unarchive's
-    /// instructions). The default calls ``decodeArchiveValue(_:from:)``; never implement it: its
-    /// parameter type has no public members and will change when the input becomes a `Span`.
-    ///
-    /// - Parameters:
-    ///   - value: What was stored under the key.
-    ///   - unarchiver: The unarchiver reading.
-    ///   - reader: The unarchiver's borrow of the input, valid for this call.
-    @_documentation(visibility: internal)
+}
+
+/// The package's own value types, read through the reader the unarchiver lent for the current
+/// top-level read. Not a requirement of the public protocol (no performance device is part of the
+/// public contract): each type's ``KeyedArchiveValue/decodeArchiveValue(_:from:)`` finds the lent
+/// reader (`KeyedUnarchiver.decodeBorrowing`) and calls this; inside the package, code that holds a
+/// reader and knows the type calls it directly.
+protocol ReaderDecodable: KeyedArchiveValue {
+    /// Reads a value back through `reader`, the unarchiver's lent reader, valid for this call.
     static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self
 }
 
-extension KeyedArchiveValue {
-    /// Calls ``KeyedArchiveValue/decodeArchiveValue(_:from:)``.
-    ///
-    /// - Parameters:
-    ///   - value: What was stored under the key.
-    ///   - unarchiver: The unarchiver reading.
-    ///   - reader: Not used.
-    @_documentation(visibility: internal)
-    public static func decodeArchiveValue(
+extension KeyedArchivable {
+    /// The object stored in `value`: the unarchiver's object path, which every class takes (the
+    /// default ``KeyedArchiveValue/decodeArchiveValue(_:from:)``).
+    @inline(__always)
+    static func decodeObject(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
-        try decodeArchiveValue(value, from: unarchiver)
+        guard let object = try unarchiver.decodeObject(reader, Self.self, from: value) else {
+            throw unarchiver.error(.typeMismatch, uid: 0, "expected a \(archiveClassName) object, found $null")
+        }
+        return object
     }
 }
 

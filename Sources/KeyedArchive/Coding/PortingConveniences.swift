@@ -2,7 +2,7 @@
 // enums archived as their raw values, what the reader left after the archive, and NSKeyedArchiver's
 // and NSKeyedUnarchiver's calls by their own names (the parity table: <doc:FoundationParity>).
 
-public import PropertyList
+import PropertyList
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
@@ -26,13 +26,9 @@ extension KeyedArchiveValue where Self: RawRepresentable, RawValue: KeyedArchive
     }
 
     public static func decodeArchiveValue(_ value: UnarchivedValue, from unarchiver: KeyedUnarchiver) throws -> Self {
-        try unarchiver.decodeBorrowing(Self.self, value)
-    }
-
-    public static func decodeArchiveValue(
-        _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
-    ) throws -> Self {
-        let raw = try RawValue.decodeArchiveValue(value, from: unarchiver, reader: reader)
+        let raw = try unarchiver.withInput { (r: borrowing BinaryPlistDocument.Reader) throws -> RawValue in
+            try unarchiver.decodeValue(RawValue.self, value, r)
+        }
         guard let v = Self(rawValue: raw) else {
             throw unarchiver.error(.typeMismatch, "\(raw) is not a raw value of \(Self.self)")
         }
@@ -80,6 +76,12 @@ extension KeyedUnarchiver {
     /// fields is read (<doc:SecureDecoding>). There is no insecure mode to turn on: code that set
     /// `requiresSecureCoding = false` to read classes it has no type for reads them as ``AnyArchived``.
     public var requiresSecureCoding: Bool { true }
+
+    /// Whether failures are recorded instead of thrown (``DecodingFailurePolicy/setErrorAndReturn``).
+    /// (`@usableFromInline`: the inlined ``decodeIfPresent(_:forKey:)`` checks it before anything else,
+    /// so the default policy costs one load.)
+    @usableFromInline
+    var recordsFailures: Bool { extras?.decodingFailurePolicy == .setErrorAndReturn }
 
     /// Runs an optional decode under ``decodingFailurePolicy``. (`@usableFromInline`: the inlined
     /// ``decodeIfPresent(_:forKey:)`` calls it.)

@@ -8,7 +8,7 @@
 // referenced from several places is one instance, and cycles through instances are kept (an
 // instance is registered before its fields are read, as a two-phase object).
 
-@_spi(Internals) public import PropertyList
+@_spi(Internals) import PropertyList
 import Synchronization
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
@@ -111,7 +111,7 @@ public enum AnyArchived: Hashable, Sendable {
 /// Instances are `Sendable`: their properties are kept behind a lock, so a decoded graph (or a
 /// ``MessageBody``, which holds one) can be handed to other tasks, and each property read or write
 /// is atomic. (A sequence of writes that must be seen together is still the caller's to order.)
-public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomStringConvertible, Sendable {
+public final class ArchivedInstance: TwoPhaseKeyedArchivable, ReaderDecodable, Hashable, CustomStringConvertible, Sendable {
     /// What an instance holds, behind its lock.
     struct Contents: Sendable {
         var className: String
@@ -224,7 +224,7 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomSt
 
     /// Reads an archived object of any class that is not a Foundation value class, through the
     /// unarchiver's reader.
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> ArchivedInstance {
         let any = try unarchiver.decodeAny(reader, value)
@@ -244,7 +244,7 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, Hashable, CustomSt
     }
 }
 
-extension AnyArchived: KeyedArchiveValue {
+extension AnyArchived: KeyedArchiveValue, ReaderDecodable {
     public func encodeArchiveValue(to archiver: KeyedArchiver) throws -> ArchivedValue {
         switch self {
         case .null: return ArchivedValue(ref: archiver.nullUID, isReference: true)
@@ -295,7 +295,7 @@ extension AnyArchived: KeyedArchiveValue {
         try unarchiver.decodeBorrowing(AnyArchived.self, value)
     }
 
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> AnyArchived {
         try unarchiver.decodeAny(reader, value)

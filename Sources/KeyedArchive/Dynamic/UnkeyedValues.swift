@@ -81,7 +81,7 @@ extension KeyedUnarchiver {
         do {
             value = try withInput { (r: borrowing PlistReader) throws -> T? in
                 guard let ref = try field(r, storedKey, keys: frame.keys, values: frame.values) else { return nil }
-                return try T?.decodeArchiveValue(UnarchivedValue(ref: ref), from: self, reader: r)
+                return try decodeValue(T?.self, UnarchivedValue(ref: ref), r)
             }
         } catch {
             _ = state.popPath()

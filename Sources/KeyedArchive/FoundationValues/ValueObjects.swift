@@ -54,7 +54,7 @@ struct ValueFields {
 }
 
 /// A typed Foundation value class: how it is read from its fields and written back.
-protocol ArchivedValueClass: KeyedArchiveValue, SendableMetatype {
+protocol ArchivedValueClass: ReaderDecodable, SendableMetatype {
     /// The class names read as this type (the first is written unless the value says otherwise).
     static var valueClassNames: [String] { get }
     /// The value, or `nil` when the fields are not a layout this package knows.
@@ -77,7 +77,7 @@ extension ArchivedValueClass {
         try unarchiver.decodeBorrowing(Self.self, value)
     }
 
-    public static func decodeArchiveValue(
+    static func decodeArchiveValue(
         _ value: UnarchivedValue, from unarchiver: KeyedUnarchiver, reader: borrowing BinaryPlistDocument.Reader
     ) throws -> Self {
         let expected = valueClassNames[0]

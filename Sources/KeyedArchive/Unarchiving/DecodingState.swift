@@ -114,7 +114,6 @@ extension KeyedUnarchiver {
         /// The `$class` key object last found, and where.
         var classKeyRef: ObjectRef?
         var classKeyHint = 0
-
         /// The key path of the value being decoded.
         var keyPath: [String] {
             path[min(pathBase, path.count)...].map {

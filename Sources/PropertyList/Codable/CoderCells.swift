@@ -159,7 +159,7 @@ final class BinaryEncoderImpl: Encoder {
 /// `value` as `T`, when `T` is `V` (checked: a mismatch traps, and no caller can make one, since the
 /// callers compare the metatypes first; the types come from the code, never from input).
 @inline(__always)
-func identityCast<V, T>(_ value: V, to type: T.Type) -> T {
+package func identityCast<V, T>(_ value: V, to type: T.Type) -> T {
     precondition(V.self == T.self, "identityCast between different types")
     // Same type, hence same size, alignment and representation.
     return unsafe unsafeBitCast(value, to: T.self)

@@ -16,9 +16,9 @@
 extension BinaryPlistDocument {
     /// A borrowed view of a document's bytes: reads through it share one borrow of the input.
     ///
-    /// Not API: the type is public only because ``KeyedArchiveValue``'s hidden fast-path requirement
-    /// names it, and nothing on it is public. Inside the package it is obtained from `withReader(_:)`
-    /// and valid only inside its closure (the type is non-copyable and lent, so it cannot escape).
+    /// Package access: the keyed layer's unarchiver reads through one, lent for a top-level read.
+    /// It is obtained from `withReader(_:)` and valid only inside its closure (the type is
+    /// non-copyable and lent, so it cannot escape).
     /// Results are the same as the document's own lazy methods, which are written in terms of it.
     ///
     /// ```swift
@@ -27,8 +27,7 @@ extension BinaryPlistDocument {
     ///     return try r.references(in: list).compactMap { (ref) throws(PlistError) in try r.string(ref) }
     /// }
     /// ```
-    @_documentation(visibility: internal)
-    public struct Reader: ~Copyable {
+    package struct Reader: ~Copyable {
         // What the reads need of the document, not the document itself: a method called on a stored
         // document from a borrowed non-copyable reader gets a copy of the whole document (a memcpy
         // and the retains of its buffers) on every call, and making the reader copied it once more.
