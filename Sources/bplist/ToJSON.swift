@@ -82,9 +82,12 @@ struct JSONStyleOptions: ParsableArguments {
     @Option(help: "How data is written: tagged ({\"$data\": \"…\"}, the default) or base64 (a plain string).")
     var data: DataValues = .tagged
 
+    /// Canonical JSON (dates rounded to microseconds, as the corpus oracles and plistlib write them),
+    /// with plain dates or data when asked.
     var style: PlistJSONStyle {
-        PlistJSONStyle(
-            dates: dates == .iso8601 ? .iso8601 : dates == .seconds ? .seconds : .tagged,
-            data: data == .base64 ? .base64 : .tagged)
+        var style = PlistJSONStyle.canonical
+        style.dates = dates == .iso8601 ? .iso8601 : dates == .seconds ? .seconds : .tagged
+        style.data = data == .base64 ? .base64 : .tagged
+        return style
     }
 }

@@ -358,3 +358,22 @@ struct InlineList: KeyedArchiveValue {
         throw unarchiver.error(.typeMismatch, "an inline list is only written")
     }
 }
+
+extension AnyArchived: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    /// A string (`NSString`): `try graph.set("dark", at: "root.theme")`.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer (`NSNumber`).
+    public init(integerLiteral value: Int) { self = .integer(value) }
+    /// A real (`NSNumber`).
+    public init(floatLiteral value: Double) { self = .real(value) }
+    /// A boolean (`NSNumber`).
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array (`NSArray`).
+    public init(arrayLiteral elements: AnyArchived...) { self = .array(elements) }
+    /// A dictionary (`NSDictionary`) with string keys.
+    public init(dictionaryLiteral elements: (String, AnyArchived)...) {
+        self = .dictionary(Dictionary(elements.map { (AnyArchived.string($0.0), $0.1) }, uniquingKeysWith: { $1 }))
+    }
+}

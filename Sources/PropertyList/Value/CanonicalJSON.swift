@@ -56,7 +56,7 @@ extension PlistValue {
     package func writeCanonicalJSON(into out: inout TextSink, budget: OutputBudget = .default)
         throws(PlistError)
     {
-        try writeJSON(into: &out, style: .typed, sortsKeys: true, budget: budget)
+        try writeJSON(into: &out, style: .canonical, sortsKeys: true, budget: budget)
     }
 
     /// Reads canonical JSON back into a value.
@@ -170,6 +170,27 @@ extension PlistValue {
         s += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if micro != 0 { s += "." + pad(micro, 6) }
         return s + "Z"
+    }
+
+    /// The text of a typed-JSON real: Python's `repr` (``pythonRepr(_:)``), except a NaN other than
+    /// the default one (another sign or payload), written `nan:0x` and its 16 hex digits, so that
+    /// every bit of the double survives.
+    package static func typedRealText(_ x: Double) -> String {
+        guard x.isNaN, x.bitPattern != Double.nan.bitPattern else { return pythonRepr(x) }
+        let hex = String(x.bitPattern, radix: 16)
+        return "nan:0x" + String(repeating: "0", count: 16 - hex.utf8.count) + hex
+    }
+
+    /// The text of a tagged date: ISO-8601 when whole microseconds hold the date exactly (or, with
+    /// `roundingToMicroseconds`, always within years 1…9999, as plistlib writes it); otherwise its
+    /// seconds since 2001 in the shortest form that reads back to the same double (`"5e-07"`, `"nan"`).
+    package static func taggedDateText(_ x: Double, roundingToMicroseconds: Bool) -> String {
+        if let text = iso8601(secondsSinceReferenceDate: x),
+            roundingToMicroseconds || secondsSinceReferenceDate(iso8601: text)?.bitPattern == x.bitPattern
+        {
+            return text
+        }
+        return roundingToMicroseconds ? pythonRepr(x) : typedRealText(x)
     }
 
     /// Seconds since 2001-01-01T00:00:00Z of `YYYY-MM-DDTHH:MM:SS[.f...][Z]`, or `nil` when malformed.

@@ -396,6 +396,11 @@ extension PlistValue {
     /// (`"0.5"`, `"1e+16"`, `"-0.0"`, `"nan"`, `"inf"`, `"-inf"`, `"infinity"`).
     static func parseReal(_ s: String) -> Double? {
         let t = s.lowercased()
+        // Typed JSON's NaN with its bit pattern: `nan:0x7ff8000000000001`.
+        if t.hasPrefix("nan:0x"), t.utf8.count == 22, let bits = UInt64(t.dropFirst(6), radix: 16) {
+            let x = Double(bitPattern: bits)
+            return x.isNaN ? x : nil
+        }
         switch t {
         case "nan", "+nan": return .nan
         case "-nan": return -Double.nan

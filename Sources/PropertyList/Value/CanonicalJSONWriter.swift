@@ -36,6 +36,11 @@ public struct PlistJSONStyle: Sendable, Hashable {
     public var dates: Dates
     /// How data is written.
     public var data: DataValues
+    /// Canonical JSON: what the corpus oracles hold, as Python's plistlib and `json` write it (dates
+    /// ISO-8601 rounded to whole microseconds, every NaN `"nan"`). Off in typed JSON, which keeps
+    /// every bit: a date whole microseconds cannot hold is written as its exact seconds, and a NaN
+    /// other than the default with its bit pattern.
+    package var isCanonical = false
 
     public init(dates: Dates = .tagged, data: DataValues = .tagged) {
         self.dates = dates
@@ -44,6 +49,14 @@ public struct PlistJSONStyle: Sendable, Hashable {
 
     /// Typed JSON: every value reads back as it was (<doc:TypedJSON>).
     public static let typed = PlistJSONStyle()
+
+    /// Canonical JSON: typed JSON with dates rounded to microseconds as plistlib writes them, so that
+    /// the text (keys sorted) is byte for byte the corpus oracles' (the `bplist` tool's `to-json`).
+    package static let canonical: PlistJSONStyle = {
+        var style = PlistJSONStyle()
+        style.isCanonical = true
+        return style
+    }()
 }
 
 extension PlistValue {
@@ -208,7 +221,8 @@ struct CanonicalJSONWriter {
         case .string(let s): CanonicalJSONWriter.writeString(s.string, into: &out)
         case .real(let d):
             CanonicalJSONWriter.tagged("$real", level, &out)
-            CanonicalJSONWriter.writeString(PlistValue.pythonRepr(d), into: &out)
+            CanonicalJSONWriter.writeString(
+                style.isCanonical ? PlistValue.pythonRepr(d) : PlistValue.typedRealText(d), into: &out)
             out.write(CanonicalJSONWriter.close(level, "}"))
         case .date(let date):
             let x = date.timeIntervalSinceReferenceDate
@@ -228,7 +242,7 @@ struct CanonicalJSONWriter {
             }
             CanonicalJSONWriter.tagged("$date", level, &out)
             CanonicalJSONWriter.writeString(
-                PlistValue.iso8601(secondsSinceReferenceDate: x) ?? PlistValue.pythonRepr(x), into: &out)
+                PlistValue.taggedDateText(x, roundingToMicroseconds: style.isCanonical), into: &out)
             out.write(CanonicalJSONWriter.close(level, "}"))
         case .data(let d):
             if style.data == .tagged { CanonicalJSONWriter.tagged("$data", level, &out) }
