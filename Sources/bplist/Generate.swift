@@ -148,7 +148,7 @@ struct Generate: BPlistSubcommand {
             var options = StreamingPlistWriter.Options(
                 expectedObjectCount: objectCount + 1, temporaryDirectory: directory)
             if let memory = dedupMemory.flatMap(Generate.parseSize) {
-                options.deduplicate = memory > 0
+                options.deduplicates = memory > 0
                 options.deduplicationMemory = memory
             }
             var writer = StreamingPlistWriter(to: sink, options: options)

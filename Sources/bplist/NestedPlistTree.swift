@@ -120,7 +120,7 @@ struct NestedPlistTree<Base: PlistTree>: PlistTree {
             do {
                 try expanded.checkExpansion(budget, as: "a nested property list")
             } catch {
-                return [NestedPlistIssue(path: [], error: error)]
+                return [NestedPlistIssue(keyPath: .root, error: error)]
             }
         }
         return issues

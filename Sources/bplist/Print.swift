@@ -86,7 +86,7 @@ struct Print: BPlistSubcommand {
                     return
                 }
                 for issue in NestedPlistTree<T>.issues(of: data, budget: budget) {
-                    IO.printError("warning: \(NestedPlistIssue(path: path + issue.path, error: issue.error))")
+                    IO.printError("warning: \(NestedPlistIssue(keyPath: PlistKeyPath(keys: path).appending(issue.keyPath), error: issue.error))")
                 }
             }
             try IO.stream(to: "-", beforeOutput: progress.erasingBeforeTerminalOutput) { out in

@@ -149,7 +149,7 @@ enum TypedStreamTool {
         guard depth < 32, let resolved = resolved(d, issue: &issue) else {
             issues.append(
                 NestedPlistIssue(
-                    path: [], error: PlistError(.corrupted, "a typedstream that does not read: \(issue ?? "")")))
+                    keyPath: .root, error: PlistError(.corrupted, "a typedstream that does not read: \(issue ?? "")")))
             return .value(.data(d))
         }
         return ArchiveView.plain(

@@ -278,7 +278,7 @@ struct ArchiveView {
             // A nested plist can share sub-trees as well as any other: measured before it is shown.
             try expanded.checkExpansion(nestedBudget, as: "a nested property list")
         } catch {
-            nestedIssues.append(NestedPlistIssue(path: [], error: error))
+            nestedIssues.append(NestedPlistIssue(keyPath: .root, error: error))
             return .value(value)
         }
         return ArchiveView.plain(ArchiveView.unarchivingNested(expanded), depth: depth)

@@ -48,7 +48,7 @@ import Testing
         let (value, issues) = outer.expandingNestedPlists()
         #expect(value == outer)
         #expect(issues.count == 1)
-        #expect(issues.first?.path == ["prefs", "bomb"])
+        #expect(issues.first?.keyPath == ["prefs", "bomb"])
         #expect(issues.first?.error.code == .limitExceeded)
     }
 
@@ -78,7 +78,7 @@ import Testing
         let outer: PlistValue = ["prefs": ["window": ["frame": .data(Data(truncated))]], "ok": .data(good)]
         let (value, issues) = outer.expandingNestedPlists()
         #expect(issues.count == 1)
-        #expect(issues.first?.path == ["prefs", "window", "frame"])
+        #expect(issues.first?.keyPath == ["prefs", "window", "frame"])
         #expect(issues.first?.error.code == .truncated || issues.first?.error.code == .invalidTrailer)
         #expect(value["prefs"]?["window"]?["frame"] == .data(Data(truncated)))
         #expect(value["ok"] == Self.nested(["a": 1]))

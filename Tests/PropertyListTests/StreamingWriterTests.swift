@@ -184,7 +184,7 @@ final class FailingSink: PlistByteSink {
                 #expect(try streamed(v, .init(bufferSize: 256), events: true).data == model, "seed \(seed)")
                 // Nor does turning deduplication off, against the model without it.
                 let plain = streamModel(v, refSize: 4, deduplicate: false)
-                #expect(try streamed(v, .init(deduplicate: false)).data == plain, "seed \(seed)")
+                #expect(try streamed(v, .init(deduplicates: false)).data == plain, "seed \(seed)")
             } catch {
                 Issue.record("seed \(seed): \(error)")
             }
@@ -262,7 +262,7 @@ final class FailingSink: PlistByteSink {
         let v = PlistValue.array(
             Array(repeating: "a repeated string", count: 1000) + Array(repeating: .int(70_000), count: 1000))
         let (data, _) = try streamed(v, .init(expectedObjectCount: 2001))
-        let (plain, _) = try streamed(v, .init(expectedObjectCount: 2001, deduplicate: false))
+        let (plain, _) = try streamed(v, .init(expectedObjectCount: 2001, deduplicates: false))
         #expect(try decode(data) == v)
         #expect(try decode(plain) == v)
         // 2 payloads instead of 2,000: 18 + 5 bytes for all the strings and ints.

@@ -15,7 +15,7 @@
 /// ``repairs`` so that the caller can say where.
 package struct DocumentTree: PlistTree {
     package let document: BinaryPlistDocument
-    /// The same bytes, read with ``BinaryPlistDocument/Options/replacesLoneSurrogates``.
+    /// The same bytes, read with ``PlistReadOptions/replacesLoneSurrogates``.
     private let lenient: BinaryPlistDocument?
     /// The strings read with replacement characters (shared by copies of the tree).
     package let repairs = RepairLog()

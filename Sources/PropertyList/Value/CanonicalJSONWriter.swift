@@ -8,9 +8,9 @@
     import Foundation
 #endif
 
-/// How dates and data are written in JSON: as canonical JSON's tagged objects (the default, read
-/// back exactly by ``PlistValue/init(canonicalJSON:)``), or as plain JSON values for consumers that
-/// know nothing of the tags.
+/// How dates and data are written in JSON (``PlistWriteOptions/jsonStyle``): as typed JSON's tagged
+/// objects (the default, read back exactly by ``PlistValue/decode(from:as:limits:options:)``; see
+/// <doc:TypedJSON>), or as plain JSON values for consumers that know nothing of the tags.
 public struct PlistJSONStyle: Sendable, Hashable {
     /// How a date is written.
     public enum Dates: Sendable, Hashable {

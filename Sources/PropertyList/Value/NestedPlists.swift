@@ -16,18 +16,18 @@
 /// ``PlistValue/expandingNestedPlists(maxNesting:limits:budget:)``; the value stays `data`.
 public struct NestedPlistIssue: Sendable, Hashable, CustomStringConvertible {
     /// The key path of the data value in the outer value (dictionary keys and array indexes).
-    public var path: [String]
+    public var keyPath: PlistKeyPath
     /// Why its bytes did not decode.
     public var error: PlistError
 
-    /// An issue at `path` (outer key path) with `error`.
-    public init(path: [String], error: PlistError) {
-        self.path = path
+    /// An issue at `keyPath` (in the outer value) with `error`.
+    public init(keyPath: PlistKeyPath, error: PlistError) {
+        self.keyPath = keyPath
         self.error = error
     }
 
     public var description: String {
-        "nested property list at \(path.isEmpty ? "the root" : path.joined(separator: ".")): \(error)"
+        "nested property list at \(keyPath.isEmpty ? "the root" : keyPath.description): \(error)"
     }
 }
 
@@ -125,14 +125,14 @@ struct NestedPlistExpander {
             decoded = try BinaryPlistDocument(bytes, limits: limits).value()
         } catch {
             // Compressed data that is not a plist is just data; a "bplist" that fails is a finding.
-            if plain { issues.append(NestedPlistIssue(path: path, error: error)) }
+            if plain { issues.append(NestedPlistIssue(keyPath: PlistKeyPath(keys: path), error: error)) }
             return nil
         }
         do {
             // Small bytes can share sub-trees that expand without bound when shown: measured first.
             try decoded.checkExpansion(budget, as: "a nested property list")
         } catch {
-            issues.append(NestedPlistIssue(path: path, error: error))
+            issues.append(NestedPlistIssue(keyPath: PlistKeyPath(keys: path), error: error))
             return nil
         }
         decodedPlists.append(decoded)

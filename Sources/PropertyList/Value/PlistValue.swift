@@ -8,8 +8,9 @@
 
 /// An owned property-list value: what a whole `bplist00` file (or any sub-tree of it) means.
 ///
-/// `PlistValue` is the materialised form. Reading lazily, without building a tree, is done through
-/// ``BinaryPlistDocument``; writing goes through ``BinaryPlistWriter``.
+/// `PlistValue` is the materialised form: ``decode(from:as:limits:options:)`` reads one from any
+/// form, ``encoded(as:compression:options:)`` writes one in any form. Reading a binary file lazily,
+/// without building a tree, is done through ``BinaryPlistDocument``.
 ///
 /// Equality follows the format, not Swift's numeric `==`:
 /// - integers compare exactly (128-bit) and never equal a real or a boolean;

@@ -45,7 +45,7 @@
 /// Builds a binary property list object by object, deduplicating equal values.
 ///
 /// This is the low-level writer the keyed archiver feeds directly, without building a ``PlistValue``
-/// tree. ``BinaryPlistWriter`` is the tree-level front end.
+/// tree. `BinaryPlistWriter` is the tree-level front end.
 @_spi(Internals) public struct ObjectTableBuilder: Sendable {
     enum Kind: UInt8 {
         case null, bool, integer, real, float, date, data, ascii, utf16, uid, array, set, dictionary

@@ -86,13 +86,13 @@
 /// try sink.close()
 /// ```
 ///
-/// The result reads equal to what ``BinaryPlistWriter`` writes for the same tree, with these
+/// The result reads equal to what ``PlistValue/encoded(as:compression:options:)`` writes for the same tree, with these
 /// differences in the bytes:
 ///
 /// - **Every value is an object index.** A repeated scalar (a dictionary key, a common string) is
 ///   written once and its later occurrences point at it, but each occurrence keeps an entry in the
 ///   offset table. So the object count is the number of values in the tree, and the file is larger
-///   than ``BinaryPlistWriter``'s by an offset-table entry per repeat.
+///   than the tree writer's (``PlistValue/encoded(as:compression:options:)``) by an offset-table entry per repeat.
 /// - **Containers are not deduplicated**, and scalars only within a bounded table (see
 ///   ``Options/deduplicationMemory``).
 /// - **Reference width** is the smallest that addresses ``Options/expectedObjectCount`` when you give
@@ -115,10 +115,10 @@ public struct StreamingPlistWriter: ~Copyable {
         /// the minimal width); `nil` (the default) means 4 bytes, up to 4,294,967,295 objects.
         /// Writing more objects than the width addresses throws.
         public var expectedObjectCount: Int?
-        /// Powers of two (default) or compact widths, as for ``BinaryPlistWriter/Widths``.
+        /// Powers of two (default) or compact widths, as for ``PlistWriteOptions/widths``.
         public var widths: BinaryPlistWidths
         /// Write a repeated scalar once (default `true`).
-        public var deduplicate: Bool
+        public var deduplicates: Bool
         /// Bytes the table of written scalars may use (default 4 MiB, about 70,000 short scalars).
         /// When it is full it starts over, keeping the entries that were found again since it last
         /// did. Scalars with payloads above 1 KiB are not remembered, and a kind of scalar that
@@ -135,12 +135,12 @@ public struct StreamingPlistWriter: ~Copyable {
 
         public init(
             expectedObjectCount: Int? = nil, widths: BinaryPlistWidths = .powersOfTwo,
-            deduplicate: Bool = true, deduplicationMemory: Int = 4 << 20, offsetMemory: Int = 16 << 20,
+            deduplicates: Bool = true, deduplicationMemory: Int = 4 << 20, offsetMemory: Int = 16 << 20,
             bufferSize: Int = 1 << 20, temporaryDirectory: String? = nil
         ) {
             self.expectedObjectCount = expectedObjectCount
             self.widths = widths
-            self.deduplicate = deduplicate
+            self.deduplicates = deduplicates
             self.deduplicationMemory = deduplicationMemory
             self.offsetMemory = offsetMemory
             self.bufferSize = bufferSize
@@ -207,8 +207,8 @@ public struct StreamingPlistWriter: ~Copyable {
             ?? "/tmp"
         spool = OffsetSpool(memory: options.offsetMemory, directory: directory)
         spool.reserve(1)  // the root, object 0
-        deduplicate = options.deduplicate
-        memo = ScalarMemo(budget: options.deduplicate ? options.deduplicationMemory : 0)
+        deduplicate = options.deduplicates
+        memo = ScalarMemo(budget: options.deduplicates ? options.deduplicationMemory : 0)
         out.append(bigEndian: 0x6270_6c69_7374_3030, width: 8)  // "bplist00"
     }
 
