@@ -10,12 +10,12 @@ public import PropertyList
 /// `$objects`) when known, the byte ``offset`` when the property-list layer knows it, and a readable
 /// ``detail``. Branch and test on ``code``; the detail text may change.
 ///
-/// The codes are ``PlistError/Code``'s: one vocabulary for the package, so a truncated file is
+/// The codes are `PlistError.Code`'s: one vocabulary for the package, so a truncated file is
 /// `truncated` and a UID that names nothing is `badReference` whether the property-list layer or the
 /// keyed layer finds it. An error of the property-list layer keeps its code here, and the whole
-/// ``PlistError`` in ``underlying``.
+/// `PlistError` in ``underlying``.
 public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong: ``PlistError/Code``, the package's one vocabulary of codes.
+    /// What went wrong: `PlistError.Code`, the package's one vocabulary of codes.
     public typealias Code = PlistError.Code
 
     /// What went wrong.
@@ -61,7 +61,7 @@ public struct KeyedArchiveError: Error, Hashable, Sendable, CustomStringConverti
     }
 
     /// Runs `body`, turning what it throws into a ``KeyedArchiveError``: one as it is, a
-    /// ``PlistError`` with its code kept, anything else (an error thrown by the code of a value being
+    /// `PlistError` with its code kept, anything else (an error thrown by the code of a value being
     /// archived) as `unencodable` naming it.
     static func catching<T>(_ body: () throws -> T) throws(KeyedArchiveError) -> T {
         do {

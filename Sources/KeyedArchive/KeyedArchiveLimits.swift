@@ -3,7 +3,7 @@
 public import PropertyList
 
 /// Limits applied while unarchiving. The defaults are safe for untrusted archives; raise them for
-/// trusted, unusually large ones. (``PlistLimits`` and `TypedStreamLimits` are the same for the
+/// trusted, unusually large ones. (`PlistLimits` and `TypedStreamLimits` are the same for the
 /// other layers, with the same names for the same bounds.)
 public struct KeyedArchiveLimits: Sendable, Hashable {
     /// Deepest nesting of objects and collections decoded recursively (default 512, as

@@ -15,7 +15,7 @@ public import PropertyList
 #endif
 
 extension KeyedArchiveGraph {
-    /// One change to the graph, as performed: a ``PlistEdit`` (or a link, a class change) with its
+    /// One change to the graph, as performed: a `PlistEdit` (or a link, a class change) with its
     /// path as keys.
     enum Operation {
         /// Replaces the value at `path`, or adds it when the last component names a field, a
@@ -64,7 +64,7 @@ extension KeyedArchiveGraph {
     /// - Parameters:
     ///   - edits: The changes, applied one after the other (a path may name what an earlier edit added).
     ///   - sharedObjects: Whether a path may pass through a shared object (default ``SharedObjects/edit``).
-    /// - Throws: ``KeyedArchiveError``, with the codes ``PlistValue`` editing uses: `keyNotFound` (a
+    /// - Throws: ``KeyedArchiveError``, with the codes `PlistValue` editing uses: `keyNotFound` (a
     ///   path names nothing; a `replace` or `remove` of something absent), `indexOutOfRange`,
     ///   `notAContainer` (a path passes through a value without members), `alreadyExists` (an
     ///   insertion under an existing key); and `sharedObject`, or what archiving a new value throws.
@@ -100,7 +100,7 @@ extension KeyedArchiveGraph {
         try perform(operations, sharedObjects: sharedObjects, replacing: replacing)
     }
 
-    /// Replaces (or adds) the value at a path; see ``PlistEdit/set(_:at:creatingParents:)``.
+    /// Replaces (or adds) the value at a path; see `PlistEdit.set`.
     public mutating func set(
         _ value: AnyArchived, at path: PlistKeyPath, creatingParents: Bool = false,
         sharedObjects: SharedObjects = .edit
@@ -108,14 +108,14 @@ extension KeyedArchiveGraph {
         try apply([.set(value, at: path, creatingParents: creatingParents)], sharedObjects: sharedObjects)
     }
 
-    /// Replaces the value at a path, which must exist; see ``PlistEdit/replace(_:at:)``.
+    /// Replaces the value at a path, which must exist; see `PlistEdit.replace`.
     public mutating func replace(_ value: AnyArchived, at path: PlistKeyPath, sharedObjects: SharedObjects = .edit)
         throws(KeyedArchiveError)
     {
         try apply([.replace(value, at: path)], sharedObjects: sharedObjects)
     }
 
-    /// Inserts a value at a path; see ``PlistEdit/insert(_:at:creatingParents:)``.
+    /// Inserts a value at a path; see `PlistEdit.insert`.
     public mutating func insert(
         _ value: AnyArchived, at path: PlistKeyPath, creatingParents: Bool = false,
         sharedObjects: SharedObjects = .edit
@@ -124,7 +124,7 @@ extension KeyedArchiveGraph {
     }
 
     /// Appends a value to the array, set or ordered set at a path; see
-    /// ``PlistEdit/append(_:to:creatingParents:)``.
+    /// `PlistEdit.append`.
     public mutating func append(
         _ value: AnyArchived, to path: PlistKeyPath, creatingParents: Bool = false,
         sharedObjects: SharedObjects = .edit
@@ -132,7 +132,7 @@ extension KeyedArchiveGraph {
         try apply([.append(value, to: path, creatingParents: creatingParents)], sharedObjects: sharedObjects)
     }
 
-    /// Removes the field, entry, member or `$top` key at a path; see ``PlistEdit/remove(at:)``.
+    /// Removes the field, entry, member or `$top` key at a path; see `PlistEdit.remove`.
     public mutating func remove(at path: PlistKeyPath, sharedObjects: SharedObjects = .edit)
         throws(KeyedArchiveError)
     {
