@@ -29,9 +29,9 @@ do {
     check(false, "appended bytes must be an error")
 } catch let error as KeyedArchiveError {
     print("  strict: \(error)")
-    check(error.code == .plist, "a property-list error ...")
-    check(error.underlying?.code == .trailingData, "... with code trailingData")
-    check(error.underlying?.offset == archive.count, "... at byte \(archive.count), where the archive ends")
+    check(error.code == .trailingData, "code trailingData, the same code the property-list layer gives ...")
+    check(error.offset == archive.count, "... at byte \(archive.count), where the archive ends")
+    check(error.underlying?.code == .trailingData, "... with the property-list layer's whole error underneath")
 }
 
 // The format layer says the same directly.

@@ -87,7 +87,7 @@ if arguments.count >= 3, arguments[1] == "read" {
 
     // The plain property-list store: a binary plist whose "loggedInUser" value is the archive.
     let document = try BinaryPlistDocument(Data(contentsOf: URL(fileURLWithPath: arguments[2])))
-    guard case .data(let stored)? = try document.lookup(key) else {
+    guard case .data(let stored)? = try document.lookup(PlistKeyPath(keys: [key])) else {
         check(false, "the plist store holds the archive under \"\(key)\"")
         exit(1)
     }
@@ -117,7 +117,7 @@ try FileManager.default.createDirectory(at: directory, withIntermediateDirectori
 defer { try? FileManager.default.removeItem(at: directory) }
 let storeURL = directory.appendingPathComponent("store.plist")
 let store: PlistValue = [key: .data(archive), "savedAt": .date(Date())]
-try BinaryPlistWriter().write(store).write(to: storeURL, options: .atomic)
+try store.encoded().write(to: storeURL, options: .atomic)
 print("plist store: \(try Data(contentsOf: storeURL).count) bytes")
 
 // 3. A second process reads both back.

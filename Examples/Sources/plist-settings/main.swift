@@ -135,7 +135,7 @@ if case .dictionary(var d) = binary {
     binary = .dictionary(d)
 }
 do {
-    _ = try PlistDecoder().decode(Settings.self, from: BinaryPlistWriter().write(binary))
+    _ = try PlistDecoder().decode(Settings.self, from: binary.encoded())
     check(false, "a string where a width belongs is an error")
 } catch DecodingError.typeMismatch(_, let context) {
     let underlying = context.underlyingError as? PlistError
