@@ -174,7 +174,8 @@ struct Bench: ParsableCommand {
             if ops.contains("open") { report("open", timer.times, items: doc.objectCount) }
             if ops.contains("lookup") {
                 let path = try Bench.samplePath(doc)
-                let keyPath = PlistKeyPath(keys: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+                let keyPath = PlistKeyPath(
+                    keys: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
                 _ = try timer.measure { () throws(PlistError) in try doc.lookup(keyPath) }
                 report("lookup", timer.times, items: path.isEmpty ? 0 : path.split(separator: ".").count)
             }
@@ -220,7 +221,8 @@ struct Bench: ParsableCommand {
         }
         if ops.contains("lookup-file") {
             let path = try Bench.samplePath(BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge))
-            let keyPath = PlistKeyPath(keys: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+            let keyPath = PlistKeyPath(
+                keys: path.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
             _ = try timer.measure { () throws(PlistError) in
                 try BinaryPlistDocument(contentsOf: url, access: .mappedIfLarge).lookup(keyPath)
             }

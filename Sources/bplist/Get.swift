@@ -99,7 +99,8 @@ struct Get: BPlistSubcommand {
         let value = try found(Result { () throws(PlistError) in try decoded.value(at: path) })
         if json {
             try IO.stream(to: "-") { out in
-                try value.writeJSON(into: &out, style: style.style, sortsKeys: true, budget: outputBudget.budget(for: input))
+                try value.writeJSON(
+                    into: &out, style: style.style, sortsKeys: true, budget: outputBudget.budget(for: input))
             }
             return
         }

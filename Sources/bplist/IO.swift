@@ -186,7 +186,8 @@ struct ReadOptions: ParsableArguments {
     /// `PlistInput`, which warns where: the strict read comes first).
     var documentOptions: PlistReadOptions {
         PlistReadOptions(
-            allowsTrailingData: allowTrailing, allowsUTF8InASCIIStrings: lenientStrings, replacesLoneSurrogates: !strict,
+            allowsTrailingData: allowTrailing, allowsUTF8InASCIIStrings: lenientStrings,
+            replacesLoneSurrogates: !strict,
             normalizesDates: !strict)
     }
 

@@ -74,7 +74,8 @@ struct Print: BPlistSubcommand {
             let nested = NestedPlistTree(base: tree, budget: budget)
             try PlistTreeMeasure(nested, budget: budget).check(.base(root), as: "an indented tree")
             progress.phase("printing")
-            let printer = PlistTreePrinter(palette: colors.palette, progress: { progress.update(done: $0, of: $1) }) { data, path in
+            let printer = PlistTreePrinter(palette: colors.palette, progress: { progress.update(done: $0, of: $1) }) {
+                data, path in
                 // A data value left as data: say why, when it looked like a property list or a
                 // typedstream.
                 if case .data(let bytes) = data, TypedStreamTool.isTypedStream(bytes) {
@@ -86,7 +87,9 @@ struct Print: BPlistSubcommand {
                     return
                 }
                 for issue in NestedPlistTree<T>.issues(of: data, budget: budget) {
-                    IO.printError("warning: \(NestedPlistIssue(keyPath: PlistKeyPath(keys: path).appending(issue.keyPath), error: issue.error))")
+                    IO.printError(
+                        "warning: \(NestedPlistIssue(keyPath: PlistKeyPath(keys: path).appending(issue.keyPath), error: issue.error))"
+                    )
                 }
             }
             try IO.stream(to: "-", beforeOutput: progress.erasingBeforeTerminalOutput) { out in
@@ -96,7 +99,8 @@ struct Print: BPlistSubcommand {
             try PlistTreeMeasure(tree, budget: budget).check(root, as: "an indented tree")
             progress.phase("printing")
             try IO.stream(to: "-", beforeOutput: progress.erasingBeforeTerminalOutput) { out in
-                try PlistTreePrinter(palette: colors.palette, progress: { progress.update(done: $0, of: $1) }).print(tree, root, into: &out)
+                try PlistTreePrinter(palette: colors.palette, progress: { progress.update(done: $0, of: $1) }).print(
+                    tree, root, into: &out)
             }
         }
     }

@@ -156,7 +156,9 @@ struct Unarchive: BPlistSubcommand {
         var text = error.code.description
         if let binary, let document = try? BinaryPlistDocument(binary) {
             var ref = document.root
-            if let uid = error.object, let found = try? document.ref(at: ["$objects", .init(index: uid)]) { ref = found }
+            if let uid = error.object, let found = try? document.ref(at: ["$objects", .init(index: uid)]) {
+                ref = found
+            }
             if let offset = document.offsetOfObject(ref.index) { text += " at byte \(offset)" }
         }
         if !error.keyPath.isEmpty { text += " in " + error.keyPath.components.map(\.key).joined(separator: ".") }

@@ -42,7 +42,8 @@ final class NullableProfile: KeyedArchivable {
         #expect(nulls.nickname == "none")
         #expect(nulls.avatar == nil)
         let set = try KeyedUnarchiver.unarchivedObject(
-            ofClass: NullableProfile.self, from: Self.profile([("nickname", .uid(3)), ("avatar", .uid(4))], extra: ["Dee", "me.png"]))
+            ofClass: NullableProfile.self,
+            from: Self.profile([("nickname", .uid(3)), ("avatar", .uid(4))], extra: ["Dee", "me.png"]))
         #expect(set.nickname == "Dee")
         #expect(set.avatar == "me.png")
     }
@@ -53,10 +54,14 @@ final class NullableProfile: KeyedArchivable {
         let data = try KeyedArchiver.archivedData(withRootObject: dogs, requiringSecureCoding: true)
         let back = try #require(try KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: Dog.self, from: data))
         #expect(back.map(\.name) == ["Rex", "Fido"])
-        #expect(throws: KeyedArchiveError.self) { try KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: Person.self, from: data) }
+        #expect(throws: KeyedArchiveError.self) {
+            try KeyedUnarchiver.unarchivedArrayOfObjects(ofClass: Person.self, from: data)
+        }
 
         let scores = try KeyedArchiver.archivedData(withRootObject: ["a": 1, "b": 2])
-        #expect(try KeyedUnarchiver.unarchivedDictionary(keysOfClass: String.self, objectsOfClass: Int.self, from: scores) == ["a": 1, "b": 2])
+        #expect(
+            try KeyedUnarchiver.unarchivedDictionary(keysOfClass: String.self, objectsOfClass: Int.self, from: scores)
+                == ["a": 1, "b": 2])
 
         let one = try KeyedArchiver.archivedData(withRootObject: Dog(name: "Rex", age: 3))
         let any = try KeyedUnarchiver.unarchivedObject(ofClasses: [Person.self, Dog.self], from: one)
@@ -107,7 +112,9 @@ final class NullableProfile: KeyedArchivable {
     func graphEditVocabulary() throws {
         let data = try KeyedArchiver.archivedData(withRootObject: ["theme": "light"] as [String: String])
         var graph = try KeyedArchiveGraph(data)
-        try graph.apply([.set("dark", at: "root.theme"), .set(.integer(3), at: "root.window.size.width", creatingParents: true)])
+        try graph.apply([
+            .set("dark", at: "root.theme"), .set(.integer(3), at: "root.window.size.width", creatingParents: true),
+        ])
         #expect(try graph.value(at: "root.theme") == .string("dark"))
         #expect(try graph.value(at: "root.window.size.width") == .integer(3))
         try graph.append("a.txt", to: "root.recent", creatingParents: true)
@@ -131,7 +138,8 @@ final class NullableProfile: KeyedArchivable {
     @Test("an archived value prints as a tree with its classes")
     func anyArchivedDescription() {
         let dog = ArchivedInstance(className: "XWZDog", fields: ["name": "Rex"])
-        let person = ArchivedInstance(className: "XWZPerson", fields: ["name": "Ada", "dog": .object(dog), "tags": ["admin"]])
+        let person = ArchivedInstance(
+            className: "XWZPerson", fields: ["name": "Ada", "dog": .object(dog), "tags": ["admin"]])
         dog["owner"] = .object(person)
         #expect(
             AnyArchived.object(person).description == """
@@ -151,7 +159,8 @@ final class NullableProfile: KeyedArchivable {
 
     @Test("decoded values, instances and the coders cross tasks (Sendable)")
     func sendable() async throws {
-        let data = try KeyedArchiver.archivedData(withRootObject: AnyArchived.array([.object(ArchivedInstance(className: "X"))]))
+        let data = try KeyedArchiver.archivedData(
+            withRootObject: AnyArchived.array([.object(ArchivedInstance(className: "X"))]))
         let decoder = KeyedArchiveDecoder()
         let encoder = KeyedArchiveEncoder()
         let value = try await Task.detached {

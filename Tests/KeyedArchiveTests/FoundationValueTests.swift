@@ -412,7 +412,8 @@ extension FoundationValueTests {
             classes(["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"]), .data(Data([1, 2, 3])),
         ])
         let e = thrown { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Decimal.self, from: short) }
-        #expect(e?.code == .corrupted && e?.className == "NSDecimalNumber" && e?.object == 1, "\(String(describing: e))")
+        #expect(
+            e?.code == .corrupted && e?.className == "NSDecimalNumber" && e?.object == 1, "\(String(describing: e))")
         // Through AnyArchived an unknown layout stays an instance, fields intact.
         guard case .object(let o) = try rootAny(short) else {
             Issue.record("not kept as an instance")

@@ -256,7 +256,9 @@ extension PlistValue {
 
     @Test func oneInstanceInSeveralEditsIsOneObject() throws {
         let shared = ArchivedInstance(className: "XWZShared", fields: ["v": .string("s")])
-        let (_, data) = try edited([.set(.object(shared), at: ["root", "a"]), .set(.object(shared), at: ["root", "b"])])
+        let (_, data) = try edited([
+            .set(.object(shared), at: ["root", "a"]), .set(.object(shared), at: ["root", "b"]),
+        ])
         let graph = try KeyedArchiveGraph(data)
         guard case .object(let settings)? = graph.node(1) else {
             Issue.record("no root")

@@ -209,7 +209,8 @@ final class Spy: KeyedArchivable {
         // $class not a UID, or UID 0, or out of range.
         for bad: PlistValue in [.integer(2), .uid(0), .uid(77)] {
             let d = try handArchive([["$class": bad, "value": 1], classDescription("Plain")])
-            #expect(code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Plain.self, from: d) }?.code == .badReference)
+            #expect(
+                code { _ = try KeyedUnarchiver.unarchivedObject(ofClass: Plain.self, from: d) }?.code == .badReference)
         }
         let noClass = try handArchive([["value": 1]])
         #expect(

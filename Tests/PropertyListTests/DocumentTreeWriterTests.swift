@@ -25,7 +25,7 @@ import Testing
     /// The text of `form` from the document read in place.
     static func fromDocument(
         _ document: BinaryPlistDocument, _ form: Form, budget: OutputBudget = .default,
-        style: PlistJSONStyle = .typed
+        style: PlistJSONStyle = .canonical
     ) -> Result<String, PlistError> {
         Result { () throws(PlistError) -> String in
             let tree = DocumentTree(document)
@@ -163,7 +163,7 @@ import Testing
         let tree = DocumentTree(document, replacingLoneSurrogates: true)
         var out = TextSink.collecting()
         try BinaryPlistDocument.writeCanonicalJSON(
-            tree, from: tree.root, style: .typed, budget: .default, into: &out)
+            tree, from: tree.root, style: .canonical, budget: .default, into: &out)
         #expect(String(decoding: out.takeBytes(), as: UTF8.self) == "{\n \"k\": \"\\ufffdx\"\n}\n")
         #expect(tree.repairs.refs.count == 1)
         let paths = try document.keyPaths(to: tree.repairs.refs)

@@ -12,7 +12,9 @@ import Testing
 
     // MARK: Typed JSON
 
-    @Test("typed JSON: every generated value reads back bit for bit (128-bit integers, UIDs, NaN payloads, dates, sets, non-string keys)")
+    @Test(
+        "typed JSON: every generated value reads back bit for bit (128-bit integers, UIDs, NaN payloads, dates, sets, non-string keys)"
+    )
     func typedJSONRoundTrips() async {
         await propertyCheck(count: 300, input: Self.seeds) { seed in
             var g = PlistGenerator(seed: UInt64(seed))
@@ -34,12 +36,16 @@ import Testing
     @Test("typed JSON keeps what canonical JSON rounds: sub-microsecond dates, NaN payloads")
     func typedJSONIsLossless() throws {
         let date = Date(timeIntervalSinceReferenceDate: 5e-07)
-        #expect(String(decoding: try PlistValue.date(date).encoded(as: .json), as: UTF8.self) == "{\n \"$date\": \"5e-07\"\n}\n")
+        #expect(
+            String(decoding: try PlistValue.date(date).encoded(as: .json), as: UTF8.self)
+                == "{\n \"$date\": \"5e-07\"\n}\n")
         // Canonical JSON (the corpus oracles, `bplist to-json`) rounds it as plistlib does.
         #expect(try PlistValue.date(date).canonicalJSON() == "{\n \"$date\": \"2001-01-01T00:00:00Z\"\n}\n")
         // A date whole microseconds hold is written as ISO-8601 in both.
         let exact = Date(timeIntervalSinceReferenceDate: 1.5)
-        #expect(String(decoding: try PlistValue.date(exact).encoded(as: .json), as: UTF8.self) == "{\n \"$date\": \"2001-01-01T00:00:01.500000Z\"\n}\n")
+        #expect(
+            String(decoding: try PlistValue.date(exact).encoded(as: .json), as: UTF8.self)
+                == "{\n \"$date\": \"2001-01-01T00:00:01.500000Z\"\n}\n")
 
         let payload = Double(bitPattern: 0xFFF8_0000_0000_0001)
         let nanText = String(decoding: try PlistValue.real(payload).encoded(as: .json), as: UTF8.self)
@@ -50,12 +56,15 @@ import Testing
             return
         }
         #expect(x.bitPattern == 0xFFF8_0000_0000_0001)
-        #expect(String(decoding: try PlistValue.real(.nan).encoded(as: .json), as: UTF8.self) == "{\n \"$real\": \"nan\"\n}\n")
+        #expect(
+            String(decoding: try PlistValue.real(.nan).encoded(as: .json), as: UTF8.self)
+                == "{\n \"$real\": \"nan\"\n}\n")
     }
 
     @Test("plain JSON reads as its natural values; a syntax error says it is JSON, with line and column")
     func plainJSON() throws {
-        let read = try PlistValue.decode(from: Data(#"{"name": "Ada", "age": 36, "score": 0.5, "tags": [true, null]}"#.utf8))
+        let read = try PlistValue.decode(
+            from: Data(#"{"name": "Ada", "age": 36, "score": 0.5, "tags": [true, null]}"#.utf8))
         #expect(read.format == .json)
         #expect(read.value == ["name": "Ada", "age": 36, "score": 0.5, "tags": [true, .null]])
         let e = #expect(throws: PlistError.self) { try PlistValue.decode(from: Data("{\"a\": [1,\n 2,,]}".utf8)) }
@@ -65,7 +74,8 @@ import Testing
 
     // MARK: One call to read, one to write
 
-    @Test("every form and envelope: decode(from:) tells which it was, and encoded(_:) writes the value back the same way")
+    @Test(
+        "every form and envelope: decode(from:) tells which it was, and encoded(_:) writes the value back the same way")
     func everyFormAndEnvelope() throws {
         // Strings, data, arrays and dictionaries only: what OpenStep holds too.
         let value: PlistValue = ["name": "Ada", "list": ["a", "b"], "blob": .data(Data([0, 1, 0xFF]))]
@@ -149,7 +159,8 @@ import Testing
     @Test("a value prints as plutil -p shows it")
     func descriptions() {
         let value: PlistValue = [
-            "name": "Ada", "n": 3, "list": [true, .data(Data([0, 1]))], "empty": [:], "when": .date(Date(timeIntervalSinceReferenceDate: 0)),
+            "name": "Ada", "n": 3, "list": [true, .data(Data([0, 1]))], "empty": [:],
+            "when": .date(Date(timeIntervalSinceReferenceDate: 0)),
         ]
         #expect(
             value.description == """
@@ -170,7 +181,8 @@ import Testing
 
     // MARK: Key paths
 
-    @Test("a key-path literal: plutil's form; interpolated values stay one component; run-time text is parsed explicitly")
+    @Test(
+        "a key-path literal: plutil's form; interpolated values stay one component; run-time text is parsed explicitly")
     func keyPathLiterals() throws {
         let literal: PlistKeyPath = "a\\.b.c"
         #expect(literal.components.map(\.key) == ["a.b", "c"])

@@ -144,7 +144,9 @@ func single(_ object: [UInt8]) -> Data { assemble([object]) }
         let data = single([0x52, 0xC3, 0xA9])  // "é" as UTF-8 bytes in an ASCII marker
         expectFailure(.invalidString, offset: 9) { try decode(data) }
         #expect(try decode(data, options: .init(allowsUTF8InASCIIStrings: true)) == "é")
-        expectFailure(.invalidString) { try decode(single([0x51, 0xFF]), options: .init(allowsUTF8InASCIIStrings: true)) }
+        expectFailure(.invalidString) {
+            try decode(single([0x51, 0xFF]), options: .init(allowsUTF8InASCIIStrings: true))
+        }
     }
 
     @Test func reportsTheOffsetOfAnUnpairedSurrogate() {

@@ -71,7 +71,9 @@ import Testing
                 while i < paths.count && i < 200 {
                     let (path, node) = paths[i]
                     i += 1
-                    #expect(try doc.ref(at: PlistKeyPath(keys: path)).map { try doc.value(of: $0) } == node, "seed \(seed) path \(path)")
+                    #expect(
+                        try doc.ref(at: PlistKeyPath(keys: path)).map { try doc.value(of: $0) } == node,
+                        "seed \(seed) path \(path)")
                     switch node {
                     case .array(let xs): paths += xs.enumerated().map { (path + [String($0.offset)], $0.element) }
                     case .dictionary(let d):

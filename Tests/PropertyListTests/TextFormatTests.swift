@@ -46,7 +46,9 @@ private func xml(_ encoding: String.Encoding, bom: [UInt8] = []) throws -> Data 
 
     @Test func formsAreToldApart() throws {
         #expect(try PlistSniffer.sniff(BinaryPlistWriter().write(sample)) == .binary)
-        #expect(try PlistSniffer.sniff(BinaryPlistWriter(compression: .zlib, compressionLevel: -1).write(sample)) == .binary)
+        #expect(
+            try PlistSniffer.sniff(BinaryPlistWriter(compression: .zlib, compressionLevel: -1).write(sample)) == .binary
+        )
         #expect(try PlistSniffer.sniff(Data(sample.canonicalJSON().utf8)) == .json)
         #expect(try PlistSniffer.sniff(Data("[1]".utf8)) == .json)
         #expect(try PlistSniffer.sniff(Data(" {}".utf8)) == .openStep(.utf8))

@@ -23,7 +23,8 @@ struct DiffCommandTests {
     func lines() throws {
         let dir = try TempDir()
         let a = try dir.write(try BinaryPlistWriter().write(Self.before), "a.bplist")
-        let b = try dir.write(try BinaryPlistWriter(compression: .gzip, compressionLevel: 1).write(Self.after), "b.plist")
+        let b = try dir.write(
+            try BinaryPlistWriter(compression: .gzip, compressionLevel: 1).write(Self.after), "b.plist")
         let r = try Tool.run(["diff", a, b])
         #expect(r.status == 1, "\(r.stderr)")
         #expect(

@@ -33,8 +33,13 @@ struct EditCommandsTests {
     static func files(in dir: TempDir) throws -> [(name: String, path: String)] {
         var out: [(String, String)] = []
         out.append(("binary", try dir.write(try BinaryPlistWriter().write(info), "a.bplist")))
-        out.append(("zlib", try dir.write(try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(info), "a.zlib")))
-        out.append(("gzip", try dir.write(try BinaryPlistWriter(compression: .gzip, compressionLevel: 1).write(info), "a.gz")))
+        out.append(
+            (
+                "zlib",
+                try dir.write(try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(info), "a.zlib")
+            ))
+        out.append(
+            ("gzip", try dir.write(try BinaryPlistWriter(compression: .gzip, compressionLevel: 1).write(info), "a.gz")))
         out.append(("xml", try dir.write(try XMLPlist.encode(info), "a.xml")))
         out.append(("json", try dir.write(Data(try info.canonicalJSON().utf8), "a.json")))
         let strings = Data("\"CFBundleIdentifier\" = \"x\";\n\"zeta\" = \"1\";\n\"alpha\" = \"2\";\n".utf8)

@@ -111,7 +111,9 @@ public enum AnyArchived: Hashable, Sendable {
 /// Instances are `Sendable`: their properties are kept behind a lock, so a decoded graph (or a
 /// `MessageBody`, which holds one) can be handed to other tasks, and each property read or write
 /// is atomic. (A sequence of writes that must be seen together is still the caller's to order.)
-public final class ArchivedInstance: TwoPhaseKeyedArchivable, ReaderDecodable, Hashable, CustomStringConvertible, Sendable {
+public final class ArchivedInstance: TwoPhaseKeyedArchivable, ReaderDecodable, Hashable, CustomStringConvertible,
+    Sendable
+{
     /// What an instance holds, behind its lock.
     struct Contents: Sendable {
         var className: String

@@ -96,7 +96,9 @@ extension AnyArchived: CustomStringConvertible {
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             default:
-                if scalar.value < 0x20 { out += "\\u{" + String(scalar.value, radix: 16) + "}" } else {
+                if scalar.value < 0x20 {
+                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
                     out.unicodeScalars.append(scalar)
                 }
             }

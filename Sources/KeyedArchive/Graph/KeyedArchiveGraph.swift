@@ -227,7 +227,8 @@ public struct KeyedArchiveGraph: Sendable {
         guard case .dictionary(let cd) = raw[Int(cu)], let name = cd[ArchiveVocabulary.classNameKey]?.stringValue
         else {
             throw KeyedArchiveError(
-                .corrupted, object: uid, "$class of object \(uid) points at UID \(cu), which is not a class description")
+                .corrupted, object: uid, "$class of object \(uid) points at UID \(cu), which is not a class description"
+            )
         }
         if let allowedClasses, !allowedClasses.contains(name) {
             throw KeyedArchiveError(

@@ -55,11 +55,13 @@ public enum PlistEdit<Value> {
         -> PlistEdit<Other>
     {
         switch self {
-        case .insert(let value, let path, let parents): .insert(try transform(value), at: path, creatingParents: parents)
+        case .insert(let value, let path, let parents):
+            .insert(try transform(value), at: path, creatingParents: parents)
         case .replace(let value, let path): .replace(try transform(value), at: path)
         case .set(let value, let path, let parents): .set(try transform(value), at: path, creatingParents: parents)
         case .remove(let path): .remove(at: path)
-        case .append(let value, let path, let parents): .append(try transform(value), to: path, creatingParents: parents)
+        case .append(let value, let path, let parents):
+            .append(try transform(value), to: path, creatingParents: parents)
         }
     }
 }

@@ -138,7 +138,8 @@ extension PlistValue {
     @discardableResult
     public mutating func remove(at keyPath: PlistKeyPath) throws(PlistError) -> PlistValue {
         guard !keyPath.isEmpty else {
-            throw PlistError(.keyNotFound, keyPath: keyPath, "the root cannot be removed: a property list has one value")
+            throw PlistError(
+                .keyNotFound, keyPath: keyPath, "the root cannot be removed: a property list has one value")
         }
         var removed = PlistValue.null
         try editParent(of: keyPath, creatingParents: false) { (parent, last) throws(PlistError) in

@@ -82,7 +82,9 @@ public struct BinaryPlistDocument: Sendable {
     }
 
     /// Opens a binary property list from bytes (copied once into `Data`).
-    public init(bytes: some Sequence<UInt8>, limits: PlistLimits = .default, options: PlistReadOptions = PlistReadOptions())
+    public init(
+        bytes: some Sequence<UInt8>, limits: PlistLimits = .default, options: PlistReadOptions = PlistReadOptions()
+    )
         throws(PlistError)
     {
         try self.init(Data(bytes), limits: limits, options: options)
