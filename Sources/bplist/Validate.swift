@@ -86,16 +86,3 @@ struct Validate: BPlistSubcommand {
         _ = try document.value()
     }
 }
-
-extension BinaryPlistDocument {
-    /// The byte offset of an object, read from the offset table; nil when the index is out of range.
-    func offsetOfObject(_ index: Int) -> Int? {
-        guard index >= 0, index < objectCount else { return nil }
-        let width = trailer.offsetIntSize
-        let start = data.startIndex + trailer.offsetTableOffset + index * width
-        guard start + width <= data.endIndex else { return nil }
-        var value = 0
-        for b in data[start..<start + width] { value = value << 8 | Int(b) }
-        return value
-    }
-}

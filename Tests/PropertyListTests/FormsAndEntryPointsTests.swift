@@ -154,6 +154,43 @@ import Testing
         #expect(off?.code == .notABinaryPlist)
     }
 
+    // MARK: What CoreFoundation reads and refuses
+
+    @Test(
+        "a whole text that is one unquoted word is an OpenStep string, as CoreFoundation reads it; two words are no property list"
+    )
+    func bareOpenStepStrings() throws {
+        // A UTF-8 byte-order mark, then `bplist00`: not binary (the magic is not at byte 0), a string.
+        let bom = try PlistValue.decode(from: Data([0xEF, 0xBB, 0xBF] + Array("bplist00".utf8)))
+        #expect(bom.format == .openStep)
+        #expect(bom.value == "bplist00")
+        #expect(try PlistValue.decode(from: Data("hello\n".utf8)).value == "hello")
+        let two = #expect(throws: PlistError.self) { try PlistValue.decode(from: Data("hello world".utf8)) }
+        #expect(two?.code == .notAPropertyList)
+    }
+
+    @Test(
+        "a fill byte (0x0F) where a value belongs is corrupted, read whole or in place (CoreFoundation refuses the file)"
+    )
+    func fillByteIsNoValue() throws {
+        // bplist00, the object 0F at offset 8, the offset table (one 1-byte entry: 8), the trailer.
+        var bytes = Array("bplist00".utf8) + [0x0F, 0x08]
+        bytes +=
+            [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 9]
+        let document = try BinaryPlistDocument(Data(bytes))
+        let whole = #expect(throws: PlistError.self) { try document.value() }
+        #expect(whole?.code == .corrupted)
+        #expect(whole?.offset == 8)
+        let tree = DocumentTree(document)
+        var out = TextSink.collecting()
+        let inPlace = #expect(throws: PlistError.self) {
+            try BinaryPlistDocument.writeCanonicalJSON(
+                tree, from: tree.root, style: .canonical, budget: .default, into: &out)
+        }
+        #expect(inPlace?.code == .corrupted)
+        #expect(inPlace?.offset == 8)
+    }
+
     // MARK: Descriptions
 
     @Test("a value prints as plutil -p shows it")

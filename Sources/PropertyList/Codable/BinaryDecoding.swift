@@ -176,7 +176,8 @@ extension BinaryDecoderImpl {
     func describe(_ r: ByteReader, _ ref: Int) -> String {
         guard let raw = try? scan(r, ref) else { return "a malformed object" }
         switch raw.kind {
-        case .null, .fill: return "null"
+        case .null: return "null"
+        case .fill: return "a fill byte (0x0F, padding, not a value)"
         case .bool: return "a boolean"
         case .integer: return "an integer"
         case .real: return "a real"

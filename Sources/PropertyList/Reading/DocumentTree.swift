@@ -41,7 +41,12 @@ package struct DocumentTree: PlistTree {
             case .set(let list): return .set(list, id: UInt64(ref.index))
             case .dictionary(let keys, let values):
                 return .dictionary(keys: keys, values: values, id: UInt64(ref.index))
-            case .null, .fill: return .scalar(.null)
+            case .null: return .scalar(.null)
+            case .fill:
+                // As materialising it is: padding is not a value (CoreFoundation refuses such a file).
+                throw PlistError(
+                    .corrupted, offset: document.offsetOfObject(ref.index), object: ref.index,
+                    "a fill byte (0x0F) is padding, not a value")
             case .bool(let b): return .scalar(.bool(b))
             case .integer(let i): return .scalar(.integer(i))
             case .real(let d): return .scalar(.real(d))
@@ -117,5 +122,18 @@ extension BinaryPlistDocument {
             }
         }
         return found
+    }
+}
+
+extension BinaryPlistDocument {
+    /// The byte offset of an object, read from the offset table; nil when the index is out of range.
+    package func offsetOfObject(_ index: Int) -> Int? {
+        guard index >= 0, index < objectCount else { return nil }
+        let width = trailer.offsetIntSize
+        let start = data.startIndex + trailer.offsetTableOffset + index * width
+        guard start + width <= data.endIndex else { return nil }
+        var value = 0
+        for b in data[start..<start + width] { value = value << 8 | Int(b) }
+        return value
     }
 }
