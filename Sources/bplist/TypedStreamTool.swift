@@ -28,9 +28,10 @@ enum TypedStreamTool {
 
     /// The nodes of the top level: the root when the stream holds one value, else one entry per
     /// group (`"group 0 (i)"`: its value, or an array of its values).
-    static func top(_ archive: TypedStreamArchive, maxDepth: Int, expandNested: Bool, budget: OutputBudget)
-        throws(ToolError) -> (node: ArchiveNode, issues: [String])
-    {
+    static func top(
+        _ archive: TypedStreamArchive, maxDepth: Int, expandNested: Bool, budget: OutputBudget, json: Bool,
+        inputBytes: Int
+    ) throws(ToolError) -> (node: ArchiveNode, issues: [String]) {
         var view: TypedStreamView
         do {
             view = try TypedStreamView(archive: archive, maxDepth: maxDepth)
@@ -39,16 +40,22 @@ enum TypedStreamTool {
         }
         view.expandNested = expandNested
         view.nestedBudget = budget
+        view.structured = json
+        view.typedBudget = TypedJSON.Budget(budget, inputBytes: inputBytes, maxDepth: maxDepth)
+        let node: ArchiveNode
         if archive.groups.count == 1, archive.groups[0].values.count == 1 {
-            return (view.build(archive.groups[0].values[0], depth: 0), view.issues)
+            node = view.build(archive.groups[0].values[0], depth: 0)
+        } else {
+            var entries: [(ArchiveNode, ArchiveNode)] = []
+            for (i, group) in archive.groups.enumerated() {
+                let values = group.values.map { view.build($0, depth: 1) }
+                let key = ArchiveNode.value(.string("group \(i) (\(group.types))"))
+                entries.append((key, values.count == 1 ? values[0] : .array(values, shared: nil)))
+            }
+            node = .dictionary(entries, shared: nil)
         }
-        var entries: [(ArchiveNode, ArchiveNode)] = []
-        for (i, group) in archive.groups.enumerated() {
-            let values = group.values.map { view.build($0, depth: 1) }
-            let key = ArchiveNode.value(.string("group \(i) (\(group.types))"))
-            entries.append((key, values.count == 1 ? values[0] : .array(values, shared: nil)))
-        }
-        return (.dictionary(entries, shared: nil), view.issues)
+        if let error = view.typedError { throw ToolError(error.description, code: error.code.description) }
+        return (node, view.issues)
     }
 
     /// `unarchive` and `print` of a typedstream: the text form, or the `--json` form.
@@ -59,7 +66,9 @@ enum TypedStreamTool {
         progress.phase("decoding")
         let archive = try open(input)
         progress.phase("resolving")
-        let (node, issues) = try top(archive, maxDepth: maxDepth, expandNested: expandNested, budget: budget)
+        let (node, issues) = try top(
+            archive, maxDepth: maxDepth, expandNested: expandNested, budget: budget, json: json,
+            inputBytes: input.count)
         for issue in issues { IO.printError("warning: \(issue)") }
         progress.phase("printing")
         if json {
@@ -81,7 +90,8 @@ enum TypedStreamTool {
     static func resolved(_ data: Data, issue: inout String?) -> PlistValue? {
         do {
             let archive = try TypedStreamArchive(data)
-            let (node, issues) = try top(archive, maxDepth: 64, expandNested: true, budget: .default)
+            let (node, issues) = try top(
+                archive, maxDepth: 64, expandNested: true, budget: .default, json: true, inputBytes: data.count)
             issue = issues.first
             return ArchiveView.json(node)
         } catch {
@@ -180,11 +190,23 @@ struct TypedStreamView {
     var expandNested = false
     var nestedBudget = OutputBudget.default
     var issues: [String] = []
+    /// Whether typed values get their `--json` structure (`ArchiveView.structured`), what those may
+    /// make in all, and the error that stopped one.
+    var structured = false
+    var typedBudget = TypedJSON.Budget(maxNodes: OutputBudget.default.maxValues, maxDepth: 512)
+    var typedError: PlistError?
+    /// The number of each object whose typed value is an instance, by the instance.
+    let numberOfInstance: [ObjectIdentifier: Int]
 
     init(archive: TypedStreamArchive, maxDepth: Int) throws(TypedStreamError) {
         self.archive = archive
         self.maxDepth = maxDepth
         typed = try archive.decodeObjects()
+        var numbers: [ObjectIdentifier: Int] = [:]
+        for (n, value) in typed.enumerated() {
+            if case .object(let instance) = value { numbers[ObjectIdentifier(instance)] = n }
+        }
+        numberOfInstance = numbers
         var inbound = [Int](repeating: 0, count: archive.objects.count)
         var stack = archive.groups.flatMap(\.values) + archive.objects.flatMap(\.values)
         while let v = stack.popLast() {
@@ -220,7 +242,13 @@ struct TypedStreamView {
         case .bytes(let d), .union(let d): return data(d, depth: depth)
         case .structure(let name, let fields):
             if let g = value.geometry {
-                return .typed(className: "struct \(name ?? "?")", text: g.description, runs: [])
+                let className = "struct \(name ?? "?")"
+                let structure = PlistValue.dictionary(
+                    PlistDictionary(
+                        ([("$class", .string(PlistString(className)))] + TypedJSON.geometryFields(g)).map {
+                            (PlistValue.string(PlistString($0.0)), $0.1)
+                        }))
+                return .typed(className: className, text: g.description, runs: [], structure: structure)
             }
             guard depth < maxDepth else { return .truncated(uid: -1, className: "structure") }
             var entries: [(String, ArchiveNode)] = []
@@ -247,6 +275,25 @@ struct TypedStreamView {
         return ArchiveView.plain(ArchiveView.unarchivingNested(expanded), depth: depth)
     }
 
+    /// The `--json` form of a typed value; an object of the stream inside it is shown as anywhere
+    /// else (in full the first time, with its number, then as a reference), data as any data value.
+    private mutating func structure(of value: AnyArchived, className: String, depth: Int) -> PlistValue {
+        do {
+            return try TypedJSON.render(value, className: className, depth: depth, budget: typedBudget) { part, d in
+                switch part {
+                case .object(let instance):
+                    guard let n = numberOfInstance[ObjectIdentifier(instance)] else { return nil }
+                    return ArchiveView.json(object(n, depth: d))
+                case .data(let bytes):
+                    return ArchiveView.json(data(bytes, depth: d))
+                }
+            }
+        } catch {
+            if typedError == nil { typedError = error }
+            return .null
+        }
+    }
+
     private mutating func object(_ n: Int, depth: Int) -> ArchiveNode {
         guard typed.indices.contains(n) else { return .null }
         let name = archive.className(of: n)
@@ -265,12 +312,14 @@ struct TypedStreamView {
                     Dictionary(uniqueKeysWithValues: run.attributes.map { (AnyArchived.string($0.key), $0.value) }))
                 return (text, ArchiveView.short(attributes))
             }
-            return .typed(className: name, text: Render.quoted(a.string), runs: runs)
+            let structure = structured ? structure(of: typed[n], className: name, depth: depth) : nil
+            return .typed(className: name, text: Render.quoted(a.string), runs: runs, structure: structure)
         default:
             break
         }
         if let typedText = typed[n].typedDescription {
-            return .typed(className: typedText.className, text: typedText.text, runs: [])
+            let structure = structured ? structure(of: typed[n], className: typedText.className, depth: depth) : nil
+            return .typed(className: typedText.className, text: typedText.text, runs: [], structure: structure)
         }
         guard !expanded.contains(n) else { return .ref(uid: n, className: name) }
         guard depth < maxDepth else { return .truncated(uid: n, className: name) }
@@ -362,7 +411,7 @@ struct TypedStreamReport {
         case .dictionary(let xs, _): return "dictionary (\(xs.count) entries)"
         case .object(_, let name, _, let fields): return "\(name) (\(fields.count) values)"
         case .ref(let uid, let name), .truncated(let uid, let name): return "\(name) #\(uid)"
-        case .typed(let name, let text, let runs):
+        case .typed(let name, let text, let runs, _):
             let t = text.count > 60 ? String(text.prefix(57)) + "…" : text
             return "\(name) \(t)" + (runs.isEmpty ? "" : " (\(runs.count) runs)")
         }
