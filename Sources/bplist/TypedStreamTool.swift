@@ -30,7 +30,7 @@ enum TypedStreamTool {
     /// group (`"group 0 (i)"`: its value, or an array of its values).
     static func top(
         _ archive: TypedStreamArchive, maxDepth: Int, expandNested: Bool, budget: OutputBudget, json: Bool,
-        inputBytes: Int
+        inputBytes: Int, typedBudget: TypedJSON.Budget? = nil
     ) throws(ToolError) -> (node: ArchiveNode, issues: [String]) {
         var view: TypedStreamView
         do {
@@ -41,7 +41,7 @@ enum TypedStreamTool {
         view.expandNested = expandNested
         view.nestedBudget = budget
         view.structured = json
-        view.typedBudget = TypedJSON.Budget(budget, inputBytes: inputBytes, maxDepth: maxDepth)
+        view.typedBudget = typedBudget ?? TypedJSON.Budget(budget, inputBytes: inputBytes)
         let node: ArchiveNode
         if archive.groups.count == 1, archive.groups[0].values.count == 1 {
             node = view.build(archive.groups[0].values[0], depth: 0)
@@ -87,11 +87,12 @@ enum TypedStreamTool {
 
     /// The `--json` form of a typedstream held in a data value, or `nil` when it does not read (the
     /// reason in `issue`).
-    static func resolved(_ data: Data, issue: inout String?) -> PlistValue? {
+    static func resolved(_ data: Data, issue: inout String?, typedBudget: TypedJSON.Budget? = nil) -> PlistValue? {
         do {
             let archive = try TypedStreamArchive(data)
             let (node, issues) = try top(
-                archive, maxDepth: 64, expandNested: true, budget: .default, json: true, inputBytes: data.count)
+                archive, maxDepth: 64, expandNested: true, budget: .default, json: true, inputBytes: data.count,
+                typedBudget: typedBudget)
             issue = issues.first
             return ArchiveView.json(node)
         } catch {
@@ -154,9 +155,11 @@ enum TypedStreamTool {
     }
 
     /// A typedstream in a data value of a keyed archive, as `unarchive` shows it.
-    static func nestedNode(_ d: Data, depth: Int, issues: inout [NestedPlistIssue]) -> ArchiveNode {
+    static func nestedNode(_ d: Data, depth: Int, issues: inout [NestedPlistIssue], typedBudget: TypedJSON.Budget)
+        -> ArchiveNode
+    {
         var issue: String?
-        guard depth < 32, let resolved = resolved(d, issue: &issue) else {
+        guard depth < 32, let resolved = TypedStreamTool.resolved(d, issue: &issue, typedBudget: typedBudget) else {
             issues.append(
                 NestedPlistIssue(
                     keyPath: .root, error: PlistError(.corrupted, "a typedstream that does not read: \(issue ?? "")")))
@@ -193,7 +196,7 @@ struct TypedStreamView {
     /// Whether typed values get their `--json` structure (`ArchiveView.structured`), what those may
     /// make in all, and the error that stopped one.
     var structured = false
-    var typedBudget = TypedJSON.Budget(maxNodes: OutputBudget.default.maxValues, maxDepth: 512)
+    var typedBudget: TypedJSON.Budget = TypedJSON.Budget(maxNodes: OutputBudget.default.maxValues)
     var typedError: PlistError?
     /// The number of each object whose typed value is an instance, by the instance.
     let numberOfInstance: [ObjectIdentifier: Int]
@@ -262,7 +265,7 @@ struct TypedStreamView {
         guard expandNested else { return .value(.data(d)) }
         if TypedStreamTool.isTypedStream(d), depth < 32 {
             var issue: String?
-            if let resolved = TypedStreamTool.resolved(d, issue: &issue) {
+            if let resolved = TypedStreamTool.resolved(d, issue: &issue, typedBudget: typedBudget) {
                 return ArchiveView.plain(
                     .dictionary(PlistDictionary([(.string(PlistValue.nestedPlistKey), resolved)])), depth: depth)
             }
@@ -272,14 +275,16 @@ struct TypedStreamView {
         let (expanded, found) = PlistValue.data(d).expandingNestedPlists(budget: nestedBudget)
         issues += found.map(\.description)
         guard expanded != .data(d) else { return .value(.data(d)) }
-        return ArchiveView.plain(ArchiveView.unarchivingNested(expanded), depth: depth)
+        return ArchiveView.plain(ArchiveView.unarchivingNested(expanded, sharedBudget: typedBudget), depth: depth)
     }
 
     /// The `--json` form of a typed value; an object of the stream inside it is shown as anywhere
     /// else (in full the first time, with its number, then as a reference), data as any data value.
     private mutating func structure(of value: AnyArchived, className: String, depth: Int) -> PlistValue {
         do {
-            return try TypedJSON.render(value, className: className, depth: depth, budget: typedBudget) { part, d in
+            return try TypedJSON.render(
+                value, className: className, depth: depth, maxDepth: maxDepth, budget: typedBudget
+            ) { part, d in
                 switch part {
                 case .object(let instance):
                     guard let n = numberOfInstance[ObjectIdentifier(instance)] else { return nil }

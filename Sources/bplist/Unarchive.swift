@@ -150,7 +150,7 @@ struct Unarchive: BPlistSubcommand {
         view.expandNested = expandNested
         view.nestedBudget = outputBudget.budget
         view.structured = json
-        view.typedBudget = TypedJSON.Budget(outputBudget.budget, inputBytes: input.count, maxDepth: maxDepth)
+        view.typedBudget = TypedJSON.Budget(outputBudget.budget, inputBytes: input.count)
         let top = graph.top.map { (key: $0.key, node: view.build($0.value, depth: 0)) }
         if let error = view.typedError { throw error }
         for issue in view.nestedIssues { IO.printError("warning: \(issue) (a data value of the archive)") }
@@ -244,7 +244,7 @@ struct ArchiveView {
     /// where they are met: the text form shows a typed value in one line).
     var structured = false
     /// What the typed values' structures may make in all, and the error that stopped one.
-    var typedBudget = TypedJSON.Budget(maxNodes: OutputBudget.default.maxValues, maxDepth: 512)
+    var typedBudget: TypedJSON.Budget = TypedJSON.Budget(maxNodes: OutputBudget.default.maxValues)
     var typedError: PlistError?
 
     init(graph: KeyedArchiveGraph, maxDepth: Int) {
@@ -306,7 +306,7 @@ struct ArchiveView {
     @inline(never)
     mutating func nestedData(_ value: PlistValue, depth: Int) -> ArchiveNode {
         if case .data(let d) = value, TypedStreamTool.isTypedStream(d) {
-            return TypedStreamTool.nestedNode(d, depth: depth, issues: &nestedIssues)
+            return TypedStreamTool.nestedNode(d, depth: depth, issues: &nestedIssues, typedBudget: typedBudget)
         }
         let (expanded, issues) = value.expandingNestedPlists(budget: nestedBudget)
         nestedIssues += issues
@@ -318,7 +318,7 @@ struct ArchiveView {
             nestedIssues.append(NestedPlistIssue(keyPath: .root, error: error))
             return .value(value)
         }
-        return ArchiveView.plain(ArchiveView.unarchivingNested(expanded), depth: depth)
+        return ArchiveView.plain(ArchiveView.unarchivingNested(expanded, sharedBudget: typedBudget), depth: depth)
     }
 
     mutating func build(_ value: PlistValue, depth: Int) -> ArchiveNode {
@@ -488,7 +488,9 @@ struct ArchiveView {
     /// else (in full the first time, with its UID, then as a reference), data as any data value.
     private mutating func structure(of value: AnyArchived, className: String, depth: Int) -> PlistValue {
         do {
-            return try TypedJSON.render(value, className: className, depth: depth, budget: typedBudget) { part, d in
+            return try TypedJSON.render(
+                value, className: className, depth: depth, maxDepth: maxDepth, budget: typedBudget
+            ) { part, d in
                 switch part {
                 case .object(let instance):
                     guard let uid = decoder?.uid(of: instance) else { return nil }

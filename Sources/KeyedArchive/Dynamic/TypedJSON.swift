@@ -31,32 +31,29 @@ package enum TypedJSON {
         case data(Data)
     }
 
-    /// What one rendering may produce, shared by every value rendered for one output: nodes (each
-    /// counted as it is made, so a value whose sub-values are shared many times cannot build more
-    /// than the budget) and nesting.
+    /// What the renderings for one output may produce in all, shared by every value rendered for it
+    /// (nested archives included): nodes, each counted as it is made, so that a value whose parts are
+    /// shared many times cannot build more than the budget.
     package final class Budget {
         /// The most nodes rendered in all.
         package let maxNodes: Int
-        /// Nesting below which a value is shown as `{"$truncated": -1, "$class": kind}`.
-        package let maxDepth: Int
         /// Nodes rendered so far.
         package private(set) var nodes = 0
         /// Objects being rendered inline (cycles among them are shown as `{"$cycle": class}`).
         var open = Set<ObjectIdentifier>()
 
-        package init(maxNodes: Int, maxDepth: Int) {
+        package init(maxNodes: Int) {
             self.maxNodes = maxNodes
-            self.maxDepth = maxDepth
         }
 
         /// The budget for the typed values of an input of `inputBytes` bytes: `budget.maxValues`
         /// nodes, and at most 256 per input byte (at least 1 << 20). A typed value is a value: the
         /// parts it shares are rendered once per reference, and are built before the output budget
         /// can be checked, so a few hundred hostile bytes must not get to build 50 million nodes.
-        package convenience init(_ budget: OutputBudget, inputBytes: Int, maxDepth: Int) {
+        package convenience init(_ budget: OutputBudget, inputBytes: Int) {
             let scaled = max(1 << 20, inputBytes.multipliedReportingOverflow(by: 256).partialValue)
             self.init(
-                maxNodes: min(budget.maxValues, inputBytes > Int.max / 256 ? Int.max : scaled), maxDepth: maxDepth)
+                maxNodes: min(budget.maxValues, inputBytes > Int.max / 256 ? Int.max : scaled))
         }
 
         /// Counts `n` nodes; throws `limitExceeded` once past the budget.
@@ -76,22 +73,22 @@ package enum TypedJSON {
     /// - Parameters:
     ///   - className: The class to name a typed value by (the archive's own class name), instead of
     ///     the one its case implies (`NSColor` for a colour).
-    ///   - depth: The nesting of `value` in the output (the caller's levels count against the
-    ///     budget's `maxDepth`).
+    ///   - depth: The nesting of `value` in the output (the caller's levels count).
+    ///   - maxDepth: Nesting at which a value is shown as `{"$truncated": -1, "$class": kind}`.
     ///   - part: Renders an ``ArchivedInstance`` or data met inside the value, at a depth; `nil`
     ///     renders it here: data as `{"$data": …}`, an object inline (its class, its fields, its
     ///     values without a key as `$$0`, `$$1`, …).
     /// - Throws: `limitExceeded` when the budget's nodes run out.
     package static func render(
-        _ value: AnyArchived, className: String? = nil, depth: Int, budget: Budget,
+        _ value: AnyArchived, className: String? = nil, depth: Int, maxDepth: Int, budget: Budget,
         part: (Part, Int) -> PlistValue?
     ) throws(PlistError) -> PlistValue {
         try budget.count()
-        guard depth < budget.maxDepth else {
+        guard depth < maxDepth else {
             return tagged([("$truncated", .int(-1)), ("$class", string(className ?? value.kindName))])
         }
         func r(_ v: AnyArchived) throws(PlistError) -> PlistValue {
-            try render(v, depth: depth + 1, budget: budget, part: part)
+            try render(v, depth: depth + 1, maxDepth: maxDepth, budget: budget, part: part)
         }
         switch value {
         case .null, .nsNull: return .null
@@ -109,7 +106,7 @@ package enum TypedJSON {
         case .dictionary(let d): return try dictionary(d, budget, r)
         case .object(let instance):
             if let shown = part(.object(instance), depth) { return shown }
-            return try inline(instance, depth: depth, budget: budget, part: part)
+            return try inline(instance, depth: depth, maxDepth: maxDepth, budget: budget, part: part)
         default:
             let name = className ?? value.typedClassName ?? value.kindName
             return tagged([("$class", string(name))] + (try fields(of: value, budget, r)))
@@ -250,7 +247,7 @@ package enum TypedJSON {
     /// An object rendered inline: class, fields in key order (a key starting with `$` gets one more
     /// `$`), then the values without a key as `$$0`, `$$1`, ….
     private static func inline(
-        _ instance: ArchivedInstance, depth: Int, budget: Budget, part: (Part, Int) -> PlistValue?
+        _ instance: ArchivedInstance, depth: Int, maxDepth: Int, budget: Budget, part: (Part, Int) -> PlistValue?
     ) throws(PlistError) -> PlistValue {
         let (className, fields, unkeyed) = instance.update { ($0.className, $0.fields, $0.unkeyed) }
         let id = ObjectIdentifier(instance)
@@ -261,11 +258,14 @@ package enum TypedJSON {
             guard let v = fields[key] else { continue }
             try budget.count()
             out.append(
-                (key.hasPrefix("$") ? "$" + key : key, try render(v, depth: depth + 1, budget: budget, part: part)))
+                (
+                    key.hasPrefix("$") ? "$" + key : key,
+                    try render(v, depth: depth + 1, maxDepth: maxDepth, budget: budget, part: part)
+                ))
         }
         for (n, v) in unkeyed.enumerated() {
             try budget.count()
-            out.append(("$$\(n)", try render(v, depth: depth + 1, budget: budget, part: part)))
+            out.append(("$$\(n)", try render(v, depth: depth + 1, maxDepth: maxDepth, budget: budget, part: part)))
         }
         return tagged(out)
     }
