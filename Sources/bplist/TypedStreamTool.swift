@@ -30,7 +30,7 @@ enum TypedStreamTool {
     /// group (`"group 0 (i)"`: its value, or an array of its values).
     static func top(
         _ archive: TypedStreamArchive, maxDepth: Int, expandNested: Bool, budget: OutputBudget, json: Bool,
-        inputBytes: Int, typedBudget: TypedJSON.Budget? = nil
+        inputBytes: Int, typedBudget: ArchiveJSON.Budget? = nil
     ) throws(ToolError) -> (node: ArchiveNode, issues: [String]) {
         var view: TypedStreamView
         do {
@@ -41,7 +41,7 @@ enum TypedStreamTool {
         view.expandNested = expandNested
         view.nestedBudget = budget
         view.structured = json
-        view.typedBudget = typedBudget ?? TypedJSON.Budget(budget, inputBytes: inputBytes)
+        view.typedBudget = typedBudget ?? ArchiveJSON.Budget(budget, inputBytes: inputBytes)
         let node: ArchiveNode
         if archive.groups.count == 1, archive.groups[0].values.count == 1 {
             node = view.build(archive.groups[0].values[0], depth: 0)
@@ -87,7 +87,7 @@ enum TypedStreamTool {
 
     /// The `--json` form of a typedstream held in a data value, or `nil` when it does not read (the
     /// reason in `issue`).
-    static func resolved(_ data: Data, issue: inout String?, typedBudget: TypedJSON.Budget? = nil) -> PlistValue? {
+    static func resolved(_ data: Data, issue: inout String?, typedBudget: ArchiveJSON.Budget? = nil) -> PlistValue? {
         do {
             let archive = try TypedStreamArchive(data)
             let (node, issues) = try top(
@@ -155,7 +155,7 @@ enum TypedStreamTool {
     }
 
     /// A typedstream in a data value of a keyed archive, as `unarchive` shows it.
-    static func nestedNode(_ d: Data, depth: Int, issues: inout [NestedPlistIssue], typedBudget: TypedJSON.Budget)
+    static func nestedNode(_ d: Data, depth: Int, issues: inout [NestedPlistIssue], typedBudget: ArchiveJSON.Budget)
         -> ArchiveNode
     {
         var issue: String?
@@ -196,7 +196,7 @@ struct TypedStreamView {
     /// Whether typed values get their `--json` structure (`ArchiveView.structured`), what those may
     /// make in all, and the error that stopped one.
     var structured = false
-    var typedBudget: TypedJSON.Budget = TypedJSON.Budget(maxNodes: OutputBudget.default.maxValues)
+    var typedBudget: ArchiveJSON.Budget = ArchiveJSON.Budget(maxNodes: OutputBudget.default.maxValues)
     var typedError: PlistError?
     /// The number of each object whose typed value is an instance, by the instance.
     let numberOfInstance: [ObjectIdentifier: Int]
@@ -248,7 +248,7 @@ struct TypedStreamView {
                 let className = "struct \(name ?? "?")"
                 let structure = PlistValue.dictionary(
                     PlistDictionary(
-                        ([("$class", .string(PlistString(className)))] + TypedJSON.geometryFields(g)).map {
+                        ([("$class", .string(PlistString(className)))] + ArchiveJSON.geometryFields(g)).map {
                             (PlistValue.string(PlistString($0.0)), $0.1)
                         }))
                 return .typed(className: className, text: g.description, runs: [], structure: structure)
@@ -282,7 +282,7 @@ struct TypedStreamView {
     /// else (in full the first time, with its number, then as a reference), data as any data value.
     private mutating func structure(of value: AnyArchived, className: String, depth: Int) -> PlistValue {
         do {
-            return try TypedJSON.render(
+            return try ArchiveJSON.render(
                 value, className: className, depth: depth, maxDepth: maxDepth, budget: typedBudget
             ) { part, d in
                 switch part {

@@ -150,7 +150,7 @@ struct Unarchive: BPlistSubcommand {
         view.expandNested = expandNested
         view.nestedBudget = outputBudget.budget
         view.structured = json
-        view.typedBudget = TypedJSON.Budget(outputBudget.budget, inputBytes: input.count)
+        view.typedBudget = ArchiveJSON.Budget(outputBudget.budget, inputBytes: input.count)
         let top = graph.top.map { (key: $0.key, node: view.build($0.value, depth: 0)) }
         if let error = view.typedError { throw error }
         for issue in view.nestedIssues { IO.printError("warning: \(issue) (a data value of the archive)") }
@@ -221,7 +221,7 @@ indirect enum ArchiveNode {
     case truncated(uid: Int, className: String)
     /// A typed Foundation/AppKit value (NSColor, NSFont, NSIndexPath, NSValue, …): a short text and,
     /// for an attributed string, its runs (text, attributes) for the text form; `structure` is its
-    /// `--json` form (`TypedJSON`), made when the view is `structured`.
+    /// `--json` form (`ArchiveJSON`), made when the view is `structured`.
     case typed(className: String, text: String, runs: [(String, String)], structure: PlistValue?)
 }
 
@@ -244,7 +244,7 @@ struct ArchiveView {
     /// where they are met: the text form shows a typed value in one line).
     var structured = false
     /// What the typed values' structures may make in all, and the error that stopped one.
-    var typedBudget: TypedJSON.Budget = TypedJSON.Budget(maxNodes: OutputBudget.default.maxValues)
+    var typedBudget: ArchiveJSON.Budget = ArchiveJSON.Budget(maxNodes: OutputBudget.default.maxValues)
     var typedError: PlistError?
 
     init(graph: KeyedArchiveGraph, maxDepth: Int) {
@@ -488,7 +488,7 @@ struct ArchiveView {
     /// else (in full the first time, with its UID, then as a reference), data as any data value.
     private mutating func structure(of value: AnyArchived, className: String, depth: Int) -> PlistValue {
         do {
-            return try TypedJSON.render(
+            return try ArchiveJSON.render(
                 value, className: className, depth: depth, maxDepth: maxDepth, budget: typedBudget
             ) { part, d in
                 switch part {

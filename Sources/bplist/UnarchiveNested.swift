@@ -10,7 +10,7 @@ extension ArchiveView {
     /// resolves it: typed Foundation and AppKit values (a colour, a font) instead of `$objects`.
     /// An archive that does not resolve is left as its plist.
     static func unarchivingNested(
-        _ value: PlistValue, depth: Int = 0, sharedBudget: TypedJSON.Budget? = nil
+        _ value: PlistValue, depth: Int = 0, sharedBudget: ArchiveJSON.Budget? = nil
     ) -> PlistValue {
         guard depth < 64 else { return value }
         switch value {
@@ -36,7 +36,7 @@ extension ArchiveView {
     }
 
     /// The resolved object graph of a keyed archive given as its plist, or nil when it is not one.
-    static func resolved(_ archive: PlistValue, sharedBudget: TypedJSON.Budget? = nil) -> PlistValue? {
+    static func resolved(_ archive: PlistValue, sharedBudget: ArchiveJSON.Budget? = nil) -> PlistValue? {
         guard case .string("NSKeyedArchiver")? = archive["$archiver"],
             let binary = try? BinaryPlistWriter().write(archive),
             let graph = try? KeyedArchiveGraph(binary, requiredTopKey: nil)
@@ -44,7 +44,7 @@ extension ArchiveView {
         var view = ArchiveView(graph: graph, maxDepth: 64)
         view.decoder = try? KeyedUnarchiver(forReadingFrom: binary)
         view.structured = true
-        view.typedBudget = sharedBudget ?? TypedJSON.Budget(OutputBudget.default, inputBytes: binary.count)
+        view.typedBudget = sharedBudget ?? ArchiveJSON.Budget(OutputBudget.default, inputBytes: binary.count)
         let top = graph.top.map { (key: $0.key, node: view.build($0.value, depth: 0)) }
         guard view.typedError == nil else { return nil }
         if top.count == 1, top[0].key == "root" { return ArchiveView.json(top[0].node) }

@@ -1,7 +1,8 @@
-// Sources/KeyedArchive/Dynamic/TypedJSON.swift - Any archived value as structure, in the typed JSON of
-// `bplist unarchive --json`: every typed Foundation and AppKit value an object of its class and its
-// fields, every nested value rendered the same way, nothing elided and no description standing for a
-// value. Keyed archives and typedstreams are rendered by this one function.
+// Sources/KeyedArchive/Dynamic/ArchiveJSON.swift - Any archived value as structure, in the JSON of
+// `bplist unarchive --json` (a `PlistValue` the typed JSON writer writes): every typed Foundation and
+// AppKit value an object of its class and its fields, every nested value rendered the same way,
+// nothing elided and no description standing for a value. Keyed archives and typedstreams are
+// rendered by this one function.
 //
 //   typed value          {"$class": "NSColor", "colorSpace": 2, "components": [...], ...}
 //   object               {"$class": "XWZDog", "name": ..., "$$0": ...} (or what the caller's hook
@@ -23,8 +24,8 @@ package import PropertyList
     package import Foundation
 #endif
 
-/// Renders ``AnyArchived`` values as `PlistValue`s in the typed JSON of `bplist unarchive --json`.
-package enum TypedJSON {
+/// Renders ``AnyArchived`` values as `PlistValue`s in the shape of `bplist unarchive --json`.
+package enum ArchiveJSON {
     /// What a caller may render its own way: an object, or data (which may hold a nested archive).
     package enum Part {
         case object(ArchivedInstance)
@@ -68,7 +69,7 @@ package enum TypedJSON {
         }
     }
 
-    /// `value` as typed JSON.
+    /// `value` in the shape of `bplist unarchive --json`.
     ///
     /// - Parameters:
     ///   - className: The class to name a typed value by (the archive's own class name), instead of
