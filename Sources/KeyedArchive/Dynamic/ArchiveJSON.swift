@@ -52,9 +52,8 @@ package enum ArchiveJSON {
         /// parts it shares are rendered once per reference, and are built before the output budget
         /// can be checked, so a few hundred hostile bytes must not get to build 50 million nodes.
         package convenience init(_ budget: OutputBudget, inputBytes: Int) {
-            let scaled = max(1 << 20, inputBytes.multipliedReportingOverflow(by: 256).partialValue)
-            self.init(
-                maxNodes: min(budget.maxValues, inputBytes > Int.max / 256 ? Int.max : scaled))
+            let perInputByte = inputBytes > Int.max / 256 ? Int.max : inputBytes * 256
+            self.init(maxNodes: min(budget.maxValues, max(1 << 20, perInputByte)))
         }
 
         /// Counts `n` nodes; throws `limitExceeded` once past the budget.
@@ -119,13 +118,19 @@ package enum ArchiveJSON {
         of value: AnyArchived, _ b: Budget, _ r: (AnyArchived) throws(PlistError) -> PlistValue
     ) throws(PlistError) -> [(String, PlistValue)] {
         switch value {
-        case .indexPath(let p): return [("indexes", .array(p.map { .int($0) }))]
-        case .indexSet(let s): return [("ranges", .array(s.ranges.map(range)))]
+        case .indexPath(let p):
+            try b.count(p.count)
+            return [("indexes", .array(p.map { .int($0) }))]
+        case .indexSet(let s):
+            try b.count(s.ranges.count &* 3)
+            return [("ranges", .array(s.ranges.map(range)))]
         case .locale(let l): return [("identifier", string(l.identifier))]
         case .timeZone(let z): return [("name", string(z.name))] + optional("data", z.data.map(PlistValue.data))
         case .geometry(let g): return geometry(g)
         case .regularExpression(let e): return [("pattern", string(e.pattern)), ("options", .int(e.options))]
-        case .color(let c): return color(c)
+        case .color(let c):
+            try b.count(c.components.count &+ (c.spaceComponents?.count ?? 0))
+            return color(c)
         case .font(let f):
             return [("name", string(f.name)), ("size", .real(f.size))] + optional("flags", f.flags.map(PlistValue.int))
         case .attributedString(let a): return try attributedString(a, b, r)
