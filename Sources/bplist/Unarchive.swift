@@ -57,31 +57,38 @@ struct Unarchive: BPlistSubcommand {
                 date, data           {"$date": "ISO-8601"}, {"$data": "base64"}
                 UUID, URL            {"$uuid": "…"}, {"$url": "…"}
                 class description    {"$classname": "…"}
-                typed value          {"$class": "NSColor", FIELD: VALUE, …}: the fields of the
-                                     value, each VALUE in this same form (nothing elided)
-                  NSColor, UIColor     colorSpace, components, [spaceComponents, iccProfile,
-                                       colorSpaceID, catalogName, colorName]
+                typed value          {"$class": "NSColor", FIELD: VALUE, …}: the
+                                     value's fields, each VALUE in this same form,
+                                     nothing elided ([field]: only when archived)
+                  NSColor, UIColor     colorSpace, components, [spaceComponents],
+                                       [iccProfile], [colorSpaceID],
+                                       [catalogName], [colorName]
                   NSFont, UIFont       name, size, [flags]
                   NSAttributedString   string, runs: [{"location": N, "length": N,
-                                       "attributes": {NAME: VALUE, …}}, …] (UTF-16 units)
-                  NSParagraphStyle     alignment, lineBreakMode, lineSpacing, … every setting,
-                                       [tabStops: [{"location", "alignment"}], textBlocks,
-                                       textLists, otherFields]
+                                       "attributes": {NAME: VALUE, …}}, …]
+                                       (locations and lengths in UTF-16 units)
+                  NSParagraphStyle     alignment, lineBreakMode, lineSpacing, …
+                                       (every setting), [tabStops], [textBlocks],
+                                       [textLists], [otherFields]
                   NSFontDescriptor     attributes, [options]
-                  NSValue              {"point"|"size"|"rect"|"range"|"edgeInsets": {"x", …}}
-                  NSIndexSet           ranges: [{"location", "length"}]
-                  NSIndexPath          indexes          NSLocale   identifier
-                  NSTimeZone           name, [data]     NSError    domain, code, userInfo
-                  NSDateComponents     the components set (year, month, …), [isLeapMonth]
+                  NSValue              {"rect": {"x", "y", "width", "height"}};
+                                       "point", "size", "range", "edgeInsets"
+                  NSIndexSet           ranges: [{"location", "length"}, …]
+                  NSIndexPath          indexes
+                  NSLocale             identifier
+                  NSTimeZone           name, [data]
+                  NSError              domain, code, userInfo
+                  NSDateComponents     the components set (year, month, …)
                   NSDecimalNumber      decimal (its exact text)
                   NSAffineTransform    m11, m12, m21, m22, tX, tY
                   NSRegularExpression  pattern, options
-                  NSPersonNameComponents  the parts set (givenName, familyName, …)
-                                     [brackets]: only when archived. An object of the archive
-                                     inside a typed value is shown as anywhere else ("$id", then
-                                     "$ref"); one read from a nested archive in full, and as
-                                     {"$cycle": "Class"} inside itself. Typed values are values:
-                                     what they share is repeated, within the output budget.
+                  NSPersonNameComponents  the parts set (givenName, …)
+                                     An object of the archive inside a typed
+                                     value is shown as anywhere else ("$id",
+                                     then "$ref"); one read from a nested
+                                     archive in full ({"$cycle": "Class"} inside
+                                     itself). Typed values are values: what they
+                                     share is repeated, within the output budget.
 
             Examples:
               bplist unarchive person.archive
