@@ -83,10 +83,11 @@ import Testing
     @Test(.enabled(if: Corpus.available, "the shared corpus is not next to the package"))
     func graphResolvesTypedValuesThroughTheDecoders() throws {
         let font = try KeyedArchiveGraph(Corpus.data("valid/keyed", "terminal-solarized-dark-Font.bplist"))
-        #expect(font.resolvedRoot() == .typed(className: "NSFont", text: "Monaco 11pt"))
+        let monaco = AnyArchived.font(ArchivedFont(name: "Monaco", size: 11, flags: 16))
+        #expect(font.resolvedRoot() == .typed(className: "NSFont", value: monaco))
         #expect(font.typedValue(at: font.root ?? 0) == .font(ArchivedFont(name: "Monaco", size: 11, flags: 16)))
         let path = try KeyedArchiveGraph(Corpus.data("valid/keyed", "scf-macos1014-NSIndexPath-ManyIndices.bplist"))
-        #expect(path.resolvedRoot() == .typed(className: "NSIndexPath", text: "[4, 8, 15, 16, 23, 42]"))
+        #expect(path.resolvedRoot() == .typed(className: "NSIndexPath", value: .indexPath([4, 8, 15, 16, 23, 42])))
         // Objects of other classes are not typed values.
         let xcode = try KeyedArchiveGraph(Corpus.data("valid/keyed", "go-ios-XCTCapabilities.bplist"))
         #expect(xcode.typedValue(at: xcode.root ?? 0) == nil)

@@ -72,7 +72,11 @@ import Testing
         #expect(j.status == 0)
         let json = try PlistValue(canonicalJSONBytes: j.stdout)
         #expect(json["$class"] == .string("NSMutableAttributedString"))
-        #expect(json["$runs"]?.arrayValue?.count == 5)
+        #expect(json["string"] == .string("\u{FFFC}hi Sam https://ex.test/x"))
+        let runs = try #require(json["runs"]?.arrayValue)
+        #expect(runs.map { $0["length"] } == [1, 3, 3, 1, 17])
+        #expect(runs[2]["attributes"]?["__kIMMentionConfirmedMention"] == "+15550100")
+        #expect(runs[4]["attributes"]?["__kIMLinkAttributeName"] == ["$url": "https://ex.test/x"])
     }
 
     @Test func unknownObjectsSharedObjectsAndGroups() throws {

@@ -39,7 +39,9 @@ import Testing
             for field in hidden { #expect(!text.contains(field), "\(name) shows \(field)") }
         }
         let json = try unarchive("terminal-solarized-dark-Font.bplist", json: true)
-        #expect(json.contains("\"$class\": \"NSFont\"") && json.contains("\"$value\": \"Monaco 11pt\""), "\(json)")
+        #expect(
+            try PlistValue(canonicalJSON: json)
+                == ["root": ["$class": "NSFont", "name": "Monaco", "size": .real(11), "flags": 16]], "\(json)")
     }
 
     /// The values added for NSDecimalNumber, NSError, NSAffineTransform, NSPersonNameComponents,
