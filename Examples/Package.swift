@@ -26,7 +26,8 @@ let scenarios = [
 
 /// README.md's Swift snippets as programs (Sources/readme-N, written by scripts/readme-snippets,
 /// git-ignored): compiled with the scenarios, with warnings as errors, never run.
-let readmeSnippets = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Sources")) ?? [])
+let readmeSnippets =
+    ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Sources")) ?? [])
     .filter { $0.hasPrefix("readme-") }.sorted()
 
 let package = Package(
@@ -48,20 +49,21 @@ let package = Package(
                     ? [.product(name: "TypedStream", package: "KeyedArchive"), "CSQLite"] : []),
             path: "Sources/\(name)"
         )
-    } + readmeSnippets.map { name in
-        .executableTarget(
-            name: name,
-            dependencies: [
-                .product(name: "KeyedArchive", package: "KeyedArchive"),
-                .product(name: "PropertyList", package: "KeyedArchive"),
-                .product(name: "TypedStream", package: "KeyedArchive"),
-                .product(name: "KeyedArchiveMacros", package: "KeyedArchive"),
-            ],
-            path: "Sources/\(name)"
-        )
-    } + [
-        // The system SQLite library (Debian/Ubuntu: libsqlite3-dev; scripts/ensure-deps installs it).
-        .systemLibrary(
-            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])])
-    ]
+    }
+        + readmeSnippets.map { name in
+            .executableTarget(
+                name: name,
+                dependencies: [
+                    .product(name: "KeyedArchive", package: "KeyedArchive"),
+                    .product(name: "PropertyList", package: "KeyedArchive"),
+                    .product(name: "TypedStream", package: "KeyedArchive"),
+                    .product(name: "KeyedArchiveMacros", package: "KeyedArchive"),
+                ],
+                path: "Sources/\(name)"
+            )
+        } + [
+            // The system SQLite library (Debian/Ubuntu: libsqlite3-dev; scripts/ensure-deps installs it).
+            .systemLibrary(
+                name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])])
+        ]
 )

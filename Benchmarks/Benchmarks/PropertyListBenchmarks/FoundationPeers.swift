@@ -24,7 +24,7 @@ func registerFoundation(_ w: Workload) {
             blackHole(try PropertyListSerialization.data(fromPropertyList: tree, format: .binary, options: 0))
         }
     }
-    let components = w.keyPath.split(separator: ".").map(String.init)
+    let components = w.keyPath.components.map(\.key)
     Benchmark("\(name)/lookup/PropertyListSerialization") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(

@@ -30,7 +30,7 @@ public struct Workload: Sendable {
     /// The same, in a zlib envelope (level 1).
     public let zlibBytes: Data
     /// A key path two levels deep into the middle of the file, for lookup benchmarks.
-    public let keyPath: String
+    public let keyPath: PlistKeyPath
     /// Where the bytes came from (`generated/25` or a file path).
     public let source: String
 
@@ -65,7 +65,7 @@ extension Workload {
         case "numbers": value = numbers(pairs: 500_000 / divisor, &rng)
         default: throw WorkloadError(description: "unknown workload \(name)")
         }
-        let bytes = try BinaryPlistWriter().write(value)
+        let bytes = try value.encoded()
         return try Workload(name: name, value: value, bytes: bytes, source: "generated/\(divisor)")
     }
 
@@ -85,22 +85,22 @@ extension Workload {
         self.name = name
         self.value = value
         self.bytes = bytes
-        self.zlibBytes = try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(value)
+        self.zlibBytes = try value.encoded(compression: .zlib, options: PlistWriteOptions(compressionLevel: 1))
         self.keyPath = try Workload.middlePath(BinaryPlistDocument(bytes))
         self.source = source
     }
 
     /// The middle element of the top-level array, then its last key (or middle element).
-    static func middlePath(_ doc: BinaryPlistDocument) throws(PlistError) -> String {
-        guard case .array(let refs) = try doc.object(doc.root), !refs.isEmpty else { return "" }
+    static func middlePath(_ doc: BinaryPlistDocument) throws(PlistError) -> PlistKeyPath {
+        guard case .array(let refs) = try doc.object(doc.root), !refs.isEmpty else { return PlistKeyPath(keys: []) }
         let middle = refs.count / 2
         switch try doc.object(refs[middle]) {
         case .dictionary(let keys, _) where !keys.isEmpty:
-            return "\(middle).\(try doc.string(keys[keys.count - 1]) ?? "")"
+            return PlistKeyPath(keys: ["\(middle)", try doc.string(keys[keys.count - 1]) ?? ""])
         case .array(let inner) where !inner.isEmpty:
-            return "\(middle).\(inner.count / 2)"
+            return PlistKeyPath(keys: ["\(middle)", "\(inner.count / 2)"])
         default:
-            return "\(middle)"
+            return PlistKeyPath(keys: ["\(middle)"])
         }
     }
 }

@@ -29,7 +29,7 @@ internal import CZlib
 
 extension PlistCompression {
     /// The envelope `data` starts with, judged by its magic bytes; nil for anything else.
-    package static func detect(_ data: Data) -> PlistCompression? {
+    @_spi(Internals) public static func detect(_ data: Data) -> PlistCompression? {
         guard data.count >= 2 else { return nil }
         let b0 = data[data.startIndex]
         let b1 = data[data.startIndex + 1]
