@@ -70,11 +70,23 @@ public enum XMLPlist {
     public static func decode(_ data: Data, limits: PlistLimits = .default, options: Options = Options())
         throws(PlistError) -> PlistValue
     {
+        let (encoding, bom) = PlistText.detectEncoding(data)
+        if encoding == .utf8 {
+            // Read in place; strings longer than 15 bytes are slices of `data` (see ``PlistString``).
+            let source = StringSource(data)
+            return try XMLInput.read(data, from: bom) { (input) throws(PlistError) -> PlistValue in
+                var reader = XMLPlistReader(bytes: input, limits: limits, source: source, sourceBase: bom)
+                reader.normalizesDates = options.normalizesDates
+                return try reader.parseDocument()
+            }
+        }
         let text = try PlistText(data)
-        var reader = XMLPlistReader(bytes: text.utf8, limits: limits)
-        reader.ignoresDeclaredEncoding = text.isTranscoded
-        reader.normalizesDates = options.normalizesDates
-        return try reader.parseDocument()
+        return try XMLInput.read(text.utf8) { (input) throws(PlistError) -> PlistValue in
+            var reader = XMLPlistReader(bytes: input, limits: limits)
+            reader.ignoresDeclaredEncoding = true
+            reader.normalizesDates = options.normalizesDates
+            return try reader.parseDocument()
+        }
     }
 
     /// Writes a value as an XML property list in Apple's layout: a tab per level, `<true/>`,
