@@ -103,8 +103,14 @@ public enum XMLPlist {
     public static func encode(_ value: PlistValue, sortKeys: Bool = false, budget: OutputBudget = .default)
         throws(PlistError) -> Data
     {
-        try value.checkExpansion(budget, as: "an XML property list")
-        return try XMLPlistWriter(sortKeys: sortKeys).write(value)
+        guard let size = XMLPlistWriter.measure(value, within: budget) else {
+            // Over the budget: the shared check names the limit (and throws).
+            try value.checkExpansion(budget, as: "an XML property list")
+            return try XMLPlistWriter(sortKeys: sortKeys).write(value)
+        }
+        // The output buffer starts at about the text's size, 3 % more (it grows if escapes or long numbers
+        // make the text longer).
+        return try XMLPlistWriter(sortKeys: sortKeys).write(value, capacity: size.xml &+ size.xml / 32 &+ 4096)
     }
 
     /// Writes a value as an XML property list into `out` as it walks the value (the bytes of
