@@ -94,6 +94,10 @@
     @inline(__always)
     mutating func append(tabs n: Int) {
         guard n > 0 else { return }
+        if n <= 16 {
+            append(words: 0x0909_0909_0909_0909, 0x0909_0909_0909_0909, n)
+            return
+        }
         let p = unsafe room(n)
         // n bytes of room at p.
         unsafe p.initializeMemory(as: UInt8.self, repeating: 0x09, count: n)
@@ -136,6 +140,29 @@
     /// Copies `bytes` as they are and classifies them for XML text (16 bytes at a time): the caller
     /// drops the copy (`truncate`) when they need escaping or hold a character XML cannot hold.
     mutating func appendScanning(_ bytes: Span<UInt8>) -> TextClass {
+        let n = bytes.count
+        if n <= 16 {
+            // Short text (keys, names): its bytes in two words, zero past n, tested and stored whole.
+            var words: (UInt64, UInt64) = (0, 0)
+            unsafe bytes.withUnsafeBytes { src in
+                unsafe withUnsafeMutableBytes(of: &words) { dst in
+                    // n <= 16 bytes into the 16 of `words`.
+                    if n > 0, let s = src.baseAddress { unsafe dst.baseAddress?.copyMemory(from: s, byteCount: n) }
+                }
+            }
+            let w0 = UInt64(littleEndian: words.0)
+            let w1 = UInt64(littleEndian: words.1)
+            // The high bit of each of the first n bytes: the zero bytes past n test as control characters,
+            // and the tests' borrows only run upwards, so masking them off leaves the first n exact.
+            // Smart shifts: by 64 or more they give 0.
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let m0 = n >= 8 ? highs : highs & ~(UInt64.max << (8 &* UInt64(n)))
+            let m1 = n >= 16 ? highs : highs & ~(UInt64.max << (8 &* UInt64(Swift.max(n &- 8, 0))))
+            append(words: w0, w1, n)
+            return TextClass(
+                escapes: (XMLOutput.escapeBytes(w0) & m0) | (XMLOutput.escapeBytes(w1) & m1) != 0,
+                suspicious: (XMLOutput.controlOrEF(w0) & m0) | (XMLOutput.controlOrEF(w1) & m1) != 0)
+        }
         let start = count
         append(bytes)
         // start ..< count was just written (inside the block).
@@ -148,40 +175,28 @@
         count = mark
     }
 
-    /// The classes of the bytes of `raw`: SIMD compares for the escapes, word tests for the rest.
+    /// The classes of the bytes of `raw`, tested a word at a time.
     private static func classify(_ raw: UnsafeRawBufferPointer) -> TextClass {
-        var result = TextClass()
         let n = raw.count
-        guard n > 0, let p = raw.baseAddress else { return result }
-        let amp = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
-        let lt = SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
-        let gt = SIMD16<UInt8>(repeating: UInt8(ascii: ">"))
+        guard n > 0, let p = raw.baseAddress else { return TextClass() }
         var k = 0
+        var escapes: UInt64 = 0
         var suspicious: UInt64 = 0
-        while k &+ 16 <= n {
-            // k + 16 <= n = raw.count: inside the lent bytes.
-            let v = unsafe p.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self)
-            if any((v .== amp) .| (v .== lt) .| (v .== gt)) { result.escapes = true }
-            suspicious |= XMLOutput.controlOrEF(unsafe p.loadUnaligned(fromByteOffset: k, as: UInt64.self))
-            suspicious |= XMLOutput.controlOrEF(unsafe p.loadUnaligned(fromByteOffset: k &+ 8, as: UInt64.self))
-            k &+= 16
-        }
         while k &+ 8 <= n {
-            // k + 8 <= n: inside the lent bytes.
-            let w = UInt64(littleEndian: unsafe p.loadUnaligned(fromByteOffset: k, as: UInt64.self))
-            if XMLOutput.escapeBytes(w) != 0 { result.escapes = true }
+            // k + 8 <= n = raw.count: inside the lent bytes.
+            let w = unsafe p.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            escapes |= XMLOutput.escapeBytes(w)
             suspicious |= XMLOutput.controlOrEF(w)
             k &+= 8
         }
         while k < n {
             // k < n.
             let b = unsafe p.load(fromByteOffset: k, as: UInt8.self)
-            if b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") { result.escapes = true }
+            if b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") { escapes = 1 }
             if b < 0x20 || b == 0xEF { suspicious = 1 }
             k &+= 1
         }
-        result.suspicious = suspicious != 0
-        return result
+        return TextClass(escapes: escapes != 0, suspicious: suspicious != 0)
     }
 
     /// Non-zero when a byte of `w` is below 0x20 or is 0xEF (exact as to whether one is: the zero-byte

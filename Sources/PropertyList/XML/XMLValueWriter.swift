@@ -34,7 +34,7 @@ extension XMLPlistWriter {
         var stack: [ValueFrame] = []
         var current = ValueFrame()
         var open = false
-        if let frame = try openValue(root, indent: 0, into: &out, stack: stack, current: nil) {
+        if let frame = try openValue(root, indent: 0, into: &out, path: { [] }) {
             current = frame
             open = true
         }
@@ -70,11 +70,13 @@ extension XMLPlistWriter {
                 }
                 out.append(word: 0x0a_3e79_656b_2f3c, 7)  // "</key>\n"
                 out.append(tabs: indent &+ 1)
-                child = try openValue(
-                    current.entries[position].value, indent: indent &+ 1, into: &out, stack: stack, current: current)
+                child = try openValue(current.entries[position].value, indent: indent &+ 1, into: &out) {
+                    XMLPlistWriter.valuePath(stack, current)
+                }
             } else {
-                child = try openValue(
-                    current.elements[next], indent: indent &+ 1, into: &out, stack: stack, current: current)
+                child = try openValue(current.elements[next], indent: indent &+ 1, into: &out) {
+                    XMLPlistWriter.valuePath(stack, current)
+                }
             }
             if let child {
                 stack.append(current)
@@ -88,7 +90,7 @@ extension XMLPlistWriter {
     /// start tag (its frame returned, for the walk to write what it holds).
     @inline(__always)
     private func openValue(
-        _ v: PlistValue, indent: Int, into out: inout XMLOutput, stack: [ValueFrame], current: ValueFrame?
+        _ v: PlistValue, indent: Int, into out: inout XMLOutput, path: () -> [String]
     ) throws(PlistError) -> ValueFrame? {
         switch v {
         case .array(let a), .set(let a):
@@ -120,11 +122,7 @@ extension XMLPlistWriter {
             out.append(word: 0x0a_3e74_6369_643c, 7)  // "<dict>\n"
             return ValueFrame(entries: d.entries, order: order, isDictionary: true, indent: indent)
         default:
-            try scalar(v, indent: indent, into: &out) { () throws(PlistError) -> [String] in
-                var frames = stack
-                if let current { frames.append(current) }
-                return XMLPlistWriter.valuePath(frames, nil)
-            }
+            try scalar(v, indent: indent, into: &out) { () throws(PlistError) -> [String] in path() }
             return nil
         }
     }
