@@ -52,6 +52,18 @@ extension XMLPlistWriter {
                 if let parent = stack.popLast() { current = parent } else { open = false }
                 continue
             }
+            if !current.isDictionary,
+                let end = try sliceRun(
+                    current.elements, from: next, indent: indent &+ 1, into: &out, limit: drainingAt,
+                    path: {
+                        var at = current
+                        at.next = $0
+                        return XMLPlistWriter.valuePath(stack, at)
+                    })
+            {
+                current.next = end
+                continue
+            }
             current.next = next &+ 1
             out.append(tabs: indent &+ 1)
             let child: ValueFrame?
@@ -84,6 +96,40 @@ extension XMLPlistWriter {
             }
         }
         out.append(words: 0x3e74_7369_6c70_2f3c, 0x0a, 9)  // "</plist>\n"
+    }
+
+    /// Writes the run of elements from `start` that are strings sliced from one input (as the readers
+    /// make them: an array of strings read from a file) through one borrow of that input, each after
+    /// its indentation, until the run ends or `out` holds `limit` bytes; returns where it stopped, or nil
+    /// when `elements[start]` is not such a string. `path(k)` names element `k - 1` in an error.
+    private func sliceRun(
+        _ elements: [PlistValue], from start: Int, indent: Int, into out: inout XMLOutput, limit: Int,
+        path: (Int) -> [String]
+    ) throws(PlistError) -> Int? {
+        guard case .string(let first) = elements[start], case .slice(let source, _) = first.storage else { return nil }
+        let bytes = source.data.span
+        var k = start
+        while k < elements.count && out.count < limit {
+            guard case .string(let s) = elements[k], case .slice(let from, let packed) = s.storage, from === source
+            else { break }
+            // The slice lies in its source (checked when it was made).
+            let text = bytes.extracting(PlistString.range(packed))
+            out.append(tabs: indent)
+            out.append(word: 0x3e67_6e69_7274_733c, 8)  // "<string>"
+            let mark = out.count
+            let found = out.appendScanning(text)
+            if found.suspicious && !rawCharacters, let bad = XMLCharacters.firstInvalidScalar(s.string) {
+                out.truncate(mark)
+                throw XMLCharacters.describe(bad, "the string at \(XMLCharacters.place(path(k &+ 1)))")
+            }
+            if found.escapes {
+                out.truncate(mark)
+                out.appendEscaped(text)
+            }
+            out.append(words: 0x676e_6972_7473_2f3c, 0x0a3e, 10)  // "</string>\n"
+            k &+= 1
+        }
+        return k
     }
 
     /// Writes one value after its indentation: a scalar or an empty container whole, a container's
