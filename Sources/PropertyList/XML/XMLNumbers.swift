@@ -19,24 +19,25 @@ enum XMLNumbers {
     ]
 
     /// A decimal real (`[+-]digits[.digits][(e|E)[+-]digits]`, at least one digit before the exponent)
-    /// read exactly, or nil for anything the general path must read: other forms (whitespace, `nan`,
-    /// `inf`), more than 19 significant digits, results step 1 and 2 above do not prove.
-    static func parseDouble<C: RandomAccessCollection<UInt8>>(_ t: C, _ r: Range<Int>) -> Double?
-    where C.Index == Int {
-        var k = r.lowerBound
-        let end = r.upperBound
-        guard k < end else { return nil }
+    /// at `start`, read exactly, and the offset after it; nil for what the general path must read:
+    /// more than 19 significant digits, a longer exponent, results steps 1 and 2 above do not prove.
+    /// The caller checks that the real ends where the number does (`</real>` follows).
+    @inline(__always)
+    static func parseDouble(_ t: XMLInput, from start: Int) -> (value: Double, end: Int)? {
+        var k = start
+        var b = t.byte(k)
         var negative = false
-        if t[k] == UInt8(ascii: "-") || t[k] == UInt8(ascii: "+") {
-            negative = t[k] == UInt8(ascii: "-")
+        if b == UInt8(ascii: "-") || b == UInt8(ascii: "+") {
+            negative = b == UInt8(ascii: "-")
             k += 1
+            b = t.byte(k)
         }
         var digits: UInt64 = 0
         var significant = 0
         var sawDigit = false
-        // Digits dropped after 19 significant ones make the value inexact: give up then.
         var exponent = 0
-        while k < end, case let d = t[k] &- UInt8(ascii: "0"), d < 10 {
+        // Digits dropped after 19 significant ones would make the value inexact: give up then.
+        while case let d = b &- UInt8(ascii: "0"), d < 10 {
             sawDigit = true
             if digits != 0 || d != 0 {
                 guard significant < 19 else { return nil }
@@ -44,10 +45,12 @@ enum XMLNumbers {
                 significant += 1
             }
             k += 1
+            b = t.byte(k)
         }
-        if k < end && t[k] == UInt8(ascii: ".") {
+        if b == UInt8(ascii: ".") {
             k += 1
-            while k < end, case let d = t[k] &- UInt8(ascii: "0"), d < 10 {
+            b = t.byte(k)
+            while case let d = b &- UInt8(ascii: "0"), d < 10 {
                 sawDigit = true
                 if digits != 0 || d != 0 {
                     guard significant < 19 else { return nil }
@@ -56,31 +59,36 @@ enum XMLNumbers {
                 }
                 exponent -= 1
                 k += 1
+                b = t.byte(k)
             }
         }
         guard sawDigit else { return nil }
-        if k < end && (t[k] == UInt8(ascii: "e") || t[k] == UInt8(ascii: "E")) {
+        if b == UInt8(ascii: "e") || b == UInt8(ascii: "E") {
             k += 1
+            b = t.byte(k)
             var negativeExponent = false
-            if k < end && (t[k] == UInt8(ascii: "-") || t[k] == UInt8(ascii: "+")) {
-                negativeExponent = t[k] == UInt8(ascii: "-")
+            if b == UInt8(ascii: "-") || b == UInt8(ascii: "+") {
+                negativeExponent = b == UInt8(ascii: "-")
                 k += 1
+                b = t.byte(k)
             }
             var e = 0
             var exponentDigits = 0
-            while k < end, case let d = t[k] &- UInt8(ascii: "0"), d < 10 {
+            while case let d = b &- UInt8(ascii: "0"), d < 10 {
                 guard exponentDigits < 5 else { return nil }
                 e = e * 10 + Int(d)
                 exponentDigits += 1
                 k += 1
+                b = t.byte(k)
             }
             guard exponentDigits > 0 else { return nil }
             exponent += negativeExponent ? -e : e
         }
-        guard k == end else { return nil }
-        if digits == 0 { return negative ? -0.0 : 0.0 }
+        // The general path refuses text over 64 bytes.
+        guard k - start <= 64 else { return nil }
+        if digits == 0 { return (negative ? -0.0 : 0.0, k) }
         guard let magnitude = exactDouble(digits, exponent) else { return nil }
-        return negative ? -magnitude : magnitude
+        return (negative ? -magnitude : magnitude, k)
     }
 
     /// The `Double` nearest to `w` × 10^`q` (w > 0), when steps 1 or 2 prove it; nil otherwise.

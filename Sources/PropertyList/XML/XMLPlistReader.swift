@@ -371,33 +371,38 @@ struct XMLPlistReader {
         return true
     }
 
-    /// `[-]` and 1 to 18 decimal digits, then `</integer>`: the value and the offset after the end tag.
+    /// `[-]` and 1 to 19 decimal digits, then `</integer>`: the value and the offset after the end tag.
     @inline(__always)
     func fastInteger(from start: Int) -> (PlistInteger, Int)? {
         var k = start
         let negative = byte(k) == UInt8(ascii: "-")
         if negative { k += 1 }
         let digitsStart = k
-        var v: Int64 = 0
-        while k - digitsStart < 18 {
+        var v: UInt64 = 0
+        while k - digitsStart < 19 {
             let d = byte(k) &- UInt8(ascii: "0")
             guard d < 10 else { break }
-            v = v &* 10 &+ Int64(d)
+            v = v &* 10 &+ UInt64(d)
             k += 1
         }
-        // 18 digits or fewer fit in Int64 with either sign.
+        // 19 digits or fewer fit in UInt64.
         guard k > digitsStart, bytes.word(k) == XMLTagWord.closeInteger, byte(k + 8) == UInt8(ascii: "r"),
             byte(k + 9) == UInt8(ascii: ">")
         else { return nil }
-        return (PlistInteger(negative ? -v : v), k + 10)
+        let value: PlistInteger
+        if v <= UInt64(Int64.max) {
+            value = PlistInteger(negative ? -Int64(v) : Int64(v))
+        } else {
+            value = PlistInteger(negative ? -Int128(v) : Int128(v))
+        }
+        return (value, k + 10)
     }
 
     /// A decimal real read exactly by `XMLNumbers.parseDouble`, then `</real>`.
     @inline(__always)
     func fastReal(from start: Int) -> (Double, Int)? {
-        let end = bytes.endOfText(from: start)
-        guard end - start <= 64, bytes.word(end) & XMLTagWord.mask7 == XMLTagWord.closeReal,
-            let d = XMLNumbers.parseDouble(bytes, start..<end)
+        guard let (d, end) = XMLNumbers.parseDouble(bytes, from: start),
+            bytes.word(end) & XMLTagWord.mask7 == XMLTagWord.closeReal
         else { return nil }
         return (d, end + 7)
     }
