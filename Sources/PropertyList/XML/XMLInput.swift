@@ -192,6 +192,66 @@
         return unsafe String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The bytes of `r` decoded from base64 in the form writers produce: whitespace only between
+    /// lines of whole four-character groups, `=` padding only in the last group. Nil for anything
+    /// else (the general path then reads it, and names what is wrong).
+    func base64(_ r: Range<Int>) -> Data? {
+        guard r.lowerBound >= 0, r.upperBound <= count else { return nil }
+        let table = XMLInput.base64Values
+        var out: [UInt8] = []
+        out.reserveCapacity(r.count / 4 &* 3)
+        var k = r.lowerBound
+        let end = r.upperBound
+        var finished = false
+        while k < end {
+            // r lies in the input (checked above), so k < end <= count.
+            let b = unsafe base.load(fromByteOffset: k, as: UInt8.self)
+            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+                k &+= 1
+                continue
+            }
+            guard !finished, k &+ 4 <= end else { return nil }
+            // k + 4 <= end <= count.
+            let a = table[Int(b)]
+            let b1 = table[Int(unsafe base.load(fromByteOffset: k &+ 1, as: UInt8.self))]
+            let c = unsafe base.load(fromByteOffset: k &+ 2, as: UInt8.self)
+            let d = unsafe base.load(fromByteOffset: k &+ 3, as: UInt8.self)
+            guard a >= 0, b1 >= 0 else { return nil }
+            let v2 = table[Int(c)]
+            let v3 = table[Int(d)]
+            if v2 >= 0 && v3 >= 0 {
+                let q = UInt32(a) << 18 | UInt32(b1) << 12 | UInt32(v2) << 6 | UInt32(v3)
+                out.append(UInt8(truncatingIfNeeded: q >> 16))
+                out.append(UInt8(truncatingIfNeeded: q >> 8))
+                out.append(UInt8(truncatingIfNeeded: q))
+            } else if v2 >= 0 && d == UInt8(ascii: "=") {
+                let q = UInt32(a) << 18 | UInt32(b1) << 12 | UInt32(v2) << 6
+                out.append(UInt8(truncatingIfNeeded: q >> 16))
+                out.append(UInt8(truncatingIfNeeded: q >> 8))
+                finished = true
+            } else if c == UInt8(ascii: "=") && d == UInt8(ascii: "=") {
+                out.append(UInt8(truncatingIfNeeded: (UInt32(a) << 18 | UInt32(b1) << 12) >> 16))
+                finished = true
+            } else {
+                return nil
+            }
+            k &+= 4
+        }
+        return Data(out)
+    }
+
+    /// The value of each byte as a base64 digit, or -1.
+    private static let base64Values: [Int8] = (0..<256).map { b in
+        switch b {
+        case 0x41...0x5A: Int8(b - 0x41)
+        case 0x61...0x7A: Int8(b - 0x61 + 26)
+        case 0x30...0x39: Int8(b - 0x30 + 52)
+        case 0x2B: 62
+        case 0x2F: 63
+        default: -1
+        }
+    }
+
     /// Appends the bytes of `r` to `buffer`. `r` must lie in the input.
     func append(_ r: Range<Int>, to buffer: inout [UInt8]) {
         precondition(r.lowerBound >= 0 && r.upperBound <= count, "XML input range")

@@ -344,7 +344,11 @@ struct XMLPlistReader {
                 let contentStart = at + 6
                 let end = bytes.endOfText(from: contentStart)
                 guard bytes.word(end) & XMLTagWord.mask7 == XMLTagWord.closeData else { return false }
-                value = .data(try base64(XMLText(input: contentStart..<end)))
+                if let fast = bytes.base64(contentStart..<end) {
+                    value = .data(fast)
+                } else {
+                    value = .data(try base64(XMLText(input: contentStart..<end)))
+                }
                 i = end + 7
             } else if w & XMLTagWord.mask6 == XMLTagWord.date {
                 let contentStart = at + 6
