@@ -22,6 +22,9 @@ extension XMLPlistWriter {
         var isDictionary = false
         var next = 0
         var indent = 0
+        /// An array whose first element is a string sliced from an input: its runs of such strings are
+        /// written through one borrow of the input (`sliceRun`).
+        var slices = false
         var count: Int { isDictionary ? entries.count : elements.count }
     }
 
@@ -52,7 +55,7 @@ extension XMLPlistWriter {
                 if let parent = stack.popLast() { current = parent } else { open = false }
                 continue
             }
-            if !current.isDictionary,
+            if current.slices,
                 let end = try sliceRun(
                     current.elements, from: next, indent: indent &+ 1, into: &out, limit: drainingAt,
                     path: {
@@ -145,7 +148,9 @@ extension XMLPlistWriter {
                 return nil
             }
             out.append(word: 0x0a3e_7961_7272_613c, 8)  // "<array>\n"
-            return ValueFrame(elements: a, indent: indent)
+            var slices = false
+            if case .string(let first) = a[0], case .slice = first.storage { slices = true }
+            return ValueFrame(elements: a, indent: indent, slices: slices)
         case .dictionary(let d):
             guard !d.isEmpty else {
                 out.append(word: 0x0a3e_2f74_6369_643c, 8)  // "<dict/>\n"
@@ -253,9 +258,28 @@ extension XMLPlistWriter {
                 if let parent = stack.popLast() { current = parent } else { open = false }
                 continue
             }
-            let next = current.next
-            current.next = next &+ 1
+            var next = current.next
             let depth = stack.count &+ 1
+            if !current.isDictionary {
+                // A run of scalar elements, counted where they lie.
+                var descend = false
+                while next < current.elements.count && !descend {
+                    switch current.elements[next] {
+                    case .array(let a) where !a.isEmpty, .set(let a) where !a.isEmpty: descend = true
+                    case .dictionary(let d) where !d.isEmpty: descend = true
+                    default:
+                        bytes &+= 2
+                        leaf(current.elements[next], depth)
+                        next &+= 1
+                    }
+                }
+                current.next = next
+                if !descend {
+                    if nodes > budget.maxNodes || bytes > budget.maxBytes { return nil }
+                    continue
+                }
+            }
+            current.next = next &+ 1
             let child: PlistValue
             if current.isDictionary {
                 leaf(current.entries[next].key, depth)
