@@ -443,6 +443,13 @@ struct XMLPlistReader {
 
     /// The array of a closed frame: its elements, taken off the shared stack.
     mutating func finishArray(_ frame: XMLFrame) -> PlistValue {
+        guard frame.start > 0 else {
+            // Every element on the stack is this array's (the outermost array with elements, typically
+            // the root's): the stack itself becomes the array, with no copy of its elements.
+            let elements = items
+            items = []
+            return .array(elements)
+        }
         let elements = Array(items[frame.start...])
         items.removeSubrange(frame.start...)
         return .array(elements)
