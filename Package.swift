@@ -60,23 +60,45 @@ let package = Package(
             dependencies: ["KeyedArchive", "KeyedArchiveMacrosPlugin"],
             swiftSettings: strict
         ),
+        // Not products: what tests, fuzz and benchmarks share (ARCHITECTURE.md, "Test support and
+        // workloads"). Nothing in a library depends on them; fuzz/ and Benchmarks/ compile them through
+        // a symbolic link to the folder, as nested packages can only depend on products.
+        // The seeded generator, value generators, hex fixtures, corpus locator, graph comparisons and
+        // the typedstream sample writer.
+        .target(
+            name: "KeyedArchiveTestSupport",
+            dependencies: ["PropertyList", "KeyedArchive", "TypedStream"],
+            swiftSettings: strict
+        ),
+        // The benchmark models and inputs, written once for `bplist bench` and the Benchmarks suite.
+        .target(
+            name: "BenchmarkWorkloads",
+            dependencies: [
+                "PropertyList", "KeyedArchive", "KeyedArchiveTestSupport",
+                .byName(name: "KeyedArchiveMacros", condition: .when(traits: ["MacroBench"])),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "bplist",
             dependencies: [
-                "PropertyList", "KeyedArchive", "TypedStream",
-                .byName(name: "KeyedArchiveMacros", condition: .when(traits: ["MacroBench"])),
+                "PropertyList", "KeyedArchive", "TypedStream", "KeyedArchiveTestSupport", "BenchmarkWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "PropertyList", "KeyedArchiveTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "KeyedArchiveTests",
             dependencies: [
-                "KeyedArchive", "PropertyList", .product(name: "PropertyBased", package: "swift-property-based"),
+                "KeyedArchive", "PropertyList", "KeyedArchiveTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(name: "KeyedArchiveMacrosTests", dependencies: ["KeyedArchiveMacros", "PropertyList"]),
@@ -91,10 +113,13 @@ let package = Package(
         .testTarget(
             name: "TypedStreamTests",
             dependencies: [
-                "TypedStream", "KeyedArchive", "PropertyList",
+                "TypedStream", "KeyedArchive", "PropertyList", "KeyedArchiveTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "bplistToolTests", dependencies: ["bplist", "PropertyList", "KeyedArchive", "TypedStream"]),
+        .testTarget(
+            name: "bplistToolTests",
+            dependencies: ["bplist", "PropertyList", "KeyedArchive", "TypedStream", "KeyedArchiveTestSupport"]
+        ),
     ]
 )

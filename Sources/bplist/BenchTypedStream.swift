@@ -18,8 +18,9 @@
 import ArgumentParser
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
-@_spi(Internals) import TypedStream
+import TypedStream
 
 enum BenchTypedStream {
     static let operations = ["ts-events", "ts-read", "ts-decode", "ts-archive-decode", "ts-messages"]

@@ -1,6 +1,8 @@
-// Sources/TypedStream/Writing/SampleStreams.swift - Streams of known shapes through the small writer:
-// Messages bodies of any runs and attributes, and the benchmark workloads (many message bodies; one
-// large object graph full of references). SPI, for tests, fuzz seeds and benchmarks.
+// Sources/KeyedArchiveTestSupport/SampleStreams.swift - Streams of known shapes through the small
+// writer: Messages bodies of any runs and attributes, and the benchmark workloads (many message bodies;
+// one large object graph full of references), for tests, fuzz seeds, benchmarks and `bplist bench`.
+
+public import TypedStream
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
@@ -9,7 +11,6 @@
 #endif
 
 /// Streams of known shapes.
-@_spi(Internals)
 public enum TypedStreamSamples {
     /// An attribute value as Messages archives it.
     public enum BodyValue: Hashable, Sendable {
@@ -123,19 +124,6 @@ public enum TypedStreamSamples {
         w.endObject()
     }
 
-    /// SplitMix64, so a seed gives the same workload everywhere.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     private static let words = [
         "see", "you", "at", "the", "station", "tonight", "thanks", "for", "dinner", "ok", "sounds", "good", "café",
         "later", "running", "late", "🙂", "where", "are", "we", "meeting", "tomorrow", "call", "me", "when", "free",
@@ -145,7 +133,7 @@ public enum TypedStreamSamples {
     /// with a link and a mention (20 %), an attachment and a caption (15 %), long texts of 200 to 2,000
     /// bytes with bold and effects (5 %).
     public static func messageBodies(count: Int, seed: UInt64 = 20_240_601) -> [Data] {
-        var rng = Random(state: seed)
+        var rng = SplitMix64(seed: seed)
         var out: [Data] = []
         out.reserveCapacity(count)
         let part = "__kIMMessagePartAttributeName"
@@ -212,7 +200,7 @@ public enum TypedStreamSamples {
     /// number, a name from a small shared set, a date, 16 bytes, and every tenth an owner object (an
     /// unknown class, shared by the ten records that follow).
     public static func objectGraph(count: Int, seed: UInt64 = 20_240_601) -> Data {
-        var rng = Random(state: seed)
+        var rng = SplitMix64(seed: seed)
         var w = TypedStreamWriter()
         let array: Chain = [(10, "NSMutableArray", 0), (11, "NSArray", 0), object]
         let dictionary: Chain = [(12, "NSMutableDictionary", 0), (9, "NSDictionary", 0), object]
