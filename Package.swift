@@ -60,29 +60,29 @@ let package = Package(
             dependencies: ["KeyedArchive", "KeyedArchiveMacrosPlugin"],
             swiftSettings: strict
         ),
-        // Not products: what tests, fuzz and benchmarks share (ARCHITECTURE.md, "Test support and
-        // workloads"). Nothing in a library depends on them; fuzz/ and Benchmarks/ compile them through
-        // a symbolic link to the folder, as nested packages can only depend on products.
-        // The seeded generator, value generators, hex fixtures, corpus locator, graph comparisons and
-        // the typedstream sample writer.
-        .target(
-            name: "KeyedArchiveTestSupport",
-            dependencies: ["PropertyList", "KeyedArchive", "TypedStream"],
-            swiftSettings: strict
-        ),
-        // The benchmark models and inputs, written once for `bplist bench` and the Benchmarks suite.
+        // Not products (ARCHITECTURE.md, "Test support and benchmark workloads"); no library depends on
+        // them. The data generators the tool ships as well: the seeded generator, the typedstream
+        // sample writer and workloads, the benchmark models and plist workloads (fuzz/ and Benchmarks/
+        // compile this folder too, through a symbolic link, as a target named Workloads).
         .target(
             name: "BenchmarkWorkloads",
             dependencies: [
-                "PropertyList", "KeyedArchive", "KeyedArchiveTestSupport",
+                "PropertyList", "KeyedArchive", "TypedStream",
                 .byName(name: "KeyedArchiveMacros", condition: .when(traits: ["MacroBench"])),
             ],
+            swiftSettings: strict
+        ),
+        // What the test targets share: value generators, hex fixtures, the corpus locator, the graph
+        // comparisons; it re-exports BenchmarkWorkloads. Tests only: the tool never links it.
+        .target(
+            name: "KeyedArchiveTestSupport",
+            dependencies: ["PropertyList", "KeyedArchive", "TypedStream", "BenchmarkWorkloads"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "bplist",
             dependencies: [
-                "PropertyList", "KeyedArchive", "TypedStream", "KeyedArchiveTestSupport", "BenchmarkWorkloads",
+                "PropertyList", "KeyedArchive", "TypedStream", "BenchmarkWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -18,7 +18,6 @@
 // thresholds do not apply to such runs.
 
 public import Foundation
-import KeyedArchiveTestSupport
 public import PropertyList
 
 /// One benchmark input: the tree and its encoding.

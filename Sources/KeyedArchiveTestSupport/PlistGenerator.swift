@@ -1,5 +1,6 @@
 // Sources/KeyedArchiveTestSupport/PlistGenerator.swift - Seeded random property lists for property tests.
 
+public import BenchmarkWorkloads
 public import Foundation
 public import PropertyList
 

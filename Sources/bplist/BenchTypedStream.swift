@@ -16,9 +16,9 @@
 // The blobs of a messages file are read out of the plist before any timing.
 
 import ArgumentParser
+import BenchmarkWorkloads
 import Foundation
 import KeyedArchive
-import KeyedArchiveTestSupport
 import PropertyList
 import TypedStream
 

@@ -24,8 +24,8 @@
 // hidden temporary name beside FILE and renamed over it at the end (removed on failure).
 
 import ArgumentParser
+import BenchmarkWorkloads
 import Foundation
-import KeyedArchiveTestSupport
 import PropertyList
 
 struct Generate: BPlistSubcommand {

@@ -1,7 +1,6 @@
-// Sources/KeyedArchiveTestSupport/SplitMix64.swift - Reproducible randomness: the one seeded generator
-// of the tests, the fuzz seeds, the benchmark workloads and `bplist generate`.
-
-import Foundation
+// Sources/BenchmarkWorkloads/SplitMix64.swift - Reproducible randomness: the one seeded generator of
+// `bplist generate`, the benchmark workloads, the fuzz seeds and the tests (through
+// KeyedArchiveTestSupport).
 
 /// SplitMix64: small, fast and reproducible from its seed.
 ///
@@ -29,13 +28,4 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
     /// Uniform in 0 ..< 1, from the top 53 bits.
     public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-}
-
-/// The seed of one property run: `PROPERTY_SEED` when set (to replay a failure), else random and
-/// printed, so that a failure can be replayed (each failing property also names its seed).
-public func propertySeed() -> UInt64 {
-    if let s = ProcessInfo.processInfo.environment["PROPERTY_SEED"], let v = UInt64(s) { return v }
-    let s = UInt64.random(in: 0...UInt64.max)
-    print("property seed: PROPERTY_SEED=\(s)")
-    return s
 }

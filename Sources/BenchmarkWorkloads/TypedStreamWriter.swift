@@ -1,6 +1,6 @@
-// Sources/KeyedArchiveTestSupport/TypedStreamWriter.swift - A small typedstream writer, for tests, fuzz
-// seeds and oracles, and benchmark workloads (test support, not API: this package reads typedstreams;
-// it does not offer writing them).
+// Sources/BenchmarkWorkloads/TypedStreamWriter.swift - A small typedstream writer, for tests, fuzz seeds
+// and oracles, and benchmark workloads (not API: this package reads typedstreams; it does not offer
+// writing them).
 //
 // It writes what NeXT's writer writes (typedstream.m, read, not copied): integers in the smallest
 // form (one byte for -110…127, then 0x81, 0x82, and 0x87 for 64-bit values), reals as integers when

@@ -1,6 +1,6 @@
-// Sources/KeyedArchiveTestSupport/SampleStreams.swift - Streams of known shapes through the small
-// writer: Messages bodies of any runs and attributes, and the benchmark workloads (many message bodies;
-// one large object graph full of references), for tests, fuzz seeds, benchmarks and `bplist bench`.
+// Sources/BenchmarkWorkloads/SampleStreams.swift - Streams of known shapes through the small writer:
+// Messages bodies of any runs and attributes, and the benchmark workloads (many message bodies; one
+// large object graph full of references), for tests, fuzz seeds, benchmarks and `bplist generate`.
 
 public import TypedStream
 
