@@ -138,17 +138,17 @@ public enum TypedStreamSamples {
         out.reserveCapacity(count)
         let part = "__kIMMessagePartAttributeName"
         func sentence(_ n: Int) -> String {
-            (0..<n).map { _ in words[rng.below(words.count)] }.joined(separator: " ")
+            (0..<n).map { _ in words[rng.int(below: words.count)] }.joined(separator: " ")
         }
         for i in 0..<count {
-            let kind = rng.below(20)
-            let mutable = rng.below(3) == 0
+            let kind = rng.int(below: 20)
+            let mutable = rng.int(below: 3) == 0
             if kind < 12 {
-                let text = sentence(2 + rng.below(12))
+                let text = sentence(2 + rng.int(below: 12))
                 out.append(attributedBody(text, runs: [(text.utf16.count, [(part, .int(0))])], mutable: mutable))
             } else if kind < 16 {
-                let head = sentence(1 + rng.below(5)) + " "
-                let name = ["Sam", "Ada", "Lin"][rng.below(3)]
+                let head = sentence(1 + rng.int(below: 5)) + " "
+                let name = ["Sam", "Ada", "Lin"][rng.int(below: 3)]
                 let link = "https://example.com/\(i)"
                 let text = head + name + " " + link
                 out.append(
@@ -164,7 +164,7 @@ public enum TypedStreamSamples {
                             (link.utf16.count, [(part, .int(0)), ("__kIMLinkAttributeName", .url(link))]),
                         ], mutable: mutable))
             } else if kind < 19 {
-                let caption = sentence(1 + rng.below(6))
+                let caption = sentence(1 + rng.int(below: 6))
                 let text = "\u{FFFC}" + caption
                 out.append(
                     attributedBody(
@@ -182,8 +182,8 @@ public enum TypedStreamSamples {
             } else {
                 var runs: [(Int, [(String, BodyValue)])] = []
                 var text = ""
-                for r in 0..<(4 + rng.below(12)) {
-                    let piece = sentence(5 + rng.below(25)) + " "
+                for r in 0..<(4 + rng.int(below: 12)) {
+                    let piece = sentence(5 + rng.int(below: 25)) + " "
                     text += piece
                     let style = r % 3 == 0 ? [("__kIMTextBoldAttributeName", BodyValue.int(1))] : []
                     let effect = r % 5 == 4 ? [("__kIMTextEffectAttributeName", BodyValue.int(5))] : []
@@ -236,7 +236,7 @@ public enum TypedStreamSamples {
             w.integer(Int64(i) * 7919)
             w.endObject()
             key("name")
-            let name = rng.below(400)
+            let name = rng.int(below: 400)
             w.beginGroup("@")
             if let n = nameObjects[name] {
                 w.objectReference(n)
@@ -248,7 +248,7 @@ public enum TypedStreamSamples {
             w.beginGroup("@")
             w.beginObject([(14, "NSDate", 0), object])
             w.beginGroup("d")
-            w.double(Double(rng.below(700_000_000)) + 0.5)
+            w.double(Double(rng.int(below: 700_000_000)) + 0.5)
             w.endObject()
             key("blob")
             w.beginGroup("@")

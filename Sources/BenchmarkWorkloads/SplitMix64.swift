@@ -23,8 +23,9 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// Uniform in 0 ..< n (n > 0; the modulo bias is below 2^-20 for the ranges used here).
     public mutating func below(_ n: UInt64) -> UInt64 { next() % n }
 
-    /// The same for an `Int` bound (n > 0).
-    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    /// Uniform in 0 ..< n for an `Int` bound (n > 0), e.g. an index. Named apart from `below(_:)`: an
+    /// overload would make `below(1 << bits)` an `Int` shift.
+    public mutating func int(below n: Int) -> Int { Int(next() % UInt64(n)) }
 
     /// Uniform in 0 ..< 1, from the top 53 bits.
     public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
