@@ -56,14 +56,11 @@
 // out of the defaults and of BENCH_OPS=all, and are an error when named.
 
 import ArgumentParser
+import BenchmarkWorkloads
 import Foundation
 import KeyedArchive
 @_spi(Internals) import PropertyList
 import TypedStream
-
-#if MacroBench
-    import KeyedArchiveMacros
-#endif
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -492,105 +489,3 @@ struct Reporter {
         return out
     }
 }
-
-// MARK: - The Codable models of ../shared/peers/swift-peer
-
-/// `Record` of the peers' Codable workload (mixed).
-struct BenchRecord: Codable, Equatable {
-    var name: String
-    var title: String
-    var email: String
-    var id: Int
-    var delta: Int
-    var score: Double
-    var active: Bool
-    var created: Date
-    var blob: Data
-    var tags: [String]
-}
-
-/// `Numbers` of the peers' Codable workload: one array alternating `Int` and `Double`.
-struct BenchNumbers: Codable {
-    var ints: [Int] = []
-    var doubles: [Double] = []
-
-    init(from decoder: any Decoder) throws {
-        var c = try decoder.unkeyedContainer()
-        if let n = c.count {
-            ints.reserveCapacity(n / 2)
-            doubles.reserveCapacity(n / 2)
-        }
-        while !c.isAtEnd {
-            ints.append(try c.decode(Int.self))
-            doubles.append(try c.decode(Double.self))
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.unkeyedContainer()
-        for i in ints.indices {
-            try c.encode(ints[i])
-            try c.encode(doubles[i])
-        }
-    }
-}
-
-// MARK: - The keyed workload's classes
-
-/// `swift_peer.Dog` of the peers' keyed workload.
-final class BenchDog: KeyedArchivable {
-    static var archiveClassName: String { "swift_peer.Dog" }
-    let name: String
-    let breed: String
-
-    init(from coder: KeyedUnarchiver) throws {
-        name = try coder.decode(String.self, forKey: "name")
-        breed = try coder.decode(String.self, forKey: "breed")
-    }
-
-    func encode(with coder: KeyedArchiver) throws {
-        try coder.encode(name, forKey: "name")
-        try coder.encode(breed, forKey: "breed")
-    }
-}
-
-/// `swift_peer.Person` of the peers' keyed workload.
-final class BenchPerson: KeyedArchivable {
-    static var archiveClassName: String { "swift_peer.Person" }
-    let name: String
-    let age: Int
-    let email: String
-    let dog: BenchDog?
-
-    init(from coder: KeyedUnarchiver) throws {
-        name = try coder.decode(String.self, forKey: "name")
-        age = try coder.decode(Int.self, forKey: "age")
-        email = try coder.decode(String.self, forKey: "email")
-        dog = try coder.decodeIfPresent(BenchDog.self, forKey: "dog")
-    }
-
-    func encode(with coder: KeyedArchiver) throws {
-        try coder.encode(name, forKey: "name")
-        try coder.encode(age, forKey: "age")
-        try coder.encode(email, forKey: "email")
-        try coder.encode(dog, forKey: "dog")
-    }
-}
-
-#if MacroBench
-    /// `BenchDog` with the conformance `@KeyedArchivable` generates.
-    @KeyedArchivable("swift_peer.Dog")
-    final class MacroBenchDog {
-        let name: String
-        let breed: String
-    }
-
-    /// `BenchPerson` with the conformance `@KeyedArchivable` generates.
-    @KeyedArchivable("swift_peer.Person")
-    final class MacroBenchPerson {
-        let name: String
-        let age: Int
-        let email: String
-        let dog: MacroBenchDog?
-    }
-#endif

@@ -24,6 +24,7 @@
 // hidden temporary name beside FILE and renamed over it at the end (removed on failure).
 
 import ArgumentParser
+import BenchmarkWorkloads
 import Foundation
 import PropertyList
 
@@ -304,25 +305,6 @@ final class CountingSink: PlistByteSink {
     func write(_ bytes: Span<UInt8>) throws(PlistError) { count += bytes.count }
 }
 
-/// SplitMix64: small, fast and reproducible from its seed.
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0 ..< 1, from the top 53 bits.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-
-    /// Uniform in 0 ..< n (n > 0; the modulo bias is below 2^-20 for the ranges used here).
-    mutating func below(_ n: UInt64) -> UInt64 { next() % n }
-}
-
 /// A root array's elements, generated in order: written to a streaming writer, or built as a value
 /// (for --verify). Both consume the generator's stream alike, so element i is the same either way.
 protocol SyntheticWorkload {
@@ -359,7 +341,7 @@ struct MixedWorkload: SyntheticWorkload {
     var blob = [UInt8](repeating: 0, count: 16)
     var text: [UInt8] = []
 
-    init(seed: UInt64) { rng = SplitMix64(state: seed) }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     /// The random fields of element i, in the order gen_data.py draws them.
     private mutating func draw() -> (delta: Int64, score: Double, created: Double) {
@@ -433,7 +415,7 @@ struct StringsWorkload: SyntheticWorkload {
     var rng: SplitMix64
     var buffer: [UInt8] = []
 
-    init(seed: UInt64) { rng = SplitMix64(state: seed) }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     private mutating func draw(_ i: Int) -> String {
         buffer.removeAll(keepingCapacity: true)
@@ -468,7 +450,7 @@ struct NumbersWorkload: SyntheticWorkload {
 
     var rng: SplitMix64
 
-    init(seed: UInt64) { rng = SplitMix64(state: seed) }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     private mutating func draw(_ i: Int) -> PlistValue {
         let pair = i / 2

@@ -3,9 +3,10 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
-@_spi(Internals) import TypedStream
+import TypedStream
 
 @Suite struct TypedStreamToolTests {
     typealias A = MessageBody.Attribute

@@ -3,13 +3,13 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 
 @Suite struct UnarchiveTypedValuesTests {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/valid/keyed")
-    static var available: Bool { FileManager.default.fileExists(atPath: corpus.path) }
+    static let corpus = Corpus.root.appendingPathComponent("valid/keyed")
+    static var available: Bool { Corpus.isPresent }
 
     func unarchive(_ name: String, json: Bool = false) throws -> String {
         let r = try Tool.run(["unarchive"] + (json ? ["--json"] : []) + [Self.corpus.appendingPathComponent(name).path])

@@ -4,7 +4,7 @@
 // 2. The typed layer: every object as a typed value, the root, a Messages body, a colour list.
 // Oracles: errors are TypedStreamError with an offset inside the payload; the event reader and the
 // object layer agree (the same error, or both succeed), and the one-pass decoder with them (the same
-// values, or the same error); whatever reads writes back (the SPI writer)
+// values, or the same error); whatever reads writes back (the test-support writer)
 // to bytes that read with the same groups, objects and classes, and writing that again gives the
 // same bytes (a fixed point); a message body's runs are contiguous and cover its text.
 //
@@ -15,7 +15,8 @@
 import Foundation
 import FuzzCommon
 import KeyedArchive
-@_spi(Internals) import TypedStream
+import TypedStream
+import Workloads
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

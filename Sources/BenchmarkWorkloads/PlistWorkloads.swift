@@ -1,4 +1,4 @@
-// Benchmarks/Sources/Workloads/Workloads.swift - The benchmark inputs: in-process, deterministic
+// Sources/BenchmarkWorkloads/PlistWorkloads.swift - The plist benchmark inputs: in-process, deterministic
 // equivalents of ../shared/peers' workloads, or the real files when BENCH_DATA_DIR names a folder.
 //
 // Shapes follow ../shared/peers/gen_data.py (same fields, key order, value kinds and distributions),
@@ -11,8 +11,9 @@
 //   numbers  array of 1,000,000 / d numbers: ints of 8/16/32/63 bits (10 % negative) alternating
 //            with doubles in -1e6...1e6
 //
-// The generated values are not byte-identical to the Python files (another PRNG), but malloc counts
-// of the generated inputs are deterministic, which is what Benchmarks/Thresholds relies on.
+// The generated values are not byte-identical to the Python files (another PRNG: the shared
+// `SplitMix64`), but malloc counts of the generated inputs are deterministic, which is what
+// Benchmarks/Thresholds relies on.
 // With BENCH_DATA_DIR set, `<dir>/<name>.bplist` is read instead (e.g. .build-peers/data); the
 // thresholds do not apply to such runs.
 
@@ -170,24 +171,4 @@ private func numbers(pairs: Int, _ rng: inout SplitMix64) -> PlistValue {
         out.append(.real(rng.unit() * 2e6 - 1e6))
     }
     return .array(out)
-}
-
-/// A small deterministic PRNG (SplitMix64): the same workload on every machine and run.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..<bound (bound > 0; the tiny modulo bias does not matter here).
-    mutating func below(_ bound: UInt64) -> UInt64 { next() % bound }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 }
