@@ -115,10 +115,9 @@ import Testing
             for task in 0..<16 {
                 group.addTask {
                     var n = task
-                    // At least 25 rounds each, even when other tests hold the cooperative threads.
-                    var rounds = 0
-                    while ContinuousClock.now < deadline || rounds < 25 {
-                        rounds += 1
+                    // At least one round each, even when other tests held the cooperative threads
+                    // until the deadline.
+                    repeat {
                         n &+= 7
                         let i = n % urls.count
                         switch task % 8 {
@@ -181,7 +180,7 @@ import Testing
                             }
                         }
                         await Task.yield()
-                    }
+                    } while ContinuousClock.now < deadline
                 }
             }
             try await group.waitForAll()
@@ -195,14 +194,14 @@ import Testing
         let warm = samples.count >= 4 ? samples.first { $0.0 >= total * 0.3 }?.1 : nil
         let late = samples.count >= 4 ? samples.filter { $0.0 >= total * 0.8 }.map(\.1).max() : nil
         let peak = samples.map(\.1).max()
-        let mib = { (b: Int?) in b.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "?" }
+        let mib = { (b: Int?) in b.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "not judged" }
         print(
             "soak: \(String(format: "%.0f", total)) s, 16 tasks, \(urls.count) files: \(result.reads) reads "
                 + "(\(result.mappedReads) mapped, \(result.replacedWhileMapped) of them replaced while open), "
                 + "\(result.edits) edits, \(result.replacements) replacements; \(result.errors.count) errors, "
                 + "\(result.wrongValues.count) wrong values; descriptors \(fdsBefore ?? -1) -> \(fdsAfter ?? -1) "
                 + "(\(ours.descriptors) on the test's files, \(ours.maps) maps); RSS after warm-up \(mib(warm)), "
-                + "late max \(mib(late)), peak \(mib(peak))")
+                + "late max \(mib(late)), peak \(mib(peak)) (\(samples.count) samples)")
 
         #expect(result.errors.isEmpty, "\(result.errors.prefix(5))")
         #expect(result.wrongValues.isEmpty, "\(result.wrongValues.prefix(5))")

@@ -76,9 +76,9 @@ private func temporaries(in directory: String) -> [String] {
 }
 
 @Suite struct WriteFaultTests {
-    /// About 3 MiB: three 1 MiB data values (base64 in XML, written in 64 KiB pieces) and a string.
-    static func blobs(seed: UInt8) -> PlistValue {
-        let blobs = (0..<3).map { n in
+    /// About `count` MiB: `count` 1 MiB data values (base64 in XML, written in 64 KiB pieces) and a number.
+    static func blobs(seed: UInt8, count: Int = 3) -> PlistValue {
+        let blobs = (0..<count).map { n in
             PlistValue.data(Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ n &* 7 &+ Int(seed)) }))
         }
         return ["seed": .int(seed), "blobs": .array(blobs)]
