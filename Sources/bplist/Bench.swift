@@ -173,7 +173,7 @@ struct Bench: ParsableCommand {
                 let encoded = try timer.measure { () throws(PlistError) in try BinaryPlistWriter().write(tree) }
                 report("encode", timer.times, outBytes: encoded.count, items: items)
                 if let out {
-                    try encoded.write(to: URL(fileURLWithPath: out))
+                    try IO.write(encoded, to: out)
                 }
             }
 
@@ -319,7 +319,7 @@ struct Bench: ParsableCommand {
                 let encoded = try timer.measure { try encoder.encode(value) }
                 report("encode-codable", timer.times, outBytes: encoded.count, items: count(value))
                 if let out, !ops.contains("encode") {
-                    try encoded.write(to: URL(fileURLWithPath: out))
+                    try IO.write(encoded, to: out)
                 }
             }
         }

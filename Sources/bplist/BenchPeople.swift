@@ -36,7 +36,7 @@ extension Bench {
             if ops.contains("archive") {
                 let data = try timer.measure { try KeyedArchiver.archivedData(withRootObject: people) }
                 report("archive", timer.times, outBytes: data.count, items: people.count)
-                if let out { try data.write(to: URL(fileURLWithPath: out)) }
+                if let out { try IO.write(data, to: out) }
             }
         }
         #if MacroBench

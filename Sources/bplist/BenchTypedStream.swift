@@ -105,7 +105,7 @@ enum BenchTypedStream {
         if out == "-" {
             FileHandle.standardOutput.write(bytes)
         } else {
-            try bytes.write(to: URL(fileURLWithPath: out), options: .atomic)
+            try IO.write(bytes, to: out)
         }
         let seconds = Generate.seconds(since: start)
         IO.printError(

@@ -127,23 +127,11 @@ struct Generate: BPlistSubcommand {
         guard !overflow, objectCount < Int.max else { throw ToolError("\(elements) elements are too many objects") }
 
         let start = ContinuousClock.now
-        // Written beside FILE under a hidden temporary name, then renamed over it (as the tool's
-        // other file outputs are).
-        let partial: String? =
-            out == "-"
-            ? nil
-            : URL(fileURLWithPath: out).deletingLastPathComponent()
-                .appendingPathComponent(
-                    ".\(URL(fileURLWithPath: out).lastPathComponent).bplist-\(UUID().uuidString).tmp"
-                )
-                .path
-        let sink: PlistFileSink
-        if let partial {
-            sink = try PlistFileSink(path: partial)
-        } else {
-            sink = PlistFileSink(fileDescriptor: 1)
-        }
-        let directory = URL(fileURLWithPath: out == "-" ? "." : out).deletingLastPathComponent().path
+        // Written through the library's atomic write, as the tool's other file outputs are: a
+        // temporary file beside FILE, flushed, renamed over it.
+        let file: AtomicFile? = out == "-" ? nil : AtomicFile(path: out)
+        let sink: any PlistByteSink = file ?? PlistFileSink(fileDescriptor: 1)
+        let directory = file?.directory ?? "."
         let trailer: BinaryPlistTrailer
         do {
             var options = StreamingPlistWriter.Options(
@@ -158,10 +146,15 @@ struct Generate: BPlistSubcommand {
             for i in 0..<elements { try generator.write(i, to: &writer) }
             try writer.end()
             trailer = try writer.finish()
-            try sink.close()
-            if let partial { try Generate.rename(partial, to: out) }
+            if let file {
+                do {
+                    try file.commit()
+                } catch {
+                    throw ToolError(error.detail)
+                }
+            }
         } catch {
-            if let partial { try? FileManager.default.removeItem(atPath: partial) }
+            file?.abandon()
             throw error
         }
         let seconds = Generate.seconds(since: start)
@@ -248,14 +241,6 @@ struct Generate: BPlistSubcommand {
     static func seconds(since start: ContinuousClock.Instant) -> Double {
         let d = start.duration(to: .now).components
         return Double(d.seconds) + Double(d.attoseconds) * 1e-18
-    }
-
-    /// Moves the finished file over `to` in one step.
-    static func rename(_ from: String, to: String) throws {
-        if let code = AtomicRename.move(from, over: to) {
-            let reason = NSError(domain: NSPOSIXErrorDomain, code: Int(code)).localizedDescription
-            throw ToolError("cannot move '\(from)' to '\(to)': \(reason)")
-        }
     }
 
     /// `4096`, `10M`, `1G`, `512k`, `2GB`: a byte count (K, M, G, T = powers of 1,024).
