@@ -50,7 +50,9 @@ struct XcodeProjectCorpusTests {
             let a = pbxLines(String(decoding: bytes, as: UTF8.self))
             let b = pbxLines(String(decoding: written, as: UTF8.self))
             let first = a.indices.first { $0 >= b.count || a[$0] != b[$0] } ?? a.count
-            Issue.record("first different line \(first + 1): \(a.dropFirst(first).first ?? "-") | \(b.dropFirst(first).first ?? "-")")
+            Issue.record(
+                "first different line \(first + 1): \(a.dropFirst(first).first ?? "-") | \(b.dropFirst(first).first ?? "-")"
+            )
         }
     }
 
@@ -125,7 +127,8 @@ struct XcodeProjectCorpusTests {
                 + "/* Settings View.swift */; };", after: "\t\t5D64AC0228D087AD00FFEC29 ")
         try insert(
             "\t\t\(fileID) /* Settings View.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; "
-                + "path = \"Settings View.swift\"; sourceTree = \"<group>\"; };", after: "\t\t5D64AC0128D087A400FFEC29 ")
+                + "path = \"Settings View.swift\"; sourceTree = \"<group>\"; };", after: "\t\t5D64AC0128D087A400FFEC29 "
+        )
         try insert(
             "\t\t\t\t\(fileID) /* Settings View.swift */,",
             after: "\t\t\t\t440B452025D869A700334F54 /* SimpleLayoutViewController.swift */,")
