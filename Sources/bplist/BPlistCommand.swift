@@ -24,6 +24,8 @@ struct BPlistCommand: ParsableCommand {
             // Editing, plutil's syntax, structural diff (issue 25).
             Insert.self, Replace.self, SetValue.self, Remove.self, Append.self, Edit.self, TypeCommand.self,
             Create.self, Diff.self, PlutilCompat.self,
+            // Property lists in git: merge driver, text conversion (issue 32).
+            Merge.self, TextConv.self,
         ]
     )
 

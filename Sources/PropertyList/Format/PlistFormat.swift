@@ -43,8 +43,9 @@ extension PlistValue {
         /// The envelope the bytes came in.
         public var compression: PlistCompression
         /// The write options that reproduce the input's layout: the binary form's reference widths
-        /// (``BinaryPlistWidths/compact`` when the input used 3, 5, 6 or 7 bytes), and whether an
-        /// OpenStep input was a `.strings` file.
+        /// (``BinaryPlistWidths/compact`` when the input used 3, 5, 6 or 7 bytes), whether an
+        /// OpenStep input was a `.strings` file, and Xcode's project layout for an OpenStep input that
+        /// starts with Xcode's `// !$*UTF8*$!` header.
         public var writeOptions: PlistWriteOptions
 
         public init(
@@ -120,6 +121,7 @@ extension PlistValue {
             let read = try OpenStepPlist.decodeTellingForm(input, limits: limits)
             writeOptions.stringsFile = read.isStringsFile
             value = read.value
+            if let layout = XcodeProjectWriter.layout(of: input, value) { writeOptions.openStepLayout = layout }
         case .json:
             value = try PlistValue(json: input, limits: limits)
         }
@@ -163,8 +165,8 @@ extension PlistValue {
         case .openStep:
             var out = TextSink.collecting()
             try OpenStepPlist.write(
-                options.sortsKeys ? sortingKeys() : self, stringsFile: options.stringsFile, budget: options.budget,
-                into: &out)
+                options.sortsKeys ? sortingKeys() : self, stringsFile: options.stringsFile,
+                layout: options.openStepLayout, budget: options.budget, into: &out)
             plain = Data(out.takeBytes())
         case .json:
             var out = TextSink.collecting()

@@ -81,6 +81,11 @@ public struct PlistWriteOptions: Sendable, Hashable {
     /// Write a root dictionary as a `.strings` file: its entries at the top level, without braces
     /// (OpenStep form; off by default).
     public var stringsFile = false
+    /// The layout of OpenStep text (OpenStep form; default ``OpenStepLayout/standard``).
+    /// ``PlistValue/decode(from:as:limits:options:)`` records ``OpenStepLayout/xcodeProject(name:)`` for
+    /// text that starts with Xcode's `// !$*UTF8*$!` header, so that a project file is written back
+    /// in Xcode's layout.
+    public var openStepLayout = OpenStepLayout.standard
     /// How dates and data are written in the JSON form (default ``PlistJSONStyle/typed``, which reads
     /// back exactly).
     public var jsonStyle = PlistJSONStyle.typed
@@ -91,10 +96,25 @@ public struct PlistWriteOptions: Sendable, Hashable {
     /// The defaults.
     public static let `default` = PlistWriteOptions()
 
+    /// How OpenStep text is laid out.
+    public enum OpenStepLayout: Sendable, Hashable {
+        /// Tabs for indentation, one entry a line, keys in the value's order, strings quoted only
+        /// when they must be.
+        case standard
+        /// The layout Xcode writes `project.pbxproj` in: the `// !$*UTF8*$!` header, keys in byte
+        /// order (`isa` first), the objects in `/* Begin … section */` sections by `isa`, build files
+        /// and file references on one line, a `/* name */` comment after each object id, derived from
+        /// the objects as Xcode derives it, and Xcode's quoting. A project Xcode wrote reads and
+        /// writes back byte for byte; an edit changes only the lines of what it names (and the
+        /// comments of an object it renames). `name` is the project's name (the `.xcodeproj`
+        /// folder's), which Xcode writes in the comment of the project's configuration list.
+        case xcodeProject(name: String)
+    }
+
     public init(
         sortsKeys: Bool = false, deduplicates: Bool = true, widths: BinaryPlistWidths = .powersOfTwo,
         compressionLevel: Int = -1, stringsFile: Bool = false, jsonStyle: PlistJSONStyle = .typed,
-        budget: OutputBudget = .default
+        budget: OutputBudget = .default, openStepLayout: OpenStepLayout = .standard
     ) {
         self.sortsKeys = sortsKeys
         self.deduplicates = deduplicates
@@ -103,5 +123,6 @@ public struct PlistWriteOptions: Sendable, Hashable {
         self.stringsFile = stringsFile
         self.jsonStyle = jsonStyle
         self.budget = budget
+        self.openStepLayout = openStepLayout
     }
 }

@@ -100,14 +100,25 @@ package enum OpenStepPlist {
     ///
     /// With `stringsFile`, a root dictionary is written as a `.strings` file: its entries at the top
     /// level, without braces (anything else is written as usual).
+    ///
+    /// With ``PlistWriteOptions/OpenStepLayout/xcodeProject(name:)``, a value that is not a `.strings`
+    /// file is written in Xcode's `project.pbxproj` layout (`XcodeProjectWriter`).
     package static func write(
-        _ value: PlistValue, stringsFile: Bool = false, budget: OutputBudget = .default, into out: inout TextSink
+        _ value: PlistValue, stringsFile: Bool = false, layout: PlistWriteOptions.OpenStepLayout = .standard,
+        budget: OutputBudget = .default, into out: inout TextSink
     ) throws(PlistError) {
         try value.checkExpansion(budget, as: "OpenStep text")
         if value.containsDistinctNode(where: OpenStepWriter.refuses) {
             // The writer's own error (naming the key path), found without writing a byte.
             var discard = TextSink.discarding()
             try OpenStepWriter.write(value, into: &discard)
+        }
+        if case .xcodeProject(let name) = layout, !(stringsFile && value.kind == .dictionary) {
+            // Written whole first: a failure (a nesting past the limit) leaves `out` untouched.
+            var project = TextSink.collecting()
+            try XcodeProjectWriter.write(value, projectName: name, into: &project)
+            out.write(project.takeBytes())
+            return
         }
         let entriesOnly = stringsFile && value.kind == .dictionary
         try OpenStepWriter.write(PlistValueTree(), value, stringsFile: entriesOnly, into: &out)
