@@ -3,6 +3,7 @@
 // typed JSON's lossless rules, and key paths written with interpolation.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyBased
 @_spi(Internals) import PropertyList
 import Testing

@@ -3,6 +3,7 @@
 // description standing for a value. Fixtures and expected JSON are written by hand.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 @_spi(Internals) import TypedStream
