@@ -81,3 +81,7 @@ public func wholeSecondDates(_ v: PlistValue) -> PlistValue {
     default: return v
     }
 }
+
+/// What the text targets read with: the text itself, never a zlib or gzip envelope around it
+/// (`PlistValue.decode(from:as:)` would inflate one first; FuzzZlib covers envelopes).
+public let textOnly = PlistReadOptions(allowsCompression: false)

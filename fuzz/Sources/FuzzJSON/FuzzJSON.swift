@@ -8,7 +8,8 @@ import PropertyList
 
 let json = TextFormat(
     name: "canonical JSON",
-    read: { (d, l) throws(PlistError) in try PlistValue.decode(from: d, as: .json, limits: l).value },
+    read: { (d, l) throws(PlistError) in try PlistValue.decode(from: d, as: .json, limits: l, options: textOnly).value
+    },
     write: { (v) throws(PlistError) in try v.encoded(as: .json, options: PlistWriteOptions(sortsKeys: true)) })
 
 @_cdecl("LLVMFuzzerTestOneInput")

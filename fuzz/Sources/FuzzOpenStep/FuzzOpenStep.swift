@@ -8,7 +8,9 @@ import PropertyList
 
 let openStep = TextFormat(
     name: "OpenStep",
-    read: { (d, l) throws(PlistError) in try PlistValue.decode(from: d, as: .openStep, limits: l).value },
+    read: { (d, l) throws(PlistError) in
+        try PlistValue.decode(from: d, as: .openStep, limits: l, options: textOnly).value
+    },
     write: { (v) throws(PlistError) in try v.encoded(as: .openStep) })
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -7,7 +7,9 @@ import FuzzCommon
 import PropertyList
 
 let xml = TextFormat(
-    name: "XML", read: { (d, l) throws(PlistError) in try PlistValue.decode(from: d, as: .xml, limits: l).value },
+    name: "XML",
+    read: { (d, l) throws(PlistError) in try PlistValue.decode(from: d, as: .xml, limits: l, options: textOnly).value
+    },
     write: { (v) throws(PlistError) in try v.encoded(as: .xml) }, normalize: wholeSecondDates)
 
 @_cdecl("LLVMFuzzerTestOneInput")
