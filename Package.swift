@@ -60,23 +60,45 @@ let package = Package(
             dependencies: ["KeyedArchive", "KeyedArchiveMacrosPlugin"],
             swiftSettings: strict
         ),
-        .executableTarget(
-            name: "bplist",
+        // Not products (ARCHITECTURE.md, "Test support and benchmark workloads"); no library depends on
+        // them. The data generators the tool ships as well: the seeded generator, the typedstream
+        // sample writer and workloads, the benchmark models and plist workloads (fuzz/ and Benchmarks/
+        // compile this folder too, through a symbolic link, as a target named Workloads).
+        .target(
+            name: "BenchmarkWorkloads",
             dependencies: [
                 "PropertyList", "KeyedArchive", "TypedStream",
                 .byName(name: "KeyedArchiveMacros", condition: .when(traits: ["MacroBench"])),
+            ],
+            swiftSettings: strict
+        ),
+        // What the test targets share: value generators, hex fixtures, the corpus locator, the graph
+        // comparisons; it re-exports BenchmarkWorkloads. Tests only: the tool never links it.
+        .target(
+            name: "KeyedArchiveTestSupport",
+            dependencies: ["PropertyList", "KeyedArchive", "TypedStream", "BenchmarkWorkloads"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "bplist",
+            dependencies: [
+                "PropertyList", "KeyedArchive", "TypedStream", "BenchmarkWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "PropertyList", "KeyedArchiveTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "KeyedArchiveTests",
             dependencies: [
-                "KeyedArchive", "PropertyList", .product(name: "PropertyBased", package: "swift-property-based"),
+                "KeyedArchive", "PropertyList", "KeyedArchiveTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(name: "KeyedArchiveMacrosTests", dependencies: ["KeyedArchiveMacros", "PropertyList"]),
@@ -91,10 +113,13 @@ let package = Package(
         .testTarget(
             name: "TypedStreamTests",
             dependencies: [
-                "TypedStream", "KeyedArchive", "PropertyList",
+                "TypedStream", "KeyedArchive", "PropertyList", "KeyedArchiveTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "bplistToolTests", dependencies: ["bplist", "PropertyList", "KeyedArchive", "TypedStream"]),
+        .testTarget(
+            name: "bplistToolTests",
+            dependencies: ["bplist", "PropertyList", "KeyedArchive", "TypedStream", "KeyedArchiveTestSupport"]
+        ),
     ]
 )

@@ -5,7 +5,8 @@
 //   PropertyListBenchmarks   the core codec on mixed/strings/numbers (decode, encode, open, lookup, zlib)
 //   KeyedArchiveBenchmarks  keyed archives on 20,000 Person objects (unarchive, archive, plist decode;
 //                           hand-written, @KeyedArchivable and Codable against NSKeyedArchiver), and
-//                           on the realistic people workload (Sources/PeopleModel)
+//                           on the realistic people workload (Sources/PeopleModel; our models of it in
+//                           Sources/Workloads, a link to ../Sources/BenchmarkWorkloads)
 //   TypedStreamBenchmarks   typedstreams (NSArchiver): 2,000 Messages bodies, one stream of 50,000
 //                           records with shared objects (events, object layer, typed values, MessageBody)
 //
@@ -31,11 +32,23 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        // Deterministic in-process equivalents of ../shared/peers' workloads (or the real files).
+        // The inputs and models, written once with `bplist bench` and `generate` in the root's
+        // BenchmarkWorkloads target (not a product): compiled here from the same folder, through the
+        // symbolic link Sources/Workloads -> ../../Sources/BenchmarkWorkloads, under a name of its own (a
+        // package graph holds one target of a name, and the root's `bplist` product has
+        // BenchmarkWorkloads). Deterministic in-process equivalents of ../shared/peers' workloads (or the
+        // real files), the peers' models, ours of the people workload (MacroBench: with the
+        // @KeyedArchivable ones) and the typedstream workloads.
         .target(
             name: "Workloads",
-            dependencies: [.product(name: "PropertyList", package: "KeyedArchive")],
-            path: "Sources/Workloads"
+            dependencies: [
+                .product(name: "PropertyList", package: "KeyedArchive"),
+                .product(name: "KeyedArchive", package: "KeyedArchive"),
+                .product(name: "TypedStream", package: "KeyedArchive"),
+                .product(name: "KeyedArchiveMacros", package: "KeyedArchive"),
+            ],
+            path: "Sources/Workloads",
+            swiftSettings: [.define("MacroBench")]
         ),
         // The realistic keyed workload's Foundation model and data (its module name is in the archive's
         // class names: PeopleModel.Person), shared by KeyedArchiveBenchmarks and people-peer.
@@ -67,6 +80,7 @@ let package = Package(
             dependencies: [
                 "SuiteConfiguration",
                 "PeopleModel",
+                "Workloads",
                 .product(name: "KeyedArchive", package: "KeyedArchive"),
                 .product(name: "KeyedArchiveMacros", package: "KeyedArchive"),
                 .product(name: "PropertyList", package: "KeyedArchive"),
@@ -81,6 +95,7 @@ let package = Package(
             name: "TypedStreamBenchmarks",
             dependencies: [
                 "SuiteConfiguration",
+                "Workloads",
                 .product(name: "TypedStream", package: "KeyedArchive"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

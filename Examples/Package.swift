@@ -7,6 +7,7 @@
 //
 //   cd Examples && swift run person-and-dog      # one scenario
 //   scripts/examples                             # all of them (from the repository root; CI runs this)
+import Foundation
 import PackageDescription
 
 let scenarios = [
@@ -22,6 +23,12 @@ let scenarios = [
     "plist-settings",  // (j) a Foundation PropertyListEncoder settings store moved to PlistEncoder/PlistDecoder
     "messages-bodies",  // (k) message bodies out of a database shaped like Messages' chat.db (typedstream)
 ]
+
+/// README.md's Swift snippets as programs (Sources/readme-N, written by scripts/readme-snippets,
+/// git-ignored): compiled with the scenarios, with warnings as errors, never run.
+let readmeSnippets =
+    ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Sources")) ?? [])
+    .filter { $0.hasPrefix("readme-") }.sorted()
 
 let package = Package(
     name: "KeyedArchiveExamples",
@@ -42,9 +49,21 @@ let package = Package(
                     ? [.product(name: "TypedStream", package: "KeyedArchive"), "CSQLite"] : []),
             path: "Sources/\(name)"
         )
-    } + [
-        // The system SQLite library (Debian/Ubuntu: libsqlite3-dev; scripts/ensure-deps installs it).
-        .systemLibrary(
-            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])])
-    ]
+    }
+        + readmeSnippets.map { name in
+            .executableTarget(
+                name: name,
+                dependencies: [
+                    .product(name: "KeyedArchive", package: "KeyedArchive"),
+                    .product(name: "PropertyList", package: "KeyedArchive"),
+                    .product(name: "TypedStream", package: "KeyedArchive"),
+                    .product(name: "KeyedArchiveMacros", package: "KeyedArchive"),
+                ],
+                path: "Sources/\(name)"
+            )
+        } + [
+            // The system SQLite library (Debian/Ubuntu: libsqlite3-dev; scripts/ensure-deps installs it).
+            .systemLibrary(
+                name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])])
+        ]
 )

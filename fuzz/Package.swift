@@ -15,6 +15,19 @@ let package = Package(
             name: "FuzzCommon",
             dependencies: [.product(name: "PropertyList", package: "KeyedArchive")]
         ),
+        // The root's typedstream sample writer and seeded generators (its BenchmarkWorkloads target, not
+        // a product): compiled here from the same folder, through the symbolic link Sources/Workloads ->
+        // ../../Sources/BenchmarkWorkloads, under a name of its own (a package graph holds one target
+        // of a name, and the root's `bplist` product has BenchmarkWorkloads).
+        .target(
+            name: "Workloads",
+            dependencies: [
+                .product(name: "PropertyList", package: "KeyedArchive"),
+                .product(name: "KeyedArchive", package: "KeyedArchive"),
+                .product(name: "TypedStream", package: "KeyedArchive"),
+            ],
+            path: "Sources/Workloads"
+        ),
         .executableTarget(name: "FuzzDocument", dependencies: ["FuzzCommon"]),
         .executableTarget(name: "FuzzValue", dependencies: ["FuzzCommon"]),
         .executableTarget(name: "FuzzZlib", dependencies: ["FuzzCommon"]),
@@ -31,13 +44,15 @@ let package = Package(
         .executableTarget(
             name: "FuzzTypedStream",
             dependencies: [
-                "FuzzCommon", .product(name: "KeyedArchive", package: "KeyedArchive"),
+                "FuzzCommon", "Workloads", .product(name: "KeyedArchive", package: "KeyedArchive"),
                 .product(name: "TypedStream", package: "KeyedArchive"),
             ]
         ),
         .executableTarget(
             name: "MakeSeeds",
-            dependencies: ["FuzzCommon", .product(name: "TypedStream", package: "KeyedArchive")]
+            dependencies: [
+                "FuzzCommon", "Workloads", .product(name: "TypedStream", package: "KeyedArchive"),
+            ]
         ),
     ]
 )

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Print one table from a bench.sh pass that included us as peer "ours" (scripts/compare-peers).
 
-  scripts/peer_table.py RESULTS.jsonl
+  scripts/peer_table.py RESULTS.jsonl [MORE.jsonl ...]
+
+With several files (the cold protocol's fresh passes), each row is the median of the files'
+medians (min_ms the smallest, peak RSS the largest).
 
 Per workload and peer: median ms and MB/s (input bytes / median, MB = 10^6 B, for encode too) of
 decode and encode, our speed-up over that peer (peer median / our median: > 1 means we are faster),
@@ -15,7 +18,7 @@ import sys
 ORDER = ["mixed", "strings", "numbers", "keyed", "people", "people-ours"]
 
 
-def load(path):
+def load_one(path):
     rows = collections.OrderedDict()  # (workload, peer) -> {op: record}
     for line in open(path):
         line = line.strip()
@@ -24,6 +27,32 @@ def load(path):
         r = json.loads(line)
         rows.setdefault((r["workload"], r["peer"]), {})[r["op"]] = r
     return rows
+
+
+def load(paths):
+    """One file as it is; several: per (workload, peer, op), the median of the files' medians."""
+    runs = [load_one(p) for p in paths]
+    if len(runs) == 1:
+        return runs[0]
+    rows = collections.OrderedDict()
+    for run in runs:
+        for key, ops in run.items():
+            for op, r in ops.items():
+                rows.setdefault(key, collections.OrderedDict()).setdefault(op, []).append(r)
+    merged = collections.OrderedDict()
+    for key, ops in rows.items():
+        merged[key] = {}
+        for op, rs in ops.items():
+            medians = sorted(r["median_ms"] for r in rs)
+            n = len(medians)
+            mid = medians[n // 2] if n % 2 else (medians[n // 2 - 1] + medians[n // 2]) / 2
+            m = dict(rs[0])
+            m["median_ms"] = mid
+            m["min_ms"] = min(r["min_ms"] for r in rs)
+            m["rss_kb"] = max(r.get("rss_kb", 0) for r in rs)
+            m["passes"] = n
+            merged[key][op] = m
+    return merged
 
 
 def ms(r):
@@ -46,11 +75,14 @@ def ratio(peer, ours):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: peer_table.py RESULTS.jsonl")
-    rows = load(sys.argv[1])
+    if len(sys.argv) < 2:
+        sys.exit("usage: peer_table.py RESULTS.jsonl [MORE.jsonl ...]")
+    rows = load(sys.argv[1:])
     workloads = sorted({w for w, _ in rows if w in ORDER}, key=ORDER.index)
+    if len(sys.argv) > 2:
+        print("Medians of %d passes per row.\n" % (len(sys.argv) - 1))
     print("Speed-up = peer median / our median (> 1: we are faster). MB/s = input MB / median.\n")
+    fastest_table(rows, workloads)
     for wl in workloads:
         ours = rows.get((wl, "ours"), {})
         peers = [(p, d) for (w, p), d in rows.items()
@@ -85,6 +117,40 @@ def main():
     if base:
         print("Baseline peak RSS (empty array): " + ", ".join(
             "%s %.0f MiB" % (p, max(r.get("rss_kb", 0) for r in d.values()) / 1024) for p, d in base))
+
+
+FOUNDATION = ("swift-PropertyListSerialization", "swift-PropertyListCoder")
+TYPED = ("rust-plist-serde", "swift-PropertyListCoder")
+
+
+def fastest_table(rows, workloads):
+    """Per workload and direction: ours, the fastest other untyped peer and our ratio to it, our ratio
+    to Foundation (PropertyListSerialization), and the memory-bandwidth references of the pass."""
+    lines = []
+    for wl in workloads:
+        ours = rows.get((wl, "ours"), {})
+        refs = {p: d["decode"] for (w, p), d in rows.items() if w == wl and p.startswith("ref-") and "decode" in d}
+        for op in ("decode", "encode"):
+            mine = ours.get(op)
+            if mine is None:
+                continue
+            others = [(p, d[op]) for (w, p), d in rows.items()
+                      if w == wl and p != "ours" and p not in TYPED and op in d
+                      and not p.startswith(("ref", "zlib-"))]
+            best = min(others, key=lambda pr: pr[1]["median_ms"], default=None)
+            found = rows.get((wl, FOUNDATION[0]), {}).get(op)
+            ref = " / ".join("%s %s" % (p[4:], mbps(r)) for p, r in refs.items())
+            lines.append("| %s | %s | %s ms (%s MB/s) | %s | %s | %s | %s |" % (
+                wl, op, ms(mine), mbps(mine),
+                "%s %s ms" % (best[0], ms(best[1])) if best else "–",
+                ratio(best[1], mine) if best else "–", ratio(found, mine), ref or "–"))
+    if lines:
+        print("### Ours against the fastest other peer (untyped) and Foundation\n")
+        print("| workload | op | ours | fastest other peer | ratio | vs PropertyListSerialization"
+              " | ref MB/s |")
+        print("|---|---|---|---|---|---|---|")
+        print("\n".join(lines))
+        print()
 
 
 def codable_table(rows, workloads):

@@ -45,16 +45,22 @@
 //   ts-events, ts-read, ts-decode, ts-archive-decode, ts-messages (all by default)
 // On an archive of the realistic people workload (BenchPeople.swift), unarchive/archive and their
 // -macro twins decode and write its classes instead; `archive` writes to OUT when `encode` is not asked.
+//
+// The XML form (FORM=xml in the environment, as ../shared/peers/bench.sh passes it to every peer, or an
+// input that is an XML property list): the same JSON lines and operation names, on XML:
+//   decode        XMLPlist.decode(data): the full owned tree
+//   encode        XMLPlist.encode(tree); written to OUT when given
+//   decode-codable  PlistDecoder().decode(Model.self, from: data) of the XML input
+//   encode-codable  PlistEncoder with outputFormat .xml
+// The operations of the binary form alone (encode-compact, open, lookup, zlib, keyed, file) are left
+// out of the defaults and of BENCH_OPS=all, and are an error when named.
 
 import ArgumentParser
+import BenchmarkWorkloads
 import Foundation
 import KeyedArchive
 @_spi(Internals) import PropertyList
 import TypedStream
-
-#if MacroBench
-    import KeyedArchiveMacros
-#endif
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -67,7 +73,9 @@ struct Bench: ParsableCommand {
             named mixed*, strings*, numbers*), and for keyed \
             archives unarchive, archive, graph, and unarchive-macro, archive-macro when built with the \
             MacroBench trait ($BENCH_OPS=decode,encode selects some; \
-            $BENCH_OPS=all runs all, including the keyed ones, which are off by default). The encoded output is written to OUT when given.
+            $BENCH_OPS=all runs all, including the keyed ones, which are off by default). The encoded output is written to OUT when given. \
+            With $FORM=xml (or an XML input) FILE is read as an XML property list and encode writes XML: \
+            decode, encode, decode-codable, encode-codable.
             """
     )
 
@@ -89,8 +97,10 @@ struct Bench: ParsableCommand {
     static let allOperations =
         defaultOperations + ["unarchive", "archive"] + macroOperations + ["graph"] + fileOperations.sorted()
         + BenchTypedStream.operations
+    /// The operations of the XML form (FORM=xml): the peers' two and the Codable pair.
+    static let xmlOperations = ["decode", "encode", "decode-codable", "encode-codable"]
 
-    @Argument(help: "The binary property list to time.")
+    @Argument(help: "The property list to time (binary; XML with FORM=xml).")
     var file: String
 
     @Argument(help: "Timed repetitions of each operation.")
@@ -129,6 +139,18 @@ struct Bench: ParsableCommand {
         let workload = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         var timer = RepTimer(warmup: max(0, warmup), reps: reps)
         let report = Reporter(workload: workload, inBytes: input.count)
+        if environment["FORM"] == "xml" || XMLPlist.looksLikeXML(input) {
+            let asked = environment["BENCH_OPS"].map { $0 != "all" } ?? false
+            let xmlOps = asked ? ops : Set(Bench.xmlOperations)
+            if let binaryOnly = xmlOps.first(where: { !Bench.xmlOperations.contains($0) }) {
+                throw ValidationError(
+                    "'\(binaryOnly)' is an operation of the binary form; the XML form (FORM=xml or an XML input) "
+                        + "has \(Bench.xmlOperations.joined(separator: ", "))")
+            }
+            let named = environment["BENCH_OPS"].map { $0 != "all" && $0.contains("codable") } ?? false
+            try xml(input, workload: workload, ops: xmlOps, named: named, timer: &timer, report: report)
+            return
+        }
         if let blobs = BenchTypedStream.blobs(input) {
             // A typedstream, or a plist of them (see BenchTypedStream.swift).
             try BenchTypedStream.run(
@@ -151,7 +173,7 @@ struct Bench: ParsableCommand {
                 let encoded = try timer.measure { () throws(PlistError) in try BinaryPlistWriter().write(tree) }
                 report("encode", timer.times, outBytes: encoded.count, items: items)
                 if let out {
-                    try encoded.write(to: URL(fileURLWithPath: out))
+                    try IO.write(encoded, to: out)
                 }
             }
 
@@ -258,19 +280,46 @@ struct Bench: ParsableCommand {
         }
     }
 
-    /// `decode-codable` and `encode-codable`: the peers' Codable models, chosen by the file name (a
-    /// file without one is skipped, or an error when BENCH_OPS names these operations).
-    private func codable(
+    /// The XML form: `decode` and `encode` of the owned tree, then the Codable pair on XML.
+    private func xml(
         _ input: Data, workload: String, ops: Set<String>, named: Bool, timer: inout RepTimer, report: Reporter
     ) throws {
+        if ops.contains("decode") || ops.contains("encode") {
+            // The tree lives in this block only (as in the binary form).
+            var decodeTimer = ops.contains("decode") ? timer : RepTimer(warmup: 0, reps: 1)
+            let tree = try decodeTimer.measure { () throws(PlistError) in try XMLPlist.decode(input) }
+            let items = Bench.topCount(tree)
+            if ops.contains("decode") { report("decode", decodeTimer.times, items: items) }
+            if ops.contains("encode") {
+                let encoded = try timer.measure { () throws(PlistError) in try XMLPlist.encode(tree) }
+                report("encode", timer.times, outBytes: encoded.count, items: items)
+                if let out {
+                    try encoded.write(to: URL(fileURLWithPath: out))
+                }
+            }
+        }
+        if ops.contains("decode-codable") || ops.contains("encode-codable") {
+            try codable(input, workload: workload, ops: ops, named: named, format: .xml, timer: &timer, report: report)
+        }
+    }
+
+    /// `decode-codable` and `encode-codable`: the peers' Codable models, chosen by the file name (a
+    /// file without one is skipped, or an error when BENCH_OPS names these operations); encode
+    /// writes `format`.
+    private func codable(
+        _ input: Data, workload: String, ops: Set<String>, named: Bool, format: PlistFormat = .binary,
+        timer: inout RepTimer, report: Reporter
+    ) throws {
+        var encoder = PlistEncoder()
+        encoder.outputFormat = format
         func run<T: Codable>(_ type: T.Type, count: (T) -> Int) throws {
             let value = try timer.measure { try PlistDecoder().decode(T.self, from: input) }
             if ops.contains("decode-codable") { report("decode-codable", timer.times, items: count(value)) }
             if ops.contains("encode-codable") {
-                let encoded = try timer.measure { try PlistEncoder().encode(value) }
+                let encoded = try timer.measure { try encoder.encode(value) }
                 report("encode-codable", timer.times, outBytes: encoded.count, items: count(value))
                 if let out, !ops.contains("encode") {
-                    try encoded.write(to: URL(fileURLWithPath: out))
+                    try IO.write(encoded, to: out)
                 }
             }
         }
@@ -440,105 +489,3 @@ struct Reporter {
         return out
     }
 }
-
-// MARK: - The Codable models of ../shared/peers/swift-peer
-
-/// `Record` of the peers' Codable workload (mixed).
-struct BenchRecord: Codable, Equatable {
-    var name: String
-    var title: String
-    var email: String
-    var id: Int
-    var delta: Int
-    var score: Double
-    var active: Bool
-    var created: Date
-    var blob: Data
-    var tags: [String]
-}
-
-/// `Numbers` of the peers' Codable workload: one array alternating `Int` and `Double`.
-struct BenchNumbers: Codable {
-    var ints: [Int] = []
-    var doubles: [Double] = []
-
-    init(from decoder: any Decoder) throws {
-        var c = try decoder.unkeyedContainer()
-        if let n = c.count {
-            ints.reserveCapacity(n / 2)
-            doubles.reserveCapacity(n / 2)
-        }
-        while !c.isAtEnd {
-            ints.append(try c.decode(Int.self))
-            doubles.append(try c.decode(Double.self))
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.unkeyedContainer()
-        for i in ints.indices {
-            try c.encode(ints[i])
-            try c.encode(doubles[i])
-        }
-    }
-}
-
-// MARK: - The keyed workload's classes
-
-/// `swift_peer.Dog` of the peers' keyed workload.
-final class BenchDog: KeyedArchivable {
-    static var archiveClassName: String { "swift_peer.Dog" }
-    let name: String
-    let breed: String
-
-    init(from coder: KeyedUnarchiver) throws {
-        name = try coder.decode(String.self, forKey: "name")
-        breed = try coder.decode(String.self, forKey: "breed")
-    }
-
-    func encode(with coder: KeyedArchiver) throws {
-        try coder.encode(name, forKey: "name")
-        try coder.encode(breed, forKey: "breed")
-    }
-}
-
-/// `swift_peer.Person` of the peers' keyed workload.
-final class BenchPerson: KeyedArchivable {
-    static var archiveClassName: String { "swift_peer.Person" }
-    let name: String
-    let age: Int
-    let email: String
-    let dog: BenchDog?
-
-    init(from coder: KeyedUnarchiver) throws {
-        name = try coder.decode(String.self, forKey: "name")
-        age = try coder.decode(Int.self, forKey: "age")
-        email = try coder.decode(String.self, forKey: "email")
-        dog = try coder.decodeIfPresent(BenchDog.self, forKey: "dog")
-    }
-
-    func encode(with coder: KeyedArchiver) throws {
-        try coder.encode(name, forKey: "name")
-        try coder.encode(age, forKey: "age")
-        try coder.encode(email, forKey: "email")
-        try coder.encode(dog, forKey: "dog")
-    }
-}
-
-#if MacroBench
-    /// `BenchDog` with the conformance `@KeyedArchivable` generates.
-    @KeyedArchivable("swift_peer.Dog")
-    final class MacroBenchDog {
-        let name: String
-        let breed: String
-    }
-
-    /// `BenchPerson` with the conformance `@KeyedArchivable` generates.
-    @KeyedArchivable("swift_peer.Person")
-    final class MacroBenchPerson {
-        let name: String
-        let age: Int
-        let email: String
-        let dog: MacroBenchDog?
-    }
-#endif

@@ -16,10 +16,11 @@
 // The blobs of a messages file are read out of the plist before any timing.
 
 import ArgumentParser
+import BenchmarkWorkloads
 import Foundation
 import KeyedArchive
 import PropertyList
-@_spi(Internals) import TypedStream
+import TypedStream
 
 enum BenchTypedStream {
     static let operations = ["ts-events", "ts-read", "ts-decode", "ts-archive-decode", "ts-messages"]
@@ -104,7 +105,7 @@ enum BenchTypedStream {
         if out == "-" {
             FileHandle.standardOutput.write(bytes)
         } else {
-            try bytes.write(to: URL(fileURLWithPath: out), options: .atomic)
+            try IO.write(bytes, to: out)
         }
         let seconds = Generate.seconds(since: start)
         IO.printError(

@@ -24,6 +24,7 @@
 // hidden temporary name beside FILE and renamed over it at the end (removed on failure).
 
 import ArgumentParser
+import BenchmarkWorkloads
 import Foundation
 import PropertyList
 
@@ -126,23 +127,11 @@ struct Generate: BPlistSubcommand {
         guard !overflow, objectCount < Int.max else { throw ToolError("\(elements) elements are too many objects") }
 
         let start = ContinuousClock.now
-        // Written beside FILE under a hidden temporary name, then renamed over it (as the tool's
-        // other file outputs are).
-        let partial: String? =
-            out == "-"
-            ? nil
-            : URL(fileURLWithPath: out).deletingLastPathComponent()
-                .appendingPathComponent(
-                    ".\(URL(fileURLWithPath: out).lastPathComponent).bplist-\(UUID().uuidString).tmp"
-                )
-                .path
-        let sink: PlistFileSink
-        if let partial {
-            sink = try PlistFileSink(path: partial)
-        } else {
-            sink = PlistFileSink(fileDescriptor: 1)
-        }
-        let directory = URL(fileURLWithPath: out == "-" ? "." : out).deletingLastPathComponent().path
+        // Written through the library's atomic write, as the tool's other file outputs are: a
+        // temporary file beside FILE, flushed, renamed over it.
+        let file: AtomicFile? = out == "-" ? nil : AtomicFile(path: out)
+        let sink: any PlistByteSink = file ?? PlistFileSink(fileDescriptor: 1)
+        let directory = file?.directory ?? "."
         let trailer: BinaryPlistTrailer
         do {
             var options = StreamingPlistWriter.Options(
@@ -157,10 +146,15 @@ struct Generate: BPlistSubcommand {
             for i in 0..<elements { try generator.write(i, to: &writer) }
             try writer.end()
             trailer = try writer.finish()
-            try sink.close()
-            if let partial { try Generate.rename(partial, to: out) }
+            if let file {
+                do {
+                    try file.commit()
+                } catch {
+                    throw ToolError(error.detail)
+                }
+            }
         } catch {
-            if let partial { try? FileManager.default.removeItem(atPath: partial) }
+            file?.abandon()
             throw error
         }
         let seconds = Generate.seconds(since: start)
@@ -249,14 +243,6 @@ struct Generate: BPlistSubcommand {
         return Double(d.seconds) + Double(d.attoseconds) * 1e-18
     }
 
-    /// Moves the finished file over `to` in one step.
-    static func rename(_ from: String, to: String) throws {
-        if let code = AtomicRename.move(from, over: to) {
-            let reason = NSError(domain: NSPOSIXErrorDomain, code: Int(code)).localizedDescription
-            throw ToolError("cannot move '\(from)' to '\(to)': \(reason)")
-        }
-    }
-
     /// `4096`, `10M`, `1G`, `512k`, `2GB`: a byte count (K, M, G, T = powers of 1,024).
     static func parseSize(_ text: String) -> Int? {
         var digits = Substring(text.uppercased())
@@ -304,25 +290,6 @@ final class CountingSink: PlistByteSink {
     func write(_ bytes: Span<UInt8>) throws(PlistError) { count += bytes.count }
 }
 
-/// SplitMix64: small, fast and reproducible from its seed.
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0 ..< 1, from the top 53 bits.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-
-    /// Uniform in 0 ..< n (n > 0; the modulo bias is below 2^-20 for the ranges used here).
-    mutating func below(_ n: UInt64) -> UInt64 { next() % n }
-}
-
 /// A root array's elements, generated in order: written to a streaming writer, or built as a value
 /// (for --verify). Both consume the generator's stream alike, so element i is the same either way.
 protocol SyntheticWorkload {
@@ -359,7 +326,7 @@ struct MixedWorkload: SyntheticWorkload {
     var blob = [UInt8](repeating: 0, count: 16)
     var text: [UInt8] = []
 
-    init(seed: UInt64) { rng = SplitMix64(state: seed) }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     /// The random fields of element i, in the order gen_data.py draws them.
     private mutating func draw() -> (delta: Int64, score: Double, created: Double) {
@@ -433,7 +400,7 @@ struct StringsWorkload: SyntheticWorkload {
     var rng: SplitMix64
     var buffer: [UInt8] = []
 
-    init(seed: UInt64) { rng = SplitMix64(state: seed) }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     private mutating func draw(_ i: Int) -> String {
         buffer.removeAll(keepingCapacity: true)
@@ -468,7 +435,7 @@ struct NumbersWorkload: SyntheticWorkload {
 
     var rng: SplitMix64
 
-    init(seed: UInt64) { rng = SplitMix64(state: seed) }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     private mutating func draw(_ i: Int) -> PlistValue {
         let pair = i / 2

@@ -48,10 +48,11 @@ enum IO {
 
     /// Writes `data` to `path` atomically, or to stdout for `-`.
     ///
-    /// A file is written as ``stream(to:beforeOutput:_:)`` writes one: a temporary file in the
+    /// A file goes through the library's one atomic write (`AtomicFile`): a temporary file in the
     /// directory of the file `path` names (following symbolic links, so a link keeps pointing at the
-    /// new content), flushed to disk, given the old file's permissions (and owner, when allowed), then
-    /// renamed over it. On any failure the old file is left as it was.
+    /// new content), given the old file's permissions (and owner, when allowed), flushed to disk,
+    /// renamed over it, the directory flushed. On any failure the old file is left as it was and the
+    /// temporary file is removed.
     static func write(_ data: Data, to path: String) throws(ToolError) {
         if path == "-" {
             do {
@@ -61,27 +62,17 @@ enum IO {
             }
             return
         }
-        let target = AtomicFileTarget(path)
-        try target.commit(complete: target.deliver(data))
+        do {
+            try AtomicFile.write(data, to: path)
+        } catch {
+            throw ToolError(error.detail)
+        }
     }
 
-    /// The file `path` names after following symbolic links (a relative link is read from the link's
-    /// directory); `path` itself when it is not a link. A link to a file that does not exist yet
-    /// names that file. Stops after 40 links (a loop), as the kernel does.
+    /// The file `path` names after following symbolic links (`AtomicFile.resolvingLinks`): the file a
+    /// write to `path` replaces.
     static func resolvingLinks(_ path: String) -> String {
-        var current = path
-        for _ in 0..<40 {
-            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
-                return current
-            }
-            if destination.hasPrefix("/") {
-                current = destination
-            } else {
-                current =
-                    URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(destination).path
-            }
-        }
-        return current
+        AtomicFile.resolvingLinks(path)
     }
 
     /// Runs `body` with a sink whose bytes go to `path` (standard output for `-`) as it fills, 64 KiB
@@ -255,112 +246,34 @@ private final class StandardOutputTarget: OutputTarget {
     func abandon() {}
 }
 
-/// A file written atomically: a temporary file beside it (beside the file a symbolic link names),
-/// flushed, given the old file's permissions, renamed over it once complete.
+/// A file written through the library's atomic write (`AtomicFile`): a temporary file beside it
+/// (beside the file a symbolic link names), created at the first delivery, renamed over it once
+/// complete. A target that is not a regular file (`/dev/null`, a pipe) is written directly.
 private final class AtomicFileTarget: OutputTarget {
-    /// The path as given (for messages).
-    private let path: String
-    /// The file replaced: `path` with its symbolic links followed.
-    private let target: String
-    private let temporaryPath: String
-    /// The target is not a regular file (`/dev/null`, a named pipe, a terminal): written to directly,
-    /// never replaced.
-    private let direct: Bool
-    private var handle: FileHandle?
-    private var failure: String?
+    private let file: AtomicFile
+    private var failure: PlistError?
 
-    init(_ path: String) {
-        self.path = path
-        target = IO.resolvingLinks(path)
-        let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
-        direct = type != nil && type != .typeRegular
-        let url = URL(fileURLWithPath: target)
-        temporaryPath =
-            url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).bplist-\(UUID().uuidString).tmp").path
-    }
+    init(_ path: String) { file = AtomicFile(path: path) }
 
-    /// The temporary file (or a non-regular target itself), created on first use.
-    private func open() throws -> FileHandle {
-        if let handle { return handle }
-        if direct {
-            guard let opened = FileHandle(forWritingAtPath: target) else {
-                throw ToolError("cannot open '\(path)' for writing")
-            }
-            handle = opened
-            return opened
-        }
-        let url = URL(fileURLWithPath: temporaryPath)
-        try Data().write(to: url)  // creates it (mode 0666 less the umask, as an atomic write does)
-        let opened = try FileHandle(forWritingTo: url)
-        handle = opened
-        return opened
-    }
-
-    func deliver(_ chunk: [UInt8]) -> Bool { deliver(bytes: chunk) }
-
-    /// Writes `data` whole (no copy into an array).
-    func deliver(_ data: Data) -> Bool { deliver(bytes: data) }
-
-    private func deliver(bytes: some DataProtocol) -> Bool {
+    func deliver(_ chunk: [UInt8]) -> Bool {
         do {
-            try open().write(contentsOf: bytes)
+            try file.write(chunk.span)
             return true
         } catch {
-            failure = Self.describe(error)
+            failure = error
             return false
         }
     }
 
     func commit(complete: Bool) throws(ToolError) {
-        do {
-            guard complete else { throw ToolError(failure ?? "write failed") }
-            if direct {
-                try open().close()
-                handle = nil
-                return
-            }
-            let file = try open()
-            try file.synchronize()
-            try file.close()
-            handle = nil
-            keepAttributes()
-            if let errorNumber = AtomicRename.move(temporaryPath, over: target) {
-                throw NSError(domain: NSPOSIXErrorDomain, code: Int(errorNumber))
-            }
-            // The rename is durable once the directory is flushed too (best effort: not every file
-            // system lets a directory be opened for this).
-            let directory = URL(fileURLWithPath: target).deletingLastPathComponent().path
-            if let entries = FileHandle(forReadingAtPath: directory) {
-                try? entries.synchronize()
-                try? entries.close()
-            }
+        do throws(PlistError) {
+            guard complete else { throw failure ?? PlistError(.io, "cannot write '\(file.path)': write failed") }
+            try file.commit()
         } catch {
-            abandon()
-            throw ToolError("cannot write '\(path)': \(Self.describe(error))")
+            file.abandon()
+            throw ToolError(error.detail)
         }
     }
 
-    /// Gives the temporary file the permissions of the file it replaces, and its owner and group when
-    /// the process may (as root); a new file keeps the mode it was created with (0666 less the umask).
-    private func keepAttributes() {
-        guard let old = try? FileManager.default.attributesOfItem(atPath: target) else { return }
-        if let mode = old[.posixPermissions] {
-            try? FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporaryPath)
-        }
-        if let owner = old[.ownerAccountID], let group = old[.groupOwnerAccountID] {
-            try? FileManager.default.setAttributes(
-                [.ownerAccountID: owner, .groupOwnerAccountID: group], ofItemAtPath: temporaryPath)
-        }
-    }
-
-    func abandon() {
-        try? handle?.close()
-        handle = nil
-        if !direct { try? FileManager.default.removeItem(atPath: temporaryPath) }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        (error as? ToolError)?.description ?? error.localizedDescription
-    }
+    func abandon() { file.abandon() }
 }

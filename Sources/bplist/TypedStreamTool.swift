@@ -28,9 +28,10 @@ enum TypedStreamTool {
 
     /// The nodes of the top level: the root when the stream holds one value, else one entry per
     /// group (`"group 0 (i)"`: its value, or an array of its values).
-    static func top(_ archive: TypedStreamArchive, maxDepth: Int, expandNested: Bool, budget: OutputBudget)
-        throws(ToolError) -> (node: ArchiveNode, issues: [String])
-    {
+    static func top(
+        _ archive: TypedStreamArchive, maxDepth: Int, expandNested: Bool, budget: OutputBudget, json: Bool,
+        inputBytes: Int, typedBudget: ArchiveJSON.Budget? = nil
+    ) throws(ToolError) -> (node: ArchiveNode, issues: [String]) {
         var view: TypedStreamView
         do {
             view = try TypedStreamView(archive: archive, maxDepth: maxDepth)
@@ -39,16 +40,22 @@ enum TypedStreamTool {
         }
         view.expandNested = expandNested
         view.nestedBudget = budget
+        view.structured = json
+        view.typedBudget = typedBudget ?? ArchiveJSON.Budget(budget, inputBytes: inputBytes)
+        let node: ArchiveNode
         if archive.groups.count == 1, archive.groups[0].values.count == 1 {
-            return (view.build(archive.groups[0].values[0], depth: 0), view.issues)
+            node = view.build(archive.groups[0].values[0], depth: 0)
+        } else {
+            var entries: [(ArchiveNode, ArchiveNode)] = []
+            for (i, group) in archive.groups.enumerated() {
+                let values = group.values.map { view.build($0, depth: 1) }
+                let key = ArchiveNode.value(.string("group \(i) (\(group.types))"))
+                entries.append((key, values.count == 1 ? values[0] : .array(values, shared: nil)))
+            }
+            node = .dictionary(entries, shared: nil)
         }
-        var entries: [(ArchiveNode, ArchiveNode)] = []
-        for (i, group) in archive.groups.enumerated() {
-            let values = group.values.map { view.build($0, depth: 1) }
-            let key = ArchiveNode.value(.string("group \(i) (\(group.types))"))
-            entries.append((key, values.count == 1 ? values[0] : .array(values, shared: nil)))
-        }
-        return (.dictionary(entries, shared: nil), view.issues)
+        if let error = view.typedError { throw ToolError(error.description, code: error.code.description) }
+        return (node, view.issues)
     }
 
     /// `unarchive` and `print` of a typedstream: the text form, or the `--json` form.
@@ -59,7 +66,9 @@ enum TypedStreamTool {
         progress.phase("decoding")
         let archive = try open(input)
         progress.phase("resolving")
-        let (node, issues) = try top(archive, maxDepth: maxDepth, expandNested: expandNested, budget: budget)
+        let (node, issues) = try top(
+            archive, maxDepth: maxDepth, expandNested: expandNested, budget: budget, json: json,
+            inputBytes: input.count)
         for issue in issues { IO.printError("warning: \(issue)") }
         progress.phase("printing")
         if json {
@@ -78,10 +87,12 @@ enum TypedStreamTool {
 
     /// The `--json` form of a typedstream held in a data value, or `nil` when it does not read (the
     /// reason in `issue`).
-    static func resolved(_ data: Data, issue: inout String?) -> PlistValue? {
+    static func resolved(_ data: Data, issue: inout String?, typedBudget: ArchiveJSON.Budget? = nil) -> PlistValue? {
         do {
             let archive = try TypedStreamArchive(data)
-            let (node, issues) = try top(archive, maxDepth: 64, expandNested: true, budget: .default)
+            let (node, issues) = try top(
+                archive, maxDepth: 64, expandNested: true, budget: .default, json: true, inputBytes: data.count,
+                typedBudget: typedBudget)
             issue = issues.first
             return ArchiveView.json(node)
         } catch {
@@ -144,9 +155,11 @@ enum TypedStreamTool {
     }
 
     /// A typedstream in a data value of a keyed archive, as `unarchive` shows it.
-    static func nestedNode(_ d: Data, depth: Int, issues: inout [NestedPlistIssue]) -> ArchiveNode {
+    static func nestedNode(_ d: Data, depth: Int, issues: inout [NestedPlistIssue], typedBudget: ArchiveJSON.Budget)
+        -> ArchiveNode
+    {
         var issue: String?
-        guard depth < 32, let resolved = resolved(d, issue: &issue) else {
+        guard depth < 32, let resolved = TypedStreamTool.resolved(d, issue: &issue, typedBudget: typedBudget) else {
             issues.append(
                 NestedPlistIssue(
                     keyPath: .root, error: PlistError(.corrupted, "a typedstream that does not read: \(issue ?? "")")))
@@ -180,11 +193,23 @@ struct TypedStreamView {
     var expandNested = false
     var nestedBudget = OutputBudget.default
     var issues: [String] = []
+    /// Whether typed values get their `--json` structure (`ArchiveView.structured`), what those may
+    /// make in all, and the error that stopped one.
+    var structured = false
+    var typedBudget: ArchiveJSON.Budget = ArchiveJSON.Budget(maxNodes: OutputBudget.default.maxValues)
+    var typedError: PlistError?
+    /// The number of each object whose typed value is an instance, by the instance.
+    let numberOfInstance: [ObjectIdentifier: Int]
 
     init(archive: TypedStreamArchive, maxDepth: Int) throws(TypedStreamError) {
         self.archive = archive
         self.maxDepth = maxDepth
         typed = try archive.decodeObjects()
+        var numbers: [ObjectIdentifier: Int] = [:]
+        for (n, value) in typed.enumerated() {
+            if case .object(let instance) = value { numbers[ObjectIdentifier(instance)] = n }
+        }
+        numberOfInstance = numbers
         var inbound = [Int](repeating: 0, count: archive.objects.count)
         var stack = archive.groups.flatMap(\.values) + archive.objects.flatMap(\.values)
         while let v = stack.popLast() {
@@ -220,7 +245,13 @@ struct TypedStreamView {
         case .bytes(let d), .union(let d): return data(d, depth: depth)
         case .structure(let name, let fields):
             if let g = value.geometry {
-                return .typed(className: "struct \(name ?? "?")", text: g.description, runs: [])
+                let className = "struct \(name ?? "?")"
+                let structure = PlistValue.dictionary(
+                    PlistDictionary(
+                        ([("$class", .string(PlistString(className)))] + ArchiveJSON.geometryFields(g)).map {
+                            (PlistValue.string(PlistString($0.0)), $0.1)
+                        }))
+                return .typed(className: className, text: g.description, runs: [], structure: structure)
             }
             guard depth < maxDepth else { return .truncated(uid: -1, className: "structure") }
             var entries: [(String, ArchiveNode)] = []
@@ -234,7 +265,7 @@ struct TypedStreamView {
         guard expandNested else { return .value(.data(d)) }
         if TypedStreamTool.isTypedStream(d), depth < 32 {
             var issue: String?
-            if let resolved = TypedStreamTool.resolved(d, issue: &issue) {
+            if let resolved = TypedStreamTool.resolved(d, issue: &issue, typedBudget: typedBudget) {
                 return ArchiveView.plain(
                     .dictionary(PlistDictionary([(.string(PlistValue.nestedPlistKey), resolved)])), depth: depth)
             }
@@ -244,7 +275,28 @@ struct TypedStreamView {
         let (expanded, found) = PlistValue.data(d).expandingNestedPlists(budget: nestedBudget)
         issues += found.map(\.description)
         guard expanded != .data(d) else { return .value(.data(d)) }
-        return ArchiveView.plain(ArchiveView.unarchivingNested(expanded), depth: depth)
+        return ArchiveView.plain(ArchiveView.unarchivingNested(expanded, sharedBudget: typedBudget), depth: depth)
+    }
+
+    /// The `--json` form of a typed value; an object of the stream inside it is shown as anywhere
+    /// else (in full the first time, with its number, then as a reference), data as any data value.
+    private mutating func structure(of value: AnyArchived, className: String, depth: Int) -> PlistValue {
+        do {
+            return try ArchiveJSON.render(
+                value, className: className, depth: depth, maxDepth: maxDepth, budget: typedBudget
+            ) { part, d in
+                switch part {
+                case .object(let instance):
+                    guard let n = numberOfInstance[ObjectIdentifier(instance)] else { return nil }
+                    return ArchiveView.json(object(n, depth: d))
+                case .data(let bytes):
+                    return ArchiveView.json(data(bytes, depth: d))
+                }
+            }
+        } catch {
+            if typedError == nil { typedError = error }
+            return .null
+        }
     }
 
     private mutating func object(_ n: Int, depth: Int) -> ArchiveNode {
@@ -265,12 +317,14 @@ struct TypedStreamView {
                     Dictionary(uniqueKeysWithValues: run.attributes.map { (AnyArchived.string($0.key), $0.value) }))
                 return (text, ArchiveView.short(attributes))
             }
-            return .typed(className: name, text: Render.quoted(a.string), runs: runs)
+            let structure = structured ? structure(of: typed[n], className: name, depth: depth) : nil
+            return .typed(className: name, text: Render.quoted(a.string), runs: runs, structure: structure)
         default:
             break
         }
         if let typedText = typed[n].typedDescription {
-            return .typed(className: typedText.className, text: typedText.text, runs: [])
+            let structure = structured ? structure(of: typed[n], className: typedText.className, depth: depth) : nil
+            return .typed(className: typedText.className, text: typedText.text, runs: [], structure: structure)
         }
         guard !expanded.contains(n) else { return .ref(uid: n, className: name) }
         guard depth < maxDepth else { return .truncated(uid: n, className: name) }
@@ -362,7 +416,7 @@ struct TypedStreamReport {
         case .dictionary(let xs, _): return "dictionary (\(xs.count) entries)"
         case .object(_, let name, _, let fields): return "\(name) (\(fields.count) values)"
         case .ref(let uid, let name), .truncated(let uid, let name): return "\(name) #\(uid)"
-        case .typed(let name, let text, let runs):
+        case .typed(let name, let text, let runs, _):
             let t = text.count > 60 ? String(text.prefix(57)) + "…" : text
             return "\(name) \(t)" + (runs.isEmpty ? "" : " (\(runs.count) runs)")
         }

@@ -57,6 +57,38 @@ struct Unarchive: BPlistSubcommand {
                 date, data           {"$date": "ISO-8601"}, {"$data": "base64"}
                 UUID, URL            {"$uuid": "…"}, {"$url": "…"}
                 class description    {"$classname": "…"}
+                typed value          {"$class": "NSColor", FIELD: VALUE, …}: the
+                                     value's fields, each VALUE in this same form,
+                                     nothing elided ([field]: only when archived)
+                  NSColor, UIColor     colorSpace, components, [spaceComponents],
+                                       [iccProfile], [colorSpaceID],
+                                       [catalogName], [colorName]
+                  NSFont, UIFont       name, size, [flags]
+                  NSAttributedString   string, runs: [{"location": N, "length": N,
+                                       "attributes": {NAME: VALUE, …}}, …]
+                                       (locations and lengths in UTF-16 units)
+                  NSParagraphStyle     alignment, lineBreakMode, lineSpacing, …
+                                       (every setting), [tabStops], [textBlocks],
+                                       [textLists], [otherFields]
+                  NSFontDescriptor     attributes, [options]
+                  NSValue              {"rect": {"x", "y", "width", "height"}};
+                                       "point", "size", "range", "edgeInsets"
+                  NSIndexSet           ranges: [{"location", "length"}, …]
+                  NSIndexPath          indexes
+                  NSLocale             identifier
+                  NSTimeZone           name, [data]
+                  NSError              domain, code, userInfo
+                  NSDateComponents     the components set (year, month, …)
+                  NSDecimalNumber      decimal (its exact text)
+                  NSAffineTransform    m11, m12, m21, m22, tX, tY
+                  NSRegularExpression  pattern, options
+                  NSPersonNameComponents  the parts set (givenName, …)
+                                     An object of the archive inside a typed
+                                     value is shown as anywhere else ("$id",
+                                     then "$ref"); one read from a nested
+                                     archive in full ({"$cycle": "Class"} inside
+                                     itself). Typed values are values: what they
+                                     share is repeated, within the output budget.
 
             Examples:
               bplist unarchive person.archive
@@ -124,7 +156,10 @@ struct Unarchive: BPlistSubcommand {
         view.decoder = try? KeyedUnarchiver(forReadingFrom: binary)
         view.expandNested = expandNested
         view.nestedBudget = outputBudget.budget
+        view.structured = json
+        view.typedBudget = ArchiveJSON.Budget(outputBudget.budget, inputBytes: input.count)
         let top = graph.top.map { (key: $0.key, node: view.build($0.value, depth: 0)) }
+        if let error = view.typedError { throw error }
         for issue in view.nestedIssues { IO.printError("warning: \(issue) (a data value of the archive)") }
         progress.phase("printing")
         if json {
@@ -191,9 +226,10 @@ indirect enum ArchiveNode {
     case ref(uid: Int, className: String)
     /// An object below the depth limit.
     case truncated(uid: Int, className: String)
-    /// A typed Foundation/AppKit value (NSColor, NSFont, NSIndexPath, NSValue, …) as its value;
-    /// `runs` are an attributed string's runs (text, attributes).
-    case typed(className: String, text: String, runs: [(String, String)])
+    /// A typed Foundation/AppKit value (NSColor, NSFont, NSIndexPath, NSValue, …): a short text and,
+    /// for an attributed string, its runs (text, attributes) for the text form; `structure` is its
+    /// `--json` form (`ArchiveJSON`), made when the view is `structured`.
+    case typed(className: String, text: String, runs: [(String, String)], structure: PlistValue?)
 }
 
 /// Walks a ``KeyedArchiveGraph`` from `$top`, expanding each object once.
@@ -211,6 +247,12 @@ struct ArchiveView {
     var nestedIssues: [NestedPlistIssue] = []
     /// What one nested property list may expand to when shown.
     var nestedBudget = OutputBudget.default
+    /// Whether typed values get their `--json` structure (only then are objects inside them shown
+    /// where they are met: the text form shows a typed value in one line).
+    var structured = false
+    /// What the typed values' structures may make in all, and the error that stopped one.
+    var typedBudget: ArchiveJSON.Budget = ArchiveJSON.Budget(maxNodes: OutputBudget.default.maxValues)
+    var typedError: PlistError?
 
     init(graph: KeyedArchiveGraph, maxDepth: Int) {
         self.graph = graph
@@ -271,7 +313,7 @@ struct ArchiveView {
     @inline(never)
     mutating func nestedData(_ value: PlistValue, depth: Int) -> ArchiveNode {
         if case .data(let d) = value, TypedStreamTool.isTypedStream(d) {
-            return TypedStreamTool.nestedNode(d, depth: depth, issues: &nestedIssues)
+            return TypedStreamTool.nestedNode(d, depth: depth, issues: &nestedIssues, typedBudget: typedBudget)
         }
         let (expanded, issues) = value.expandingNestedPlists(budget: nestedBudget)
         nestedIssues += issues
@@ -283,7 +325,7 @@ struct ArchiveView {
             nestedIssues.append(NestedPlistIssue(keyPath: .root, error: error))
             return .value(value)
         }
-        return ArchiveView.plain(ArchiveView.unarchivingNested(expanded), depth: depth)
+        return ArchiveView.plain(ArchiveView.unarchivingNested(expanded, sharedBudget: typedBudget), depth: depth)
     }
 
     mutating func build(_ value: PlistValue, depth: Int) -> ArchiveNode {
@@ -364,7 +406,7 @@ struct ArchiveView {
     private mutating func objectWithoutMembers(_ o: KeyedArchiveGraph.Object, depth: Int) -> ArchiveNode? {
         if let v = foundationValue(o) { return v }
         // The classes the unarchiver has typed decoders for are shown through them.
-        if let typed = typedNode(o) { return typed }
+        if let typed = typedNode(o, depth: depth) { return typed }
         guard !expanded.contains(o.uid) else { return .ref(uid: o.uid, className: o.className) }
         guard depth < maxDepth else { return .truncated(uid: o.uid, className: o.className) }
         expanded.insert(o.uid)
@@ -433,19 +475,41 @@ struct ArchiveView {
 
     /// A typed Foundation/AppKit value as a node, `nil` for other classes.
     @inline(never)
-    private func typedNode(_ o: KeyedArchiveGraph.Object) -> ArchiveNode? {
+    private mutating func typedNode(_ o: KeyedArchiveGraph.Object, depth: Int) -> ArchiveNode? {
         guard let value = graph.typedValue(at: o.uid, using: decoder), let typed = value.typedDescription else {
             return nil
         }
+        let structure = structured ? structure(of: value, className: typed.className, depth: depth) : nil
         guard case .attributedString(let a) = value else {
-            return .typed(className: typed.className, text: typed.text, runs: [])
+            return .typed(className: typed.className, text: typed.text, runs: [], structure: structure)
         }
         let runs = zip(a.runTexts, a.runs).map { text, run in
             let attributes = AnyArchived.dictionary(
                 Dictionary(uniqueKeysWithValues: run.attributes.map { (AnyArchived.string($0.key), $0.value) }))
             return (text, ArchiveView.short(attributes))
         }
-        return .typed(className: typed.className, text: Render.quoted(a.string), runs: runs)
+        return .typed(className: typed.className, text: Render.quoted(a.string), runs: runs, structure: structure)
+    }
+
+    /// The `--json` form of a typed value; an object of the archive inside it is shown as anywhere
+    /// else (in full the first time, with its UID, then as a reference), data as any data value.
+    private mutating func structure(of value: AnyArchived, className: String, depth: Int) -> PlistValue {
+        do {
+            return try ArchiveJSON.render(
+                value, className: className, depth: depth, maxDepth: maxDepth, budget: typedBudget
+            ) { part, d in
+                switch part {
+                case .object(let instance):
+                    guard let uid = decoder?.uid(of: instance) else { return nil }
+                    return ArchiveView.json(build(.uid(UInt64(uid)), depth: d))
+                case .data(let data):
+                    return expandNested ? ArchiveView.json(nestedData(.data(data), depth: d)) : nil
+                }
+            }
+        } catch {
+            if typedError == nil { typedError = error }
+            return .null
+        }
     }
 
     /// One line for an attribute dictionary.
@@ -501,12 +565,11 @@ struct ArchiveView {
             return tagged([("$ref", .int(uid)), ("$class", .string(className))])
         case .truncated(let uid, let className):
             return tagged([("$truncated", .int(uid)), ("$class", .string(className))])
-        case .typed(let className, let text, let runs):
-            var pairs: [(String, PlistValue)] = [("$class", .string(className)), ("$value", .string(text))]
-            if !runs.isEmpty {
-                pairs.append(("$runs", .array(runs.map { .array([.string($0.0), .string($0.1)]) })))
-            }
-            return tagged(pairs)
+        case .typed(_, _, _, let structure?):
+            return structure
+        case .typed(let className, _, _, nil):
+            // Not met: every view that renders JSON is `structured`.
+            return tagged([("$class", .string(className))])
         }
     }
 }
@@ -557,7 +620,7 @@ struct ArchiveRenderer {
         case .object(let uid, let className, let shared, let fields):
             let head = p.paint(className, .className) + " " + (shared ? p.paint("#\(uid)", .marker) + " " : "")
             block(head, "{", "}", fields.map { (p.paint($0.0, .key) + p.paint(": ", .punctuation), $0.1) })
-        case .typed(let className, let text, let runs):
+        case .typed(let className, let text, let runs, _):
             renderTyped(className, text, runs, prefix: prefix, pad: pad, into: &out)
         }
     }
@@ -600,45 +663,5 @@ struct ArchiveRenderer {
             out.line(pad + "  " + p.paint(Render.quoted(runText), .key) + p.paint(" => ", .punctuation) + attributes)
         }
         out.line(pad + p.paint("}", .punctuation))
-    }
-}
-
-extension ArchiveView {
-    /// `value` with each nested plist that is an NSKeyedArchiver archive (`["$nested": archive]`, as
-    /// `expandingNestedPlists` leaves it) shown as its object graph, as `bplist unarchive --json`
-    /// resolves it: typed Foundation and AppKit values (a colour, a font) instead of `$objects`.
-    /// An archive that does not resolve is left as its plist.
-    static func unarchivingNested(_ value: PlistValue, depth: Int = 0) -> PlistValue {
-        guard depth < 64 else { return value }
-        switch value {
-        case .array(let xs): return .array(xs.map { unarchivingNested($0, depth: depth + 1) })
-        case .set(let xs): return .set(xs.map { unarchivingNested($0, depth: depth + 1) })
-        case .dictionary(let d):
-            if d.count == 1, d.entries.first?.key.stringValue == PlistValue.nestedPlistKey,
-                let inner = d.entries.first?.value
-            {
-                let nested = unarchivingNested(inner, depth: depth + 1)
-                return .dictionary(PlistDictionary([(.string(PlistValue.nestedPlistKey), resolved(nested) ?? nested)]))
-            }
-            return .dictionary(PlistDictionary(d.map { ($0.key, unarchivingNested($0.value, depth: depth + 1)) }))
-        default:
-            return value
-        }
-    }
-
-    /// The resolved object graph of a keyed archive given as its plist, or nil when it is not one.
-    static func resolved(_ archive: PlistValue) -> PlistValue? {
-        guard case .string("NSKeyedArchiver")? = archive["$archiver"],
-            let binary = try? BinaryPlistWriter().write(archive),
-            let graph = try? KeyedArchiveGraph(binary, requiredTopKey: nil)
-        else { return nil }
-        var view = ArchiveView(graph: graph, maxDepth: 64)
-        view.decoder = try? KeyedUnarchiver(forReadingFrom: binary)
-        let top = graph.top.map { (key: $0.key, node: view.build($0.value, depth: 0)) }
-        if top.count == 1, top[0].key == "root" { return ArchiveView.json(top[0].node) }
-        let entries: [PlistDictionary.Element] = top.map {
-            (key: PlistValue.string($0.key), value: ArchiveView.json($0.node))
-        }
-        return .dictionary(PlistDictionary(entries))
     }
 }

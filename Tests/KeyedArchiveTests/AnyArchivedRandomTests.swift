@@ -3,25 +3,14 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
-
-/// A small deterministic generator (xorshift64*), so a failure can be replayed by its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 0x2545_F491_4F6C_DD1D
-    }
-}
 
 @Suite struct AnyArchivedRandomTests {
     /// A random graph: `count` instances whose fields are random values, some referring to other
     /// instances (so objects are shared and cycles occur).
-    func randomGraph(_ rng: inout SeededGenerator) -> AnyArchived {
+    func randomGraph(_ rng: inout SplitMix64) -> AnyArchived {
         let count = Int.random(in: 1...12, using: &rng)
         let classes = ["XWZNode", "XWZLeaf", "XWZBox"]
         let nodes = (0..<count).map { _ in
@@ -57,38 +46,13 @@ struct SeededGenerator: RandomNumberGenerator {
         return .object(nodes[0])
     }
 
-    /// Whether two decoded values are the same graph: instances paired one to one.
-    func same(_ a: AnyArchived, _ b: AnyArchived, _ pairs: inout [ObjectIdentifier: ObjectIdentifier]) -> Bool {
-        switch (a, b) {
-        case (.object(let x), .object(let y)):
-            if let p = pairs[ObjectIdentifier(x)] { return p == ObjectIdentifier(y) }
-            guard !pairs.values.contains(ObjectIdentifier(y)) else { return false }
-            pairs[ObjectIdentifier(x)] = ObjectIdentifier(y)
-            guard x.className == y.className, x.classChain == y.classChain,
-                x.fields.keys.sorted() == y.fields.keys.sorted()
-            else { return false }
-            return x.fields.keys.allSatisfy { k in
-                guard let u = x.fields[k], let v = y.fields[k] else { return false }
-                return same(u, v, &pairs)
-            }
-        case (.array(let x), .array(let y)), (.orderedSet(let x), .orderedSet(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1, &pairs) }
-        case (.dictionary(let x), .dictionary(let y)):
-            return x.count == y.count
-                && x.allSatisfy { entry in y[entry.key].map { same(entry.value, $0, &pairs) } ?? false }
-        default:
-            return a == b
-        }
-    }
-
     @Test func randomGraphsRoundTrip() throws {
         for seed in UInt64(1)...200 {
-            var rng = SeededGenerator(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let graph = randomGraph(&rng)
             let first = try KeyedArchiver.archivedData(withRootObject: graph)
             let decoded = try KeyedUnarchiver.unarchivedObject(ofClass: AnyArchived.self, from: first)
-            var pairs: [ObjectIdentifier: ObjectIdentifier] = [:]
-            #expect(same(graph, decoded, &pairs), "seed \(seed): the decoded graph differs")
+            #expect(sameGraph(graph, decoded), "seed \(seed): the decoded graph differs")
             let second = try KeyedArchiver.archivedData(withRootObject: decoded)
             #expect(try ArchiveGraphEquivalence.same(first, second), "seed \(seed): the archives differ")
         }

@@ -2,13 +2,14 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 
 /// The keyed archives of the shared corpus, binary and XML.
 enum KeyedCorpus {
     static var all: [(folder: String, name: String)] {
-        let binary = Corpus.files("valid/keyed").map { ("valid/keyed", $0) }
+        let binary = Corpus.names("valid/keyed").map { ("valid/keyed", $0) }
         let dir = Corpus.root.appendingPathComponent("valid/keyed-xml")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         let xml = names.filter { $0.hasSuffix(".plist") }.sorted().map { ("valid/keyed-xml", $0) }
@@ -49,7 +50,7 @@ enum KeyedCorpus {
 }
 
 @Suite struct AnyArchivedTests {
-    @Test(.enabled(if: Corpus.available, "the shared corpus is not next to the package"), arguments: KeyedCorpus.names)
+    @Test(.enabled(if: Corpus.isPresent, "the shared corpus is not next to the package"), arguments: KeyedCorpus.names)
     func corpusArchiveRoundTripsAsTheSameGraph(path: String) throws {
         let data = try KeyedCorpus.data(path)
         let keys = try KeyedCorpus.topKeys(data)
@@ -65,8 +66,8 @@ enum KeyedCorpus {
     }
 
     @Test(
-        .enabled(if: Corpus.available, "the shared corpus is not next to the package"),
-        arguments: Corpus.files("invalid-keyed"))
+        .enabled(if: Corpus.isPresent, "the shared corpus is not next to the package"),
+        arguments: Corpus.names("invalid-keyed"))
     func invalidArchiveIsATypedErrorAsAnyValue(name: String) throws {
         let data = try Corpus.data("invalid-keyed", name)
         #expect(throws: KeyedArchiveError.self) {
@@ -76,7 +77,7 @@ enum KeyedCorpus {
     }
 
     @Test func corpusIsCounted() {
-        if !Corpus.available {
+        if !Corpus.isPresent {
             Issue.record("the shared corpus is not next to the package: AnyArchived corpus round trip skipped")
             return
         }

@@ -1,33 +1,17 @@
 // Tests/KeyedArchiveTests/CorpusAndGraphTests.swift - The shared corpus through the generic graph API.
 //
-// The corpus is read at test time from `../shared/corpus` next to the package; nothing is copied.
+// The corpus is read at test time from `../shared/corpus` next to the package (`Corpus`); nothing is
+// copied.
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 
-enum Corpus {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus")
-
-    static func files(_ folder: String) -> [String] {
-        let dir = root.appendingPathComponent(folder)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        return names.filter { $0.hasSuffix(".bplist") }.sorted()
-    }
-
-    static func data(_ folder: String, _ name: String) throws -> Data {
-        try Data(contentsOf: root.appendingPathComponent(folder).appendingPathComponent(name))
-    }
-
-    static var available: Bool { !files("valid/keyed").isEmpty }
-}
-
-@Suite(.enabled(if: Corpus.available, "the shared corpus is not next to the package"))
+@Suite(.enabled(if: Corpus.isPresent, "the shared corpus is not next to the package"))
 struct CorpusAndGraphTests {
-    @Test(arguments: Corpus.files("valid/keyed"))
+    @Test(arguments: Corpus.names("valid/keyed"))
     func validArchiveDecodesAsAGraph(name: String) throws {
         let data = try Corpus.data("valid/keyed", name)
         let graph = try KeyedArchiveGraph(data, requiredTopKey: nil)
@@ -44,7 +28,7 @@ struct CorpusAndGraphTests {
         }
     }
 
-    @Test(arguments: Corpus.files("invalid-keyed"))
+    @Test(arguments: Corpus.names("invalid-keyed"))
     func invalidArchiveGivesATypedError(name: String) throws {
         let data = try Corpus.data("invalid-keyed", name)
         #expect(throws: KeyedArchiveError.self) { try KeyedArchiveGraph(data) }

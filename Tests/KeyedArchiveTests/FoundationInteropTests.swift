@@ -7,6 +7,7 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import Testing
 
 final class FDog: NSObject, NSSecureCoding {
@@ -135,25 +136,13 @@ struct Snapshot: Equatable {
     var dogs: [String]
 }
 
-/// A deterministic generator (SplitMix64), so a failure names its seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A generated graph in a neutral form; built as our classes or Foundation's.
 struct GeneratedGraph {
     var people: [Snapshot.P]
     var dogs: [String]
 
     init(seed: UInt64) {
-        var rng = SeededRandom(state: seed)
+        var rng = SplitMix64(seed: seed)
         let alphabet = Array("aZé漢字🐶ß \u{0301}$.-_0")
         func text() -> String {
             String((0..<Int.random(in: 0...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? "a" })

@@ -3,6 +3,7 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
         return try KeyedUnarchiver(forReadingFrom: data).decode(AnyArchived.self, forKey: "root")
     }
 
-    @Test(.enabled(if: Corpus.available, "the shared corpus is not next to the package"))
+    @Test(.enabled(if: Corpus.isPresent, "the shared corpus is not next to the package"))
     func appleSamplesDecodeToTypedValues() throws {
         #expect(try root("scf-macos1014-NSIndexPath-ManyIndices.bplist") == .indexPath([4, 8, 15, 16, 23, 42]))
         #expect(try root("scf-macos1014-NSIndexPath-OneIndex.bplist") == .indexPath([52]))
@@ -80,13 +81,14 @@ import Testing
         #expect(result["NSRangeArray"] == .array([.geometry(.range(location: 0, length: 3))]))
     }
 
-    @Test(.enabled(if: Corpus.available, "the shared corpus is not next to the package"))
+    @Test(.enabled(if: Corpus.isPresent, "the shared corpus is not next to the package"))
     func graphResolvesTypedValuesThroughTheDecoders() throws {
         let font = try KeyedArchiveGraph(Corpus.data("valid/keyed", "terminal-solarized-dark-Font.bplist"))
-        #expect(font.resolvedRoot() == .typed(className: "NSFont", text: "Monaco 11pt"))
+        let monaco = AnyArchived.font(ArchivedFont(name: "Monaco", size: 11, flags: 16))
+        #expect(font.resolvedRoot() == .typed(className: "NSFont", value: monaco))
         #expect(font.typedValue(at: font.root ?? 0) == .font(ArchivedFont(name: "Monaco", size: 11, flags: 16)))
         let path = try KeyedArchiveGraph(Corpus.data("valid/keyed", "scf-macos1014-NSIndexPath-ManyIndices.bplist"))
-        #expect(path.resolvedRoot() == .typed(className: "NSIndexPath", text: "[4, 8, 15, 16, 23, 42]"))
+        #expect(path.resolvedRoot() == .typed(className: "NSIndexPath", value: .indexPath([4, 8, 15, 16, 23, 42])))
         // Objects of other classes are not typed values.
         let xcode = try KeyedArchiveGraph(Corpus.data("valid/keyed", "go-ios-XCTCapabilities.bplist"))
         #expect(xcode.typedValue(at: xcode.root ?? 0) == nil)
@@ -95,7 +97,7 @@ import Testing
     /// Every instance of a typed class in the corpus decodes to its typed value: none is left an
     /// `ArchivedInstance`. (NSValue objects holding C arrays, `$0` = "[3i]", have no geometry and
     /// are not counted.)
-    @Test(.enabled(if: Corpus.available, "the shared corpus is not next to the package"))
+    @Test(.enabled(if: Corpus.isPresent, "the shared corpus is not next to the package"))
     func everyTypedClassInstanceInTheCorpusDecodes() throws {
         let typed: Set<String> = [
             "NSNull", "NSIndexPath", "NSIndexSet", "NSMutableIndexSet", "NSLocale", "NSTimeZone", "NSValue",
@@ -369,7 +371,7 @@ extension FoundationValueTests {
     /// Random decimals of up to 38 digits and exponents across Apple's range archive and read back
     /// equal, with as many mantissa words as the significand needs.
     @Test func randomDecimalsRoundTrip() throws {
-        var rng = SeededGenerator(seed: 38)
+        var rng = SplitMix64(seed: 38)
         for _ in 0..<300 {
             let count = Int.random(in: 1...38, using: &rng)
             let digits = (0..<count).map { i in String(Int.random(in: (i == 0 ? 1 : 0)...9, using: &rng)) }.joined()

@@ -6,6 +6,7 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 

@@ -9,6 +9,7 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyBased
 import PropertyList
 import Testing
@@ -56,7 +57,7 @@ struct HolderGraph {
     /// The class each holder field refers to (`nil`: a holder, a string or `$null`), by holder id and key.
     var expectedClass: [Int: [String: String]] = [:]
 
-    init(_ rng: inout SeededGenerator) {
+    init(_ rng: inout SplitMix64) {
         var classUIDs: [String: Int] = [:]
         var objects = self.objects
         func cls(_ name: String, _ chain: [String]) -> PlistValue {
@@ -168,7 +169,7 @@ struct FoundationView: Equatable {
 @Suite struct GraphFoundationTests {
     @Test func rewrittenGraphsDecodeWithTheirClassesAndIdentities() async {
         await propertyCheck(count: 150, input: Gen.int(in: 0...Int.max)) { seed in
-            var rng = SeededGenerator(seed: UInt64(seed))
+            var rng = SplitMix64(seed: UInt64(seed))
             let graph = HolderGraph(&rng)
             do {
                 let data = try BinaryPlistWriter().write(graph.archive)
@@ -220,10 +221,10 @@ struct FoundationView: Equatable {
     /// Corpus archives Foundation on Linux crashes on (not an error: the process dies).
     static let foundationCrashes: Set<String> = ["go-ios-dtcpuclusterinfo.bplist"]
 
-    @Test(.enabled(if: Corpus.available, "the shared corpus is not next to the package"))
+    @Test(.enabled(if: Corpus.isPresent, "the shared corpus is not next to the package"))
     func foundationDecodesCorpusArchivesTheSameAfterARoundTrip() throws {
         var decoded = 0
-        for name in Corpus.files("valid/keyed") where !GraphFoundationTests.foundationCrashes.contains(name) {
+        for name in Corpus.names("valid/keyed") where !GraphFoundationTests.foundationCrashes.contains(name) {
             let data = try Corpus.data("valid/keyed", name)
             let out = try KeyedArchiveGraph(data, requiredTopKey: nil).encoded()
             let (before, beforeRoot) = Self.foundationRoot(data)

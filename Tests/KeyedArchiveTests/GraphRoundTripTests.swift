@@ -4,6 +4,7 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 
@@ -40,7 +41,7 @@ enum ArchiveCorpus {
 }
 
 @Suite struct GraphRoundTripTests {
-    @Test(.enabled(if: Corpus.available, "the shared corpus is not next to the package"), arguments: ArchiveCorpus.all)
+    @Test(.enabled(if: Corpus.isPresent, "the shared corpus is not next to the package"), arguments: ArchiveCorpus.all)
     func corpusArchiveWritesBackTheSameGraph(path: String) throws {
         let data = try ArchiveCorpus.data(path)
         let graph = try KeyedArchiveGraph(data, requiredTopKey: nil)
@@ -68,7 +69,7 @@ enum ArchiveCorpus {
     }
 
     @Test func corpusIsFound() {
-        if !Corpus.available {
+        if !Corpus.isPresent {
             Issue.record("the shared corpus is not next to the package: the archive round trip was skipped")
             return
         }
@@ -77,7 +78,7 @@ enum ArchiveCorpus {
         #expect(ArchiveCorpus.all.contains { $0.hasSuffix(".plist") })
     }
 
-    @Test(.enabled(if: Corpus.available, "the shared corpus is not next to the package"))
+    @Test(.enabled(if: Corpus.isPresent, "the shared corpus is not next to the package"))
     func distinctEqualObjectsStayDistinctInTheBytes() throws {
         // Two empty NSMutableSets: equal dictionaries in $objects, two objects of the file.
         let data = try ArchiveCorpus.data("valid/keyed/scf-macos1014-NSMutableSet-Empty.bplist")
@@ -93,7 +94,7 @@ enum ArchiveCorpus {
         #expect(Set(dictionaries.map(\.index)).count == dictionaries.count, "two $objects entries share one object")
     }
 
-    @Test(.enabled(if: Corpus.available, "the shared corpus is not next to the package"))
+    @Test(.enabled(if: Corpus.isPresent, "the shared corpus is not next to the package"))
     func orphansStayAndEditsDropOnlyWhatTheyLeaveUnreachable() throws {
         // 19 entries of this archive are reached from nowhere: not part of the graph, kept as they were.
         let data = try ArchiveCorpus.data("valid/keyed/libnskeyedarchiver-nsdictionary_setconfig.bplist")

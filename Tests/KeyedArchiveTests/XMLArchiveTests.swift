@@ -2,6 +2,7 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 
@@ -66,7 +67,7 @@ import Testing
         #expect(graph.root.flatMap { graph.node($0) } != nil)
     }
 
-    @Test(.enabled(if: Corpus.available, "the shared corpus is not next to the package"))
+    @Test(.enabled(if: Corpus.isPresent, "the shared corpus is not next to the package"))
     func everyXMLCorpusArchiveReadsLikeItsBinaryTwin() throws {
         let dir = Corpus.root.appendingPathComponent("valid/keyed-xml")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".plist") }

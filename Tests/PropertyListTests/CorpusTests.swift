@@ -48,6 +48,7 @@
 // available as an option, rejects the file with `limitExceeded` (asserted below).
 
 import Foundation
+import KeyedArchiveTestSupport
 @_spi(Internals) import PropertyList
 import Testing
 

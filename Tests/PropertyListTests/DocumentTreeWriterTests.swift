@@ -3,6 +3,7 @@
 // themselves checked against the corpus's plistlib oracles), and refuse the same inputs.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 

@@ -2,6 +2,7 @@
 // order, typed errors, nothing changed on failure, and random edits against a naive model.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 

@@ -3,6 +3,7 @@
 // typed JSON's lossless rules, and key paths written with interpolation.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyBased
 @_spi(Internals) import PropertyList
 import Testing
@@ -152,6 +153,29 @@ import Testing
             try PlistValue.decode(from: packed, options: PlistReadOptions(allowsCompression: false))
         }
         #expect(off?.code == .notABinaryPlist)
+    }
+
+    @Test("text that starts like a zlib header (`x `, `80`) is read as the text it is")
+    func textThatLooksCompressed() throws {
+        // (0x78 << 8 | 0x20) and (0x38 << 8 | 0x30) are multiples of 31: valid zlib headers.
+        let strings = try PlistValue.decode(from: Data("x = 1;\ny = 2;\n".utf8))
+        #expect(strings.format == .openStep)
+        #expect(strings.compression == .none)
+        #expect(strings.value == ["x": "1", "y": "2"])
+        let number = try PlistValue.decode(from: Data("8000".utf8), as: .json)
+        #expect(number.value == 8000)
+        #expect(try PlistValue.decode(from: Data("80".utf8)).value == "80")
+        // A real stream cut short is a compression error; five bytes that neither inflate nor read as
+        // text are no property list.
+        let big = PlistValue.array((0..<2000).map { .string(PlistString("item \($0) \($0 * 7919 % 10007)")) })
+        let packed = try big.encoded(compression: .zlib)
+        #expect(packed.count > 2048)
+        let cut = #expect(throws: PlistError.self) { try PlistValue.decode(from: packed.prefix(2048)) }
+        #expect(cut?.code == .compression)
+        let garbage = #expect(throws: PlistError.self) {
+            try PlistValue.decode(from: Data([0x78, 0x9C, 0xFF, 0x00, 0x01]))
+        }
+        #expect(garbage?.code == .notAPropertyList)
     }
 
     // MARK: What CoreFoundation reads and refuses

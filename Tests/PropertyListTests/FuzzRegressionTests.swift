@@ -8,18 +8,12 @@
 // these tests hold the payload and spell the configuration out as limits and options.
 
 import Foundation
+import KeyedArchiveTestSupport
 @_spi(Internals) import PropertyList
 import Testing
 
 @Suite struct FuzzRegressionTests {
     // MARK: Helpers (named apart from the shared fixtures so the two files evolve independently)
-
-    /// Bytes from hex text; spaces and line breaks are ignored.
-    static func bytes(_ text: String) -> Data {
-        let digits = text.unicodeScalars.compactMap { UInt8(String($0), radix: 16) }
-        precondition(digits.count % 2 == 0, "odd number of hex digits")
-        return Data(stride(from: 0, to: digits.count, by: 2).map { digits[$0] << 4 | digits[$0 + 1] })
-    }
 
     /// A file from raw objects: header, objects, 1-byte (or `offsetSize`) offsets, trailer.
     static func file(_ objects: [[UInt8]], refSize: UInt8 = 1, offsetSize: Int? = nil) -> Data {
@@ -138,7 +132,7 @@ import Testing
 
     @Test func utf16CountWithinTheFileButTwiceItPastTheEndIsTruncatedObject() {
         // FORMAT.md 1.10: the swift-foundation SIGILL (count checked, 2 × count sliced).
-        let data = Self.bytes(
+        let data = hex(
             "62706c6973743030 a101 6f1028" + String(repeating: "0041", count: 20)
                 + "080a 0000000000000101 0000000000000002 0000000000000000 0000000000000035")
         #expect(Self.error { try Self.decode(data) }?.code == .truncatedObject)

@@ -1,6 +1,7 @@
 // Tests/PropertyListTests/HostileInputTests.swift - Cycles, amplification, depth, counts past the end.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 

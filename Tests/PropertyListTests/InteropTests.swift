@@ -2,6 +2,7 @@
 // both directions, on generated values.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyBased
 @_spi(Internals) import PropertyList
 import Testing

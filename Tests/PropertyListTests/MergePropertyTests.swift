@@ -4,6 +4,7 @@
 // independent scripts merged give what applying both gives.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyBased
 import PropertyList
 import Testing

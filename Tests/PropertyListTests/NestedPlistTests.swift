@@ -1,6 +1,7 @@
 // Tests/PropertyListTests/NestedPlistTests.swift - Property lists stored as data, decoded in place.
 
 import Foundation
+import KeyedArchiveTestSupport
 @_spi(Internals) import PropertyList
 import Testing
 

@@ -2,6 +2,7 @@
 // ordering and hashing against Int128, and PlistValue's integer semantics.
 
 import Foundation
+import KeyedArchiveTestSupport
 @_spi(Internals) import PropertyList
 import Testing
 
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func orderEqualityAndHashFollowInt128() {
-        var rng = SeededRNG(seed: propertySeed())
+        var rng = SplitMix64(seed: propertySeed())
         let seed = rng.state
         func sample() -> Int128 {
             switch rng.next() % 4 {

@@ -1,6 +1,7 @@
 // Tests/PropertyListTests/RoundTripPropertyTests.swift - Properties of write/read over generated values.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyBased
 @_spi(Internals) import PropertyList
 import Testing

@@ -3,6 +3,7 @@
 // table, misuse errors, sinks, and Foundation and plistlib reading the output.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyBased
 @_spi(Internals) import PropertyList
 import Testing

@@ -2,6 +2,7 @@
 // UTF-16 surrogates in binary strings, XML output that XML parsers read, and DOCTYPE subsets.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 

@@ -2,6 +2,7 @@
 // the same bytes as their whole-output results, in deliveries of at most the buffer's size.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 

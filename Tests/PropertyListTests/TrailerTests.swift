@@ -1,6 +1,7 @@
 // Tests/PropertyListTests/TrailerTests.swift - Header, trailer and offset-table rules, one at a time.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 

@@ -2,6 +2,7 @@
 // model, against the builder fed by hand, and against Foundation.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyBased
 @_spi(Internals) import PropertyList
 import Testing

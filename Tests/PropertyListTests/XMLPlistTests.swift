@@ -2,56 +2,32 @@
 // both ways, exact layout, and malformed input (typed errors with offset, line and column).
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 
 // MARK: - Corpus location
 
-/// `../shared/corpus` beside the package root (this file is two levels below it), or
-/// `$KEYEDARCHIVE_CORPUS`. Nothing from the corpus is copied into the repository.
-private let xmlCorpusRoot: URL = {
-    if let path = ProcessInfo.processInfo.environment["KEYEDARCHIVE_CORPUS"], !path.isEmpty {
-        return URL(fileURLWithPath: path, isDirectory: true)
-    }
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.deletingLastPathComponent().appendingPathComponent("shared/corpus", isDirectory: true)
-}()
-
-/// The `.plist` files of a corpus folder, by name.
+/// The `.plist` files of a corpus folder (`Corpus`), by path relative to the corpus root.
 private func xmlCorpusFiles(_ folder: String) -> [String] {
-    let dir = xmlCorpusRoot.appendingPathComponent(folder, isDirectory: true)
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-    return names.filter { $0.hasSuffix(".plist") }.sorted().map { folder + "/" + $0 }
+    Corpus.files(folder, suffix: ".plist").map(\.relativePath)
 }
 
-private func corpusURL(_ relativePath: String) -> URL { xmlCorpusRoot.appendingPathComponent(relativePath) }
+private func corpusURL(_ relativePath: String) -> URL { Corpus.root.appendingPathComponent(relativePath) }
 
-// MARK: - Seeded generator
-
-/// SplitMix64, reproducible from the seed printed with every failure.
-private struct XMLTestRNG: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+// MARK: - Random values (seeded)
 
 /// Random values the XML form can hold exactly: no null, string keys only, whole-second dates,
 /// the one canonical NaN, no sets (they become arrays), and no `CF$UID` key.
 private struct XMLValueGenerator {
-    var rng: XMLTestRNG
+    var rng: SplitMix64
     /// Restrict to what Foundation's `PropertyListSerialization` represents: no UIDs, integers in
     /// `Int64`, NaN-free, dates in 1900...2100, no CR or control characters, and no -0.0 (its XML
     /// writer prints -0.0 as `0.0`).
     var foundation = false
 
     init(seed: UInt64, foundation: Bool = false) {
-        rng = XMLTestRNG(state: seed)
+        rng = SplitMix64(seed: seed)
         self.foundation = foundation
     }
 
@@ -139,11 +115,6 @@ private struct XMLValueGenerator {
     }
 }
 
-private func randomSeed() -> UInt64 {
-    if let s = ProcessInfo.processInfo.environment["PROPERTY_SEED"], let v = UInt64(s) { return v }
-    return UInt64.random(in: 0...UInt64.max)
-}
-
 // MARK: - Foundation bridging (reading back uses InteropTests' `plistValue(fromFoundation:)`)
 
 private func xmlFoundationObject(_ v: PlistValue) -> Any {
@@ -204,7 +175,7 @@ struct XMLPlistCorpusTests {
     static let invalidKeyedXML = xmlCorpusFiles("invalid-keyed/xml")
 
     @Test func corpusIsPresent() {
-        #expect(Self.validXML.count >= 14, "corpus at \(xmlCorpusRoot.path)")
+        #expect(Self.validXML.count >= 14, "corpus at \(Corpus.root.path)")
         #expect(Self.invalidKeyedXML.count >= 6)
     }
 
@@ -213,7 +184,7 @@ struct XMLPlistCorpusTests {
         let url = corpusURL(path)
         let value = try XMLPlist.decode(try Data(contentsOf: url))
         let stem = url.deletingPathExtension().lastPathComponent
-        let twin = xmlCorpusRoot.appendingPathComponent("valid/keyed/\(stem).fromxml.bplist")
+        let twin = Corpus.root.appendingPathComponent("valid/keyed/\(stem).fromxml.bplist")
         if FileManager.default.fileExists(atPath: twin.path) {
             let binary = try BinaryPlistDocument(try Data(contentsOf: twin)).value()
             #expect(value == binary)
@@ -255,7 +226,7 @@ struct XMLPlistCorpusTests {
 
 @Suite struct XMLPlistRoundTripTests {
     @Test func generatedValuesRoundTrip() throws {
-        let base = randomSeed()
+        let base = propertySeed()
         for k in 0..<300 {
             let seed = base &+ UInt64(k)
             var g = XMLValueGenerator(seed: seed)
@@ -271,7 +242,7 @@ struct XMLPlistCorpusTests {
     }
 
     @Test func foundationReadsWhatWeWrite() throws {
-        let base = randomSeed()
+        let base = propertySeed()
         for k in 0..<150 {
             let seed = base &+ UInt64(k)
             var g = XMLValueGenerator(seed: seed, foundation: true)
@@ -284,7 +255,7 @@ struct XMLPlistCorpusTests {
     }
 
     @Test func weReadWhatFoundationWrites() throws {
-        let base = randomSeed()
+        let base = propertySeed()
         for k in 0..<150 {
             let seed = base &+ UInt64(k)
             var g = XMLValueGenerator(seed: seed, foundation: true)
@@ -679,7 +650,7 @@ struct XMLPlistCorpusTests {
             try XMLPlist.encode([
                 "a": [1, 2.5, true], "b": .data(Data(0..<10)), "c": "x&y", "d": .uid(3), "e": .date(Date()),
             ]))
-        var rng = XMLTestRNG(state: randomSeed())
+        var rng = SplitMix64(seed: propertySeed())
         let replacements: [UInt8] = Array("<>/&;#x=\"' \n!?[]-0aZ".utf8) + [0x00, 0x80, 0xC3, 0xFF]
         for k in 0..<full.count {
             for _ in 0..<3 {

@@ -5,6 +5,7 @@
 // wrote them. Expected texts of edits are the original text with lines replaced or inserted by hand.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 

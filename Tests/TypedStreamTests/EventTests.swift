@@ -4,7 +4,7 @@
 
 import Foundation
 import Testing
-@_spi(Internals) import TypedStream
+import TypedStream
 
 @Suite struct EventTests {
     /// The NSString archive of python-typedstream's README example, written from the format.

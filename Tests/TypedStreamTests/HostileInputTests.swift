@@ -2,8 +2,9 @@
 // typed error with the byte where it is, never a trap, a hang or an allocation out of proportion.
 
 import Foundation
+import KeyedArchiveTestSupport
 import Testing
-@_spi(Internals) import TypedStream
+import TypedStream
 
 @Suite struct HostileInputTests {
     @Test func headers() throws {
@@ -166,7 +167,7 @@ import Testing
     /// Thousands of byte mutations of valid streams: an error is typed and located inside the input;
     /// a stream that reads writes back to a stream that reads equal.
     @Test func mutations() throws {
-        var rng = SplitMix(seed: seed())
+        var rng = SplitMix64(seed: propertySeed())
         let fixtures = [EventTests.nsString, MessageFixtures.hi, MessageFixtures.threeParts, TypedFixtures.colors]
         for fixture in fixtures {
             let original = bytes(fixture)

@@ -4,8 +4,9 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import Testing
-@_spi(Internals) import TypedStream
+import TypedStream
 
 @Suite struct MessageBodyTests {
     typealias A = MessageBody.Attribute

@@ -29,21 +29,11 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import Testing
 import TypedStream
 
 @Suite struct PublishedDumpTests {
-    static func hex(_ s: String) -> Data {
-        var out: [UInt8] = []
-        var i = s.startIndex
-        while i < s.endIndex {
-            let j = s.index(i, offsetBy: 2)
-            out.append(UInt8(s[i..<j], radix: 16) ?? 0)
-            i = j
-        }
-        return Data(out)
-    }
-
     /// (a) "hi", one part.
     static let a = hex(
         "040b73747265616d747970656481e803840140848484124e5341747472696275746564537472696e67008484084e534f626a65637400859284848408"

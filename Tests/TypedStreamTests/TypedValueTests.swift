@@ -3,6 +3,7 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import Testing
 @_spi(Internals) import TypedStream
 

@@ -2,8 +2,9 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import Testing
-@_spi(Internals) import TypedStream
+import TypedStream
 
 @Suite struct WorkloadTests {
     @Test func messageBodies() throws {

@@ -5,6 +5,7 @@
 // check that ours succeeds. Skipped, visibly, when no plutil is on PATH.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 
@@ -22,11 +23,7 @@ enum PlutilOracle {
     }()
 
     /// The corpus of valid files beside the package (`../shared/corpus/valid`), when present.
-    static let corpus: URL? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/valid")
-        return FileManager.default.fileExists(atPath: root.path) ? root : nil
-    }()
+    static let corpus: URL? = Corpus.isPresent ? Corpus.root.appendingPathComponent("valid") : nil
 }
 
 /// The same input files in two directories: one for plutil, one for ours, so that relative names (and

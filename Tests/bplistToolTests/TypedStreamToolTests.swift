@@ -3,9 +3,10 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
-@_spi(Internals) import TypedStream
+import TypedStream
 
 @Suite struct TypedStreamToolTests {
     typealias A = MessageBody.Attribute
@@ -72,7 +73,11 @@ import Testing
         #expect(j.status == 0)
         let json = try PlistValue(canonicalJSONBytes: j.stdout)
         #expect(json["$class"] == .string("NSMutableAttributedString"))
-        #expect(json["$runs"]?.arrayValue?.count == 5)
+        #expect(json["string"] == .string("\u{FFFC}hi Sam https://ex.test/x"))
+        let runs = try #require(json["runs"]?.arrayValue)
+        #expect(runs.map { $0["length"] } == [1, 3, 3, 1, 17])
+        #expect(runs[2]["attributes"]?["__kIMMentionConfirmedMention"] == "+15550100")
+        #expect(runs[4]["attributes"]?["__kIMLinkAttributeName"] == ["$url": "https://ex.test/x"])
     }
 
     @Test func unknownObjectsSharedObjectsAndGroups() throws {

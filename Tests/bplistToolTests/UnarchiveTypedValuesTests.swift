@@ -3,13 +3,13 @@
 
 import Foundation
 import KeyedArchive
+import KeyedArchiveTestSupport
 import PropertyList
 import Testing
 
 @Suite struct UnarchiveTypedValuesTests {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/valid/keyed")
-    static var available: Bool { FileManager.default.fileExists(atPath: corpus.path) }
+    static let corpus = Corpus.root.appendingPathComponent("valid/keyed")
+    static var available: Bool { Corpus.isPresent }
 
     func unarchive(_ name: String, json: Bool = false) throws -> String {
         let r = try Tool.run(["unarchive"] + (json ? ["--json"] : []) + [Self.corpus.appendingPathComponent(name).path])
@@ -39,7 +39,9 @@ import Testing
             for field in hidden { #expect(!text.contains(field), "\(name) shows \(field)") }
         }
         let json = try unarchive("terminal-solarized-dark-Font.bplist", json: true)
-        #expect(json.contains("\"$class\": \"NSFont\"") && json.contains("\"$value\": \"Monaco 11pt\""), "\(json)")
+        #expect(
+            try PlistValue(canonicalJSON: json)
+                == ["root": ["$class": "NSFont", "name": "Monaco", "size": .real(11), "flags": 16]], "\(json)")
     }
 
     /// The values added for NSDecimalNumber, NSError, NSAffineTransform, NSPersonNameComponents,

@@ -10,13 +10,14 @@ import Foundation
 import KeyedArchive
 import PeopleModel
 import PropertyList
+import Workloads
 
 func registerPeople(_ inputs: PeopleInputs, _ setup: @escaping Benchmark.BenchmarkSetupHook) {
     for (workload, bytes) in [("people", \PeopleInputs.Loaded.foundationBytes), ("people-ours", \.ourBytes)] {
         Benchmark("\(workload)/unarchive/KeyedArchive") { benchmark in
             let data = inputs.value[keyPath: bytes]
             for _ in benchmark.scaledIterations {
-                blackHole(try unarchiveKAPeople(data))
+                blackHole(try BenchPeoplePerson.unarchive(data))
             }
         } setup: {
             try await setup()
@@ -24,7 +25,7 @@ func registerPeople(_ inputs: PeopleInputs, _ setup: @escaping Benchmark.Benchma
         Benchmark("\(workload)/unarchive/macro") { benchmark in
             let data = inputs.value[keyPath: bytes]
             for _ in benchmark.scaledIterations {
-                blackHole(try unarchiveMacroPeople(data))
+                blackHole(try MacroPeoplePerson.unarchive(data))
             }
         } setup: {
             try await setup()

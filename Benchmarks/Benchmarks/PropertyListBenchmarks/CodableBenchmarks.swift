@@ -20,7 +20,7 @@ import Workloads
 func registerPlistCoders(_ w: Workload) {
     switch w.name {
     case "mixed":
-        registerPlistCoders(w.name, w.bytes, [Record].self) { records in
+        registerPlistCoders(w.name, w.bytes, [BenchRecord].self) { records in
             // Equal long strings (names, titles) are shared in the file and in the decoded model.
             var shared: [String: String] = [:]
             func long(_ s: String) -> String {
@@ -31,7 +31,7 @@ func registerPlistCoders(_ w: Workload) {
                 return copy
             }
             return records.map { r in
-                Record(
+                BenchRecord(
                     name: long(r.name), title: long(r.title),
                     email: String(decoding: Array(r.email.utf8), as: UTF8.self),
                     id: r.id, delta: r.delta, score: r.score, active: r.active, created: r.created,
@@ -43,13 +43,16 @@ func registerPlistCoders(_ w: Workload) {
             strings.map { fresh($0) }
         }
     case "numbers":
-        registerPlistCoders(w.name, w.bytes, Numbers.self) { numbers in
-            // Numbers' own init(from:) grows two arrays by appending: the floor is that growth.
+        registerPlistCoders(w.name, w.bytes, BenchNumbers.self) { numbers in
+            // BenchNumbers' own init(from:) reserves both arrays from the element count, as the peers'
+            // model does, then appends: the floor is those two allocations.
             var copy = numbers
-            copy.integers = []
+            copy.ints = []
             copy.doubles = []
-            for (i, integer) in numbers.integers.enumerated() {
-                copy.integers.append(integer)
+            copy.ints.reserveCapacity(numbers.ints.count)
+            copy.doubles.reserveCapacity(numbers.doubles.count)
+            for (i, integer) in numbers.ints.enumerated() {
+                copy.ints.append(integer)
                 if i < numbers.doubles.count { copy.doubles.append(numbers.doubles[i]) }
             }
             return copy

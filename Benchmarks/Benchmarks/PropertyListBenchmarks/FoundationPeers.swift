@@ -1,6 +1,7 @@
 // Benchmarks/Benchmarks/PropertyListBenchmarks/FoundationPeers.swift - Foundation on the same inputs:
-// PropertyListSerialization (untyped trees) and PropertyListDecoder/Encoder (Codable models of the
-// workloads), so every row of ours has its Foundation row in the same run.
+// PropertyListSerialization (untyped trees) and PropertyListDecoder/Encoder (the peers' Codable models of
+// the workloads, BenchmarkWorkloads/PeerModels.swift), so every row of ours has its Foundation row in the
+// same run.
 
 import Benchmark
 import Foundation
@@ -24,7 +25,7 @@ func registerFoundation(_ w: Workload) {
             blackHole(try PropertyListSerialization.data(fromPropertyList: tree, format: .binary, options: 0))
         }
     }
-    let components = w.keyPath.split(separator: ".").map(String.init)
+    let components = w.keyPath.components.map(\.key)
     Benchmark("\(name)/lookup/PropertyListSerialization") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(
@@ -33,9 +34,9 @@ func registerFoundation(_ w: Workload) {
     }
 
     switch name {
-    case "mixed": registerCodable(name, bytes, [Record].self)
+    case "mixed": registerCodable(name, bytes, [BenchRecord].self)
     case "strings": registerCodable(name, bytes, [String].self)
-    case "numbers": registerCodable(name, bytes, Numbers.self)
+    case "numbers": registerCodable(name, bytes, BenchNumbers.self)
     default: break
     }
 }
@@ -71,40 +72,4 @@ private func lookup(_ root: Any, _ components: [String]) -> Any? {
         }
     }
     return current
-}
-
-/// One element of the mixed workload.
-struct Record: Codable {
-    var name: String
-    var title: String
-    var email: String
-    var id: Int
-    var delta: Int
-    var score: Double
-    var active: Bool
-    var created: Date
-    var blob: Data
-    var tags: [String]
-}
-
-/// The numbers workload: one array alternating integers and doubles.
-struct Numbers: Codable {
-    var integers: [Int] = []
-    var doubles: [Double] = []
-
-    init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        while !container.isAtEnd {
-            integers.append(try container.decode(Int.self))
-            if !container.isAtEnd { doubles.append(try container.decode(Double.self)) }
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for (i, integer) in integers.enumerated() {
-            try container.encode(integer)
-            if i < doubles.count { try container.encode(doubles[i]) }
-        }
-    }
 }

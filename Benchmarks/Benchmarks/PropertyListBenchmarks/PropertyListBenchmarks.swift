@@ -56,7 +56,7 @@ func registerCore(_ w: Workload) {
     }
     Benchmark("\(name)/encode/PropertyList") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try BinaryPlistWriter().write(value))
+            blackHole(try value.encoded())
         }
     }
     Benchmark("\(name)/open/PropertyList") { benchmark in
@@ -84,10 +84,10 @@ func registerCore(_ w: Workload) {
             blackHole(try Zlib.inflate(zlibBytes, limit: PlistLimits.default.maxDecompressedBytes))
         }
     }
-    let level1 = BinaryPlistWriter(compression: .zlib, compressionLevel: 1)
+    let level1 = PlistWriteOptions(compressionLevel: 1)
     Benchmark("\(name)/zlibEncode/PropertyList") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try level1.write(value))
+            blackHole(try value.encoded(compression: .zlib, options: level1))
         }
     }
 }

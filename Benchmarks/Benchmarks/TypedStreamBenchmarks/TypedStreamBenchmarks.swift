@@ -21,7 +21,8 @@
 import Benchmark
 import Foundation
 import SuiteConfiguration
-@_spi(Internals) import TypedStream
+import TypedStream
+import Workloads
 
 let benchmarks: @Sendable () -> Void = {
     let environment = ProcessInfo.processInfo.environment

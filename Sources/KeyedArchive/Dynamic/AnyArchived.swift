@@ -122,6 +122,7 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, ReaderDecodable, H
         var unkeyed: [AnyArchived] = []
         var classVersions: [Int] = []
         var inlineKeys: Set<String> = []
+        var origin: Int?
     }
 
     private let contents: Mutex<Contents>
@@ -158,6 +159,13 @@ public final class ArchivedInstance: TwoPhaseKeyedArchivable, ReaderDecodable, H
     var inlineKeys: Set<String> {
         get { contents.withLock { $0.inlineKeys } }
         set { contents.withLock { $0.inlineKeys = newValue } }
+    }
+
+    /// Where the reader found this object: its UID in a keyed archive (set by the unarchiver that
+    /// made it; the tool names an instance met inside a typed value by it).
+    package var origin: Int? {
+        get { contents.withLock { $0.origin } }
+        set { contents.withLock { $0.origin = newValue } }
     }
 
     /// Changes several properties under one hold of the lock.

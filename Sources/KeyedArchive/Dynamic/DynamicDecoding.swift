@@ -66,6 +66,14 @@ extension KeyedUnarchiver {
         return value
     }
 
+    /// The UID this unarchiver read `instance` from, `nil` when another reader made it.
+    package func uid(of instance: ArchivedInstance) -> Int? {
+        guard let uid = instance.origin, state.instances.indices.contains(uid),
+            let known = state.instances[uid] as? ArchivedInstance, known === instance
+        else { return nil }
+        return uid
+    }
+
     // MARK: - Internals
 
     /// Decodes any stored value (inline scalar or UID) as `AnyArchived`.
@@ -97,6 +105,7 @@ extension KeyedUnarchiver {
         let f = (keys: keys, values: values, uid: uid)
         if let typed = try foundationAny(r, info.name, f) { return typed }
         let instance = ArchivedInstance(className: info.name, classChain: info.chain)
+        instance.origin = uid
         state.instances[uid] = instance
         state.pending.append(
             PendingFields(uid: uid, object: instance, keys: keys, values: values, className: info.name))
@@ -202,6 +211,7 @@ extension KeyedUnarchiver {
             // holds it sees its fields.
             let info = try classInfo(r, keys: f.keys, values: f.values, uid: f.uid)
             let instance = ArchivedInstance(className: info.name, classChain: info.chain)
+            instance.origin = f.uid
             state.instances[f.uid] = instance
             instance.fields = try valueFields(r, keys: f.keys, values: f.values, uid: f.uid, info: info).fields
             return .object(instance)

@@ -146,27 +146,53 @@ extension ArchivedFontDescriptor: CustomStringConvertible {
 }
 
 extension AnyArchived {
-    /// The archived class a typed value is written as, and its text (`nil` for other cases).
-    public var typedDescription: (className: String, text: String)? {
+    /// The archived class a typed value is written as (`nil` for the plain values, collections and
+    /// objects).
+    package var typedClassName: String? {
         switch self {
-        case .nsNull: return ("NSNull", "null")
-        case .indexPath(let p): return ("NSIndexPath", "\(Array(p))")
-        case .indexSet(let s): return (s.isMutable ? "NSMutableIndexSet" : "NSIndexSet", s.description)
-        case .locale(let l): return ("NSLocale", l.description)
-        case .timeZone(let z): return ("NSTimeZone", z.description)
-        case .geometry(let g): return ("NSValue", g.description)
-        case .regularExpression(let e): return ("NSRegularExpression", e.description)
-        case .color(let c): return (c.isUIColor ? "UIColor" : "NSColor", c.description)
-        case .font(let f): return (f.isUIFont ? "UIFont" : "NSFont", f.description)
-        case .dateComponents(let c): return ("NSDateComponents", "{" + c.archiveDescription + "}")
-        case .decimal(let d): return ("NSDecimalNumber", d.description)
-        case .error(let e): return ("NSError", e.description)
-        case .affineTransform(let t): return ("NSAffineTransform", t.description)
-        case .personNameComponents(let p): return ("NSPersonNameComponents", p.description)
-        case .paragraphStyle(let p):
-            return (p.isMutable ? "NSMutableParagraphStyle" : "NSParagraphStyle", p.description)
-        case .fontDescriptor(let d):
-            return (d.isUIFontDescriptor ? "UIFontDescriptor" : "NSFontDescriptor", d.description)
+        case .nsNull: "NSNull"
+        case .indexPath: "NSIndexPath"
+        case .indexSet(let s): s.isMutable ? "NSMutableIndexSet" : "NSIndexSet"
+        case .locale: "NSLocale"
+        case .timeZone: "NSTimeZone"
+        case .geometry: "NSValue"
+        case .regularExpression: "NSRegularExpression"
+        case .color(let c): c.isUIColor ? "UIColor" : "NSColor"
+        case .font(let f): f.isUIFont ? "UIFont" : "NSFont"
+        case .dateComponents: "NSDateComponents"
+        case .decimal: "NSDecimalNumber"
+        case .error: "NSError"
+        case .affineTransform: "NSAffineTransform"
+        case .personNameComponents: "NSPersonNameComponents"
+        case .paragraphStyle(let p): p.isMutable ? "NSMutableParagraphStyle" : "NSParagraphStyle"
+        case .fontDescriptor(let d): d.isUIFontDescriptor ? "UIFontDescriptor" : "NSFontDescriptor"
+        case .attributedString(let a): a.isMutable ? "NSMutableAttributedString" : "NSAttributedString"
+        default: nil
+        }
+    }
+
+    /// The archived class a typed value is written as, and a short text of it for people (nested
+    /// values abridged: ``KeyedArchiveGraph/Resolved/typed(className:value:)`` and `bplist unarchive
+    /// --json` carry the value itself); `nil` for other cases.
+    public var typedDescription: (className: String, text: String)? {
+        guard let className = typedClassName else { return nil }
+        switch self {
+        case .nsNull: return (className, "null")
+        case .indexPath(let p): return (className, "\(Array(p))")
+        case .indexSet(let s): return (className, s.description)
+        case .locale(let l): return (className, l.description)
+        case .timeZone(let z): return (className, z.description)
+        case .geometry(let g): return (className, g.description)
+        case .regularExpression(let e): return (className, e.description)
+        case .color(let c): return (className, c.description)
+        case .font(let f): return (className, f.description)
+        case .dateComponents(let c): return (className, "{" + c.archiveDescription + "}")
+        case .decimal(let d): return (className, d.description)
+        case .error(let e): return (className, e.description)
+        case .affineTransform(let t): return (className, t.description)
+        case .personNameComponents(let p): return (className, p.description)
+        case .paragraphStyle(let p): return (className, p.description)
+        case .fontDescriptor(let d): return (className, d.description)
         case .attributedString(let a):
             let runs = zip(a.runTexts, a.runs).map { text, run in
                 "\"\(text)\" {"
@@ -174,16 +200,22 @@ extension AnyArchived {
                         "\(key): " + (run.attributes[key].map(AnyArchived.shortText) ?? "")
                     }.joined(separator: ", ") + "}"
             }
-            return (
-                a.isMutable ? "NSMutableAttributedString" : "NSAttributedString",
-                "\"\(a.string)\"" + (runs.isEmpty ? "" : " runs: " + runs.joined(separator: ", "))
-            )
+            return (className, "\"\(a.string)\"" + (runs.isEmpty ? "" : " runs: " + runs.joined(separator: ", ")))
         default: return nil
         }
     }
 
-    /// A one-line text of a value (nested objects by class name only).
+    /// A one-line text of a value (nested objects by class name only; past 256 values, `…`: a value
+    /// decoded from a hostile file can share its parts so that writing them all out never ends).
     static func shortText(_ v: AnyArchived) -> String {
+        var budget = 256
+        return shortText(v, budget: &budget)
+    }
+
+    private static func shortText(_ v: AnyArchived, budget: inout Int) -> String {
+        budget -= 1
+        guard budget >= 0 else { return "…" }
+        func shortText(_ v: AnyArchived) -> String { AnyArchived.shortText(v, budget: &budget) }
         if let typed = v.typedDescription { return typed.className + " " + typed.text }
         switch v {
         case .null: return "nil"

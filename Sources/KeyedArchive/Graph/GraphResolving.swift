@@ -69,8 +69,8 @@ extension KeyedArchiveGraph {
             return a.map { resolve($0, depth: depth, maxDepth: maxDepth, onPath: &onPath) }
         }
         if o.className == "NSNull" { return .null }
-        if let typed = typedValue(at: o.uid, using: onPath.decoder)?.typedDescription {
-            return .typed(className: typed.className, text: typed.text)
+        if let typed = typedValue(at: o.uid, using: onPath.decoder), let className = typed.typedClassName {
+            return .typed(className: className, value: typed)
         }
         let chain = Set(o.classChain + [o.className])
         if chain.contains("NSDictionary"), let ks = list(o["NS.keys"]), let vs = list(o["NS.objects"]),

@@ -21,7 +21,7 @@ extension KeyedArchiveGraph {
     /// The form and envelope of `data`, from its first bytes (an envelope is inflated to tell the
     /// form inside it).
     static func sniff(_ data: Data, limits: PlistLimits) throws(PlistError) -> (PlistFormat, PlistCompression) {
-        guard let compression = PlistCompression.detect(data) else {
+        guard let compression = PlistCompression.envelope(of: data) else {
             return (try PlistSniffer.sniff(data).format, .none)
         }
         let inner = try Zlib.inflate(data, limit: limits.maxDecompressedBytes)

@@ -68,17 +68,14 @@ extension KeyedArchiveGraph {
         try self.init(data, limits: limits, allowedClasses: allowedClasses, requiredTopKey: requiredTopKey)
     }
 
-    /// Writes the archive (``encoded()``) to a file atomically: the file is either as it was or the
-    /// complete new archive, never a partial write.
+    /// Writes the archive (``encoded()``) to a file atomically and durably: the file is either as it
+    /// was or the complete new archive, never a partial write (a symbolic link keeps pointing at it,
+    /// its mode is kept).
     ///
-    /// - Throws: What ``encoded()`` throws (the file is untouched), or `io`.
+    /// - Throws: What ``encoded()`` throws (the file is untouched), or `io` naming the file and the
+    ///   cause (the file is untouched).
     public func write(to url: URL) throws(KeyedArchiveError) {
-        let data = try encoded()
-        do {
-            try ArchiveFileWriter.atomic.write(data, url)
-        } catch {
-            throw KeyedArchiveError(.io, "writing \(url.lastPathComponent) failed: \(error)")
-        }
+        try KeyedArchiver.writeAtomically(try encoded(), to: url)
     }
 
     /// Reads an archive, applies edits and writes it back in the form it came in: the one call for a

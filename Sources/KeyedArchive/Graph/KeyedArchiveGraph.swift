@@ -99,9 +99,10 @@ public struct KeyedArchiveGraph: Sendable {
         case uuid(UUID)
         case url(String)
         case object(className: String, fields: [ResolvedField])
-        /// A typed Foundation or AppKit value (NSColor, NSFont, NSIndexPath, NSValue, …) as
-        /// ``AnyArchived/typedDescription`` shows it.
-        case typed(className: String, text: String)
+        /// A typed Foundation or AppKit value (NSColor, NSFont, NSAttributedString, NSIndexPath,
+        /// NSValue, …): its archived class and the value itself, every field and nested value kept
+        /// (``AnyArchived/typedDescription`` gives a short text of it for people).
+        case typed(className: String, value: AnyArchived)
         /// A UID already being expanded on the current path (a cycle).
         case backReference(Int)
         /// Nesting deeper than the limit given to ``resolve(_:maxDepth:)``.
@@ -286,7 +287,7 @@ public struct KeyedArchiveGraph: Sendable {
     public func typedValue(at uid: Int, using unarchiver: KeyedUnarchiver? = nil) -> AnyArchived? {
         guard case .object(let o)? = node(uid), AnyArchived.typedValueClasses[o.className] != nil,
             let decoder = unarchiver ?? source.unarchiver(),
-            let value = try? decoder.decodeObject(atUID: uid), value.typedDescription != nil
+            let value = try? decoder.decodeObject(atUID: uid), value.typedClassName != nil
         else { return nil }
         return value
     }

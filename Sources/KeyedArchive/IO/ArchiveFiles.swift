@@ -1,9 +1,10 @@
 // Sources/KeyedArchive/IO/ArchiveFiles.swift - Archives to and from files, written atomically.
 //
 // The archive is produced completely in memory first (an encoding error never touches the file).
-// It is then written with FoundationEssentials' atomic write: a temporary file in the same
-// directory, written in full and flushed with fsync, then renamed over the destination. A crash
-// or error at any point before the rename leaves the previous archive as it was; rename is atomic.
+// It is then written by the package's one atomic write (`AtomicFile`, in PropertyList): a temporary
+// file beside the target (beside the file a symbolic link names), flushed to disk, renamed over the
+// target, and the directory flushed. A failure or a crash at any point before the rename leaves the
+// previous archive as it was; the rename is atomic.
 
 public import PropertyList
 
@@ -13,33 +14,24 @@ public import PropertyList
     public import Foundation
 #endif
 
-/// The step that puts finished archive bytes on disk (replaceable in tests, to simulate failures).
-package struct ArchiveFileWriter: Sendable {
-    package var write: @Sendable (Data, URL) throws -> Void
-
-    package init(write: @escaping @Sendable (Data, URL) throws -> Void) { self.write = write }
-
-    /// Temporary file in the same directory, fsync, rename (swift-foundation's `.atomic`).
-    package static let atomic = ArchiveFileWriter { data, url in try data.write(to: url, options: [.atomic]) }
-}
-
 extension KeyedArchiver {
-    /// Archives `root` under `"root"` and writes it to `url` atomically: the file is either the
-    /// previous archive or the complete new one, never a partial write.
+    /// Archives `root` under `"root"` and writes it to `url` atomically and durably: the file is
+    /// either the previous archive or the complete new one, never a partial write (see
+    /// `PropertyList`'s "Writing files safely" for the whole guarantee).
     ///
-    /// - Throws: Encoding errors (the file is untouched), or `io`.
+    /// - Throws: Encoding errors (the file is untouched), or `io` naming the file and the cause (the
+    ///   file is untouched).
     public static func archiveRootObject(_ root: some KeyedArchiveValue, toFile url: URL) throws {
-        try archiveRootObject(root, toFile: url, writer: .atomic)
+        let data = try archivedData(withRootObject: root)
+        try writeAtomically(data, to: url)
     }
 
-    package static func archiveRootObject(_ root: some KeyedArchiveValue, toFile url: URL, writer: ArchiveFileWriter)
-        throws
-    {
-        let data = try archivedData(withRootObject: root)
+    /// Writes finished archive bytes to `url` through the package's atomic write.
+    static func writeAtomically(_ data: Data, to url: URL) throws(KeyedArchiveError) {
         do {
-            try writer.write(data, url)
+            try AtomicFile.write(data, to: url)
         } catch {
-            throw KeyedArchiveError(.io, "writing \(url.lastPathComponent) failed: \(error)")
+            throw KeyedArchiveError(plist: error)
         }
     }
 }

@@ -100,13 +100,10 @@ public struct PlistDecoder: Sendable {
         let tree: PlistValue
         let format: PlistFormat
         do {
-            var input = data
-            if options.allowsCompression, PlistCompression.detect(data) != nil {
-                input = try Zlib.inflate(data, limit: limits.maxDecompressedBytes)
-            }
+            let (input, _) = try PlistCompression.unwrap(data, limits: limits, options: options)
             var plain = options
             plain.allowsCompression = false
-            format = try PlistSniffer.sniff(input).format
+            format = try PlistSniffer.sniff(input, envelopes: !options.allowsCompression).format
             if format == .binary {
                 let document = try BinaryPlistDocument(input, limits: limits, options: plain)
                 return (try decode(type, from: document), .binary)

@@ -29,7 +29,7 @@ internal import CZlib
 
 extension PlistCompression {
     /// The envelope `data` starts with, judged by its magic bytes; nil for anything else.
-    package static func detect(_ data: Data) -> PlistCompression? {
+    @_spi(Internals) public static func detect(_ data: Data) -> PlistCompression? {
         guard data.count >= 2 else { return nil }
         let b0 = data[data.startIndex]
         let b1 = data[data.startIndex + 1]
@@ -37,6 +37,13 @@ extension PlistCompression {
         // zlib: CM = 8 (deflate), CINFO <= 7, and the header check (CMF × 256 + FLG) % 31 == 0.
         if b0 & 0x0F == 8, b0 >> 4 <= 7, (UInt16(b0) << 8 | UInt16(b1)) % 31 == 0 { return .zlib }
         return nil
+    }
+
+    /// The envelope `data` is in: its magic bytes, and for zlib (whose two-byte header some text
+    /// also starts with: `x `, `80`) a first kilobyte that inflates without error.
+    package static func envelope(of data: Data) -> PlistCompression? {
+        guard let kind = detect(data) else { return nil }
+        return kind == .gzip || Zlib.beginsStream(data) ? kind : nil
     }
 
     /// `plain` in this envelope, at zlib `level` (-1 is zlib's default).
@@ -131,6 +138,42 @@ extension PlistCompression {
         unsafe stream.next_in = UnsafeMutablePointer(mutating: first + fed)
         unsafe stream.avail_in = uInt(take)
         fed &+= take
+    }
+
+    /// Whether the first kilobyte of `data` inflates without error: a stream zlib accepts so far (the
+    /// output is discarded in pieces of 4 KiB, so the probe costs at most the kilobyte's expansion).
+    /// An input no longer than the probe must be a whole stream.
+    package static func beginsStream(_ data: Data) -> Bool {
+        let whole = data.count <= 1024
+        var stream = unsafe z_stream()
+        let initRC = unsafe inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard initRC == Z_OK else { return false }
+        defer { unsafe _ = inflateEnd(&stream) }
+        let probe = data.prefix(1024)
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        return unsafe probe.withUnsafeBytes { input in
+            unsafe scratch.withUnsafeMutableBytes { output in
+                // zlib reads `avail_in` bytes from `next_in` (the probe's bytes) and writes at most
+                // `avail_out` to `next_out` (the scratch buffer), both set to those buffers' sizes.
+                guard let first = unsafe input.bindMemory(to: Bytef.self).baseAddress,
+                    let out = unsafe output.bindMemory(to: Bytef.self).baseAddress
+                else { return false }
+                unsafe stream.next_in = UnsafeMutablePointer(mutating: first)
+                unsafe stream.avail_in = uInt(input.count)
+                // Each round consumes input or fills the 4 KiB: a kilobyte expands to 1 MiB at most.
+                for _ in 0..<512 {
+                    unsafe stream.next_out = out
+                    unsafe stream.avail_out = uInt(output.count)
+                    switch unsafe CZlib.inflate(&stream, Z_NO_FLUSH) {
+                    case Z_STREAM_END: return true
+                    case Z_OK: if unsafe stream.avail_in == 0 { return !whole }
+                    case Z_BUF_ERROR: return !whole  // no progress: the probe's bytes are used up
+                    default: return false
+                    }
+                }
+                return true
+            }
+        }
     }
 
     /// Inflates a zlib or gzip stream, of any size, producing at most `limit` bytes.

@@ -97,14 +97,14 @@ extension PlistValue {
         from data: Data, as format: PlistFormat? = nil, limits: PlistLimits = .default,
         options: PlistReadOptions = .default
     ) throws(PlistError) -> Decoded {
-        var input = data
-        var compression = PlistCompression.none
-        if options.allowsCompression, let kind = PlistCompression.detect(data) {
-            input = try Zlib.inflate(data, limit: limits.maxDecompressedBytes)
-            compression = kind
-        }
+        let (input, compression) = try PlistCompression.unwrap(data, limits: limits, options: options)
         let form: PlistFormat
-        if let format { form = format } else { form = try PlistSniffer.sniff(input).format }
+        // An envelope was inflated (or found not to be one) already, unless envelopes are not read.
+        if let format {
+            form = format
+        } else {
+            form = try PlistSniffer.sniff(input, envelopes: !options.allowsCompression).format
+        }
         var plain = options
         plain.allowsCompression = false
         var writeOptions = PlistWriteOptions()
@@ -221,6 +221,17 @@ extension PlistValue {
             }
         }
         return done.last ?? self
+    }
+}
+
+extension PlistCompression {
+    /// `data` without its compression envelope (``envelope(of:)``: text that merely starts like a
+    /// zlib header is no envelope), and which envelope it was.
+    package static func unwrap(_ data: Data, limits: PlistLimits, options: PlistReadOptions)
+        throws(PlistError) -> (Data, PlistCompression)
+    {
+        guard options.allowsCompression, let kind = envelope(of: data) else { return (data, .none) }
+        return (try Zlib.inflate(data, limit: limits.maxDecompressedBytes), kind)
     }
 }
 

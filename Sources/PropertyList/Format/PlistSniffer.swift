@@ -180,11 +180,15 @@ package enum PlistSniffer {
     /// - Throws: `notAPropertyList` with a detail `not a property list: starts with 3C 21 41 … ("<!A")`
     ///   when it is none of them (an empty input says so).
     /// - Complexity: O(leading whitespace and comments); the rest of the input is not read.
-    package static func sniff(_ data: Data) throws(PlistError) -> Kind {
+    /// With `envelopes` false, a zlib or gzip header is not taken for binary input (the text forms'
+    /// sniffing, when the bytes did not inflate).
+    package static func sniff(_ data: Data, envelopes: Bool = true) throws(PlistError) -> Kind {
         guard !data.isEmpty else {
             throw PlistError(.notAPropertyList, offset: 0, "not a property list: the input is empty")
         }
-        if data.starts(with: "bplist".utf8) || PlistCompression.detect(data) != nil { return .binary }
+        if data.starts(with: "bplist".utf8) || (envelopes && PlistCompression.envelope(of: data) != nil) {
+            return .binary
+        }
         let (encoding, bom) = PlistText.detectEncoding(data)
         let head = asciiHead(data, encoding: encoding, skipping: bom)
         var k = 0

@@ -3,11 +3,12 @@
 
 enum TextPosition {
     /// `line L, column C` of a byte offset (lines end at LF, CR or CRLF; columns count scalars from 1).
-    static func lineColumn(_ bytes: [UInt8], _ offset: Int) -> String {
+    static func lineColumn<C: RandomAccessCollection<UInt8>>(_ bytes: C, _ offset: Int) -> String
+    where C.Index == Int {
         var line = 1
         var column = 1
-        var k = 0
-        let end = min(max(offset, 0), bytes.count)
+        var k = bytes.startIndex
+        let end = min(max(offset, bytes.startIndex), bytes.endIndex)
         while k < end {
             let b = bytes[k]
             if b == 0x0A {
@@ -26,8 +27,8 @@ enum TextPosition {
     }
 
     /// `'x'` for a printable ASCII byte, else `byte 0x0a`; `end of input` past the end.
-    static func describe(_ bytes: [UInt8], _ k: Int) -> String {
-        guard k >= 0 && k < bytes.count else { return "end of input" }
+    static func describe<C: RandomAccessCollection<UInt8>>(_ bytes: C, _ k: Int) -> String where C.Index == Int {
+        guard k >= bytes.startIndex && k < bytes.endIndex else { return "end of input" }
         return describe(bytes[k])
     }
 

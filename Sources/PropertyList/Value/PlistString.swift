@@ -90,7 +90,7 @@ public struct PlistString: Sendable, Hashable, CustomStringConvertible, CustomDe
 
     /// The bytes of `source` a slice's `offset << 24 | count` names.
     @inline(__always)
-    private static func range(_ packed: UInt64) -> Range<Int> {
+    static func range(_ packed: UInt64) -> Range<Int> {
         let offset = Int(packed >> 24)
         return offset..<offset &+ Int(packed & 0xFF_FFFF)
     }

@@ -58,11 +58,23 @@ package enum XMLPlist {
     package static func decode(_ data: Data, limits: PlistLimits = .default, options: PlistReadOptions = .default)
         throws(PlistError) -> PlistValue
     {
+        let (encoding, bom) = PlistText.detectEncoding(data)
+        if encoding == .utf8 {
+            // Read in place; strings longer than 15 bytes are slices of `data` (see ``PlistString``).
+            let source = StringSource(data)
+            return try XMLInput.read(data, from: bom) { (input) throws(PlistError) -> PlistValue in
+                var reader = XMLPlistReader(bytes: input, limits: limits, source: source, sourceBase: bom)
+                reader.normalizesDates = options.normalizesDates
+                return try reader.parseDocument()
+            }
+        }
         let text = try PlistText(data)
-        var reader = XMLPlistReader(bytes: text.utf8, limits: limits)
-        reader.ignoresDeclaredEncoding = text.isTranscoded
-        reader.normalizesDates = options.normalizesDates
-        return try reader.parseDocument()
+        return try XMLInput.read(text.utf8) { (input) throws(PlistError) -> PlistValue in
+            var reader = XMLPlistReader(bytes: input, limits: limits)
+            reader.ignoresDeclaredEncoding = true
+            reader.normalizesDates = options.normalizesDates
+            return try reader.parseDocument()
+        }
     }
 
     /// Writes a value as an XML property list in Apple's layout: a tab per level, `<true/>`,
@@ -79,8 +91,14 @@ package enum XMLPlist {
     package static func encode(_ value: PlistValue, sortKeys: Bool = false, budget: OutputBudget = .default)
         throws(PlistError) -> Data
     {
-        try value.checkExpansion(budget, as: "an XML property list")
-        return try XMLPlistWriter(sortKeys: sortKeys).write(value)
+        guard let size = XMLPlistWriter.measure(value, within: budget) else {
+            // Over the budget: the shared check names the limit (and throws).
+            try value.checkExpansion(budget, as: "an XML property list")
+            return try XMLPlistWriter(sortKeys: sortKeys).write(value)
+        }
+        // The output buffer starts at about the text's size, 3 % more (it grows if escapes or long numbers
+        // make the text longer).
+        return try XMLPlistWriter(sortKeys: sortKeys).write(value, capacity: size.xml &+ size.xml / 32 &+ 4096)
     }
 
     /// Writes a value as an XML property list into `out` as it walks the value (the bytes of

@@ -15,19 +15,24 @@ extension XMLPlistReader {
     /// The offset to report for position `k` of `text`.
     func offset(_ k: Int, in text: XMLText) -> Int { text.isInput ? k : text.start }
 
-    /// The text without leading and trailing XML whitespace.
-    func trimmed(_ text: XMLText) -> Range<Int> {
-        var lo = text.bytes.startIndex
-        var hi = text.bytes.endIndex
-        while lo < hi && XMLScan.isWhitespace(text.bytes[lo]) { lo += 1 }
-        while hi > lo && XMLScan.isWhitespace(text.bytes[hi - 1]) { hi -= 1 }
+    /// The bytes of `t` without leading and trailing XML whitespace.
+    func trimmed<C: RandomAccessCollection<UInt8>>(_ t: C) -> Range<Int> where C.Index == Int {
+        var lo = t.startIndex
+        var hi = t.endIndex
+        while lo < hi && XMLScan.isWhitespace(t[lo]) { lo += 1 }
+        while hi > lo && XMLScan.isWhitespace(t[hi - 1]) { hi -= 1 }
         return lo..<hi
     }
 
     /// `[+-]` then decimal digits or `0x` and hex digits, exact in `Int128`.
     func integer(_ text: XMLText) throws(PlistError) -> Int128 {
-        let t = text.bytes
-        let r = trimmed(text)
+        if let decoded = text.decoded { return try integer(decoded[...], text) }
+        return try integer(bytes[text.range], text)
+    }
+
+    func integer<C: RandomAccessCollection<UInt8>>(_ t: C, _ text: XMLText) throws(PlistError) -> Int128
+    where C.Index == Int {
+        let r = trimmed(t)
         var k = r.lowerBound
         guard k < r.upperBound else { throw fail(offset(k, in: text), "<integer> holds no number") }
         var negative = false
@@ -74,8 +79,14 @@ extension XMLPlistReader {
 
     /// Decimal text, or `nan`, `inf`, `infinity` (signed, any case).
     func real(_ text: XMLText) throws(PlistError) -> Double {
-        let r = trimmed(text)
-        let t = text.bytes[r]
+        if let decoded = text.decoded { return try real(decoded[...], text) }
+        return try real(bytes[text.range], text)
+    }
+
+    func real<C: RandomAccessCollection<UInt8>>(_ all: C, _ text: XMLText) throws(PlistError) -> Double
+    where C.Index == Int {
+        let r = trimmed(all)
+        let t = all[r]
         let at = offset(r.lowerBound, in: text)
         guard !t.isEmpty, t.count <= 64 else {
             throw fail(at, t.isEmpty ? "<real> holds no number" : "<real> text too long")
@@ -123,8 +134,14 @@ extension XMLPlistReader {
     /// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (UTC), the year optionally negative and of 1 to 9 digits
     /// (`PlistISO8601`, shared with canonical JSON).
     func date(_ text: XMLText) throws(PlistError) -> Date {
-        let r = trimmed(text)
-        switch PlistISO8601.parse(text.bytes[r], normalizesDates ? .coreFoundationXML : .xml) {
+        if let decoded = text.decoded { return try date(decoded[...], text) }
+        return try date(bytes[text.range], text)
+    }
+
+    func date<C: RandomAccessCollection<UInt8>>(_ t: C, _ text: XMLText) throws(PlistError) -> Date
+    where C.Index == Int {
+        let r = trimmed(t)
+        switch PlistISO8601.parse(t[r], normalizesDates ? .coreFoundationXML : .xml) {
         case .seconds(let x):
             return Date(timeIntervalSinceReferenceDate: x)
         case .outOfRange:
@@ -132,13 +149,18 @@ extension XMLPlistReader {
         case .malformed:
             throw fail(
                 offset(r.lowerBound, in: text),
-                "<date> is not YYYY-MM-DDTHH:MM:SSZ: \"\(String(decoding: text.bytes[r], as: UTF8.self))\"")
+                "<date> is not YYYY-MM-DDTHH:MM:SSZ: \"\(String(decoding: t[r], as: UTF8.self))\"")
         }
     }
 
     /// Base64 with whitespace anywhere; padding optional but, when present, correct.
     func base64(_ text: XMLText) throws(PlistError) -> Data {
-        let t = text.bytes
+        if let decoded = text.decoded { return try base64(decoded[...], text) }
+        return try base64(bytes[text.range], text)
+    }
+
+    func base64<C: RandomAccessCollection<UInt8>>(_ t: C, _ text: XMLText) throws(PlistError) -> Data
+    where C.Index == Int {
         var out: [UInt8] = []
         out.reserveCapacity(t.count / 4 * 3 + 3)
         var quantum: UInt32 = 0

@@ -29,7 +29,7 @@ extension XMLScan {
     }
 
     /// The index of the first byte that does not belong to a well-formed UTF-8 sequence.
-    static func firstInvalidUTF8(_ bytes: ArraySlice<UInt8>) -> Int? {
+    static func firstInvalidUTF8<C: RandomAccessCollection<UInt8>>(_ bytes: C) -> Int? where C.Index == Int {
         var k = bytes.startIndex
         let end = bytes.endIndex
         while k < end {

@@ -19,11 +19,7 @@ extension XMLPlistReader {
         var mark = i
         while true {
             // Fast scan to the next markup byte.
-            while i < n {
-                let b = bytes[i]
-                if b == UInt8(ascii: "<") || b == UInt8(ascii: "&") { break }
-                i += 1
-            }
+            i = bytes.endOfText(from: i)
             guard i < n else {
                 throw fail(i, "input ends inside <\(element.rawValue)> (opened at \(lineColumn(tag.offset)))")
             }
@@ -32,29 +28,29 @@ extension XMLPlistReader {
                     copied = true
                     buffer.reserveCapacity(i - start + 16)
                 }
-                buffer.append(contentsOf: bytes[mark..<i])
+                bytes.append(mark..<i, to: &buffer)
                 try readReference(into: &buffer)
                 mark = i
             } else if byte(i + 1) == UInt8(ascii: "/") {
                 let end = i
                 try readCloseTag(element, openedAt: tag.offset)
-                if !copied { return XMLText(bytes: bytes[start..<end], isInput: true, start: start) }
-                buffer.append(contentsOf: bytes[mark..<end])
-                return XMLText(bytes: buffer[...], isInput: false, start: start)
+                if !copied { return XMLText(input: start..<end) }
+                bytes.append(mark..<end, to: &buffer)
+                return XMLText(decoded: buffer, start: start)
             } else if byte(i + 1) == UInt8(ascii: "!") && has("<![CDATA[", at: i) {
                 copied = true
-                buffer.append(contentsOf: bytes[mark..<i])
+                bytes.append(mark..<i, to: &buffer)
                 let open = i
                 i += 9
                 let contentStart = i
                 while i < n && !(bytes[i] == UInt8(ascii: "]") && has("]]>", at: i)) { i += 1 }
                 guard i < n else { throw fail(i, "unterminated CDATA section (opened at \(lineColumn(open)))") }
-                buffer.append(contentsOf: bytes[contentStart..<i])
+                bytes.append(contentStart..<i, to: &buffer)
                 i += 3
                 mark = i
             } else if has("<!--", at: i) {
                 copied = true
-                buffer.append(contentsOf: bytes[mark..<i])
+                bytes.append(mark..<i, to: &buffer)
                 try skipComment()
                 mark = i
             } else {
@@ -112,11 +108,51 @@ extension XMLPlistReader {
     }
 
     /// Text as a string; invalid UTF-8 is an error at the first bad byte.
-    func string(_ text: XMLText) throws(PlistError) -> String {
+    mutating func string(_ text: XMLText) throws(PlistError) -> PlistString {
+        guard let decoded = text.decoded else { return try string(inputRange: text.range) }
         // ASCII (most keys and strings) needs no validation beyond this scan.
-        if text.bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: text.bytes, as: UTF8.self) }
-        if let s = String(validating: text.bytes, as: UTF8.self) { return s }
-        let bad = XMLScan.firstInvalidUTF8(text.bytes) ?? text.bytes.startIndex
-        throw fail(text.isInput ? bad : text.start, "invalid UTF-8")
+        if decoded.allSatisfy({ $0 < 0x80 }) { return PlistString(String(decoding: decoded, as: UTF8.self)) }
+        if let s = String(validating: decoded, as: UTF8.self) { return PlistString(s) }
+        throw fail(text.start, "invalid UTF-8")
+    }
+
+    /// The input bytes `r` as a string: up to 15 bytes a Swift small string (held inline), longer a
+    /// slice of the input (`source`) when there is one; invalid UTF-8 is an error at the first bad byte.
+    mutating func string(inputRange r: Range<Int>) throws(PlistError) -> PlistString {
+        try string(inputRange: r, ascii: bytes.isASCII(r))
+    }
+
+    /// ``string(inputRange:)`` when whether the bytes are ASCII is known; up to 16 bytes through the cache.
+    @inline(__always)
+    mutating func string(inputRange r: Range<Int>, ascii: Bool) throws(PlistError) -> PlistString {
+        if r.count <= 16 { return try cachedString(r, ascii: ascii).string }
+        return try makeString(r, ascii: ascii)
+    }
+
+    /// A string of at most 16 bytes, and the hash of its bytes: the one made before from the same bytes,
+    /// or a new one, remembered. Longer strings are made each time, their hash computed.
+    @inline(__always)
+    mutating func cachedString(_ r: Range<Int>, ascii: Bool) throws(PlistError) -> (string: PlistString, hash: UInt64) {
+        let count = r.count
+        guard count <= 16 else {
+            let s = try makeString(r, ascii: ascii)
+            return (s, ByteHash.hash(s))
+        }
+        let (w0, w1) = bytes.shortWords(r.lowerBound, count)
+        if let hit = cache.lookup(w0, w1, count) { return hit }
+        let s = try makeString(r, ascii: ascii)
+        let hash = ByteHash.hash(s)
+        cache.insert(s, hash: hash, w0, w1, count)
+        return (s, hash)
+    }
+
+    /// A new string of the input bytes `r` (`ascii`: whether they are all ASCII).
+    func makeString(_ r: Range<Int>, ascii: Bool) throws(PlistError) -> PlistString {
+        if !ascii, let bad = XMLScan.firstInvalidUTF8(bytes[r]) { throw fail(bad, "invalid UTF-8") }
+        if r.count > 15, let source {
+            // Valid UTF-8 (checked above), inside the source: `bytes` is its suffix from `sourceBase`.
+            return PlistString(source, offset: sourceBase + r.lowerBound, count: r.count)
+        }
+        return PlistString(ascii ? bytes.asciiString(r) : bytes.validString(r) ?? "")
     }
 }

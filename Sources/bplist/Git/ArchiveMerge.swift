@@ -56,7 +56,8 @@ enum ArchiveMerge {
         case .date(let d): return .date(d)
         case .url(let s): return .string(PlistString("<NSURL> " + s))
         case .uuid(let u): return .string(PlistString("<NSUUID> " + u.uuidString))
-        case .typed(let name, let text): return .string(PlistString("<\(name)> " + text))
+        case .typed(let name, let value):
+            return .string(PlistString("<\(name)> " + (value.typedDescription?.text ?? "\(value)")))
         case .backReference(let uid), .truncated(let uid): return .uid(UInt64(max(0, uid)))
         case .array(let xs), .orderedSet(let xs), .set(let xs): return .array(xs.map(plain))
         case .dictionary(let entries):

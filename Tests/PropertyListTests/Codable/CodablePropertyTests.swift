@@ -9,6 +9,7 @@
 // seconds, so the XML checks compare with the model's dates rounded down.
 
 import Foundation
+import KeyedArchiveTestSupport
 import PropertyBased
 import PropertyList
 import Testing
@@ -35,7 +36,7 @@ struct GeneratedModel: Codable, Equatable {
 }
 
 struct ModelGenerator {
-    var rng: SeededRNG
+    var rng: SplitMix64
 
     mutating func int<T: FixedWidthInteger>(_ type: T.Type) -> T {
         switch Int.random(in: 0...3, using: &rng) {
@@ -114,7 +115,7 @@ struct ModelGenerator {
     }
 
     func model(_ seed: UInt64) -> GeneratedModel {
-        var g = ModelGenerator(rng: SeededRNG(seed: seed))
+        var g = ModelGenerator(rng: SplitMix64(seed: seed))
         return g.model(depth: 3)
     }
 

@@ -4,25 +4,6 @@ import Foundation
 import PropertyList
 import Testing
 
-/// Bytes from hex text. Spaces separate groups; on each line, text after `|` is an annotation.
-func hex(_ text: String) -> Data {
-    var out: [UInt8] = []
-    var pending: UInt8? = nil
-    let code = text.split(separator: "\n").map { $0.split(separator: "|", maxSplits: 1).first ?? "" }.joined(
-        separator: " ")
-    for c in code.unicodeScalars {
-        guard let v = UInt8(String(c), radix: 16) else { continue }
-        if let p = pending {
-            out.append(p << 4 | v)
-            pending = nil
-        } else {
-            pending = v
-        }
-    }
-    precondition(pending == nil, "odd number of hex digits in fixture")
-    return Data(out)
-}
-
 /// Assembles a bplist00 file from raw object encodings: header, objects, offset table, trailer.
 ///
 /// Tests corrupt the result (or pass odd widths) to hit one rule at a time.

@@ -178,7 +178,7 @@ public func checkKeyPaths(_ doc: BinaryPlistDocument, root: PlistValue, maxPaths
         }
     }
     for (path, expected) in paths.prefix(maxPaths) {
-        let found = Result { () throws(PlistError) in try doc.ref(at: path) }
+        let found = Result { () throws(PlistError) in try doc.ref(at: PlistKeyPath(keys: path)) }
         guard case .success(let r?) = found else {
             require(false, "ref(at: \(path)) is \(found) but the materialised tree has the path")
             return
@@ -187,14 +187,14 @@ public func checkKeyPaths(_ doc: BinaryPlistDocument, root: PlistValue, maxPaths
         require((try? v.get()) == expected, "value at \(path) differs from the materialised tree")
         let joined = path.joined(separator: ".")
         if !path.contains(where: { $0.contains(".") }), !(joined.isEmpty && !path.isEmpty) {
-            let viaString = Result { () throws(PlistError) in try doc.ref(at: joined) }
+            let viaString = Result { () throws(PlistError) in try doc.ref(at: PlistKeyPath(plutil: joined)) }
             require((try? viaString.get()) == r, "ref(at: \"\(joined)\") differs from ref(at: \(path))")
         }
     }
     // A key the root does not have finds nothing.
     let absent = "\u{1}absent\u{1}"
     if root[absent] == nil {
-        let missing = Result { () throws(PlistError) in try doc.ref(at: [absent, "0"]) }
+        let missing = Result { () throws(PlistError) in try doc.ref(at: PlistKeyPath(keys: [absent, "0"])) }
         require((try? missing.get()) == .some(nil), "ref(at: absent key) is \(missing)")
     }
 }

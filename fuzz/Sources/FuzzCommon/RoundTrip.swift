@@ -18,16 +18,18 @@ public func checkRoundTrip(
 ) -> Data? {
     // No size gate: `==`, hashing and the writer are linear in shared sub-trees (storage identity),
     // so even a 2^60-leaf DAG from a 300-byte input compares and re-encodes in its file size.
-    let writer = BinaryPlistWriter(
-        deduplicate: deduplicate, compression: compressionLevel.map { .zlib, compressionLevel: $0 } ?? .none)
+    let writeOptions = PlistWriteOptions(deduplicates: deduplicate, compressionLevel: compressionLevel ?? -1)
+    let compression: PlistCompression = compressionLevel == nil ? .none : .zlib
     let encoded: Data
     do {
-        encoded = try writer.write(value)
+        encoded = try value.encoded(compression: compression, options: writeOptions)
     } catch {
         fatalError("fuzz oracle failed: a decoded value does not re-encode: \(error)")
     }
     // Deterministic: the same value gives the same bytes.
-    require((try? writer.write(value)) == encoded, "writing the same value twice gave different bytes")
+    require(
+        (try? value.encoded(compression: compression, options: writeOptions)) == encoded,
+        "writing the same value twice gave different bytes")
 
     var limits = original.limits
     var options = PlistReadOptions()
@@ -62,7 +64,7 @@ public func checkRoundTrip(
     require(again == value, "round trip changed the value; re-encoded bytes \(hexString(encoded))")
     // Writing what was read back gives the same bytes again (a fixed point after one round).
     if compressionLevel == nil {
-        require((try? writer.write(again)) == encoded, "second round trip gave different bytes")
+        require((try? again.encoded(options: writeOptions)) == encoded, "second round trip gave different bytes")
     }
     return encoded
 }

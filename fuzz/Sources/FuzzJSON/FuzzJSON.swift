@@ -8,8 +8,9 @@ import PropertyList
 
 let json = TextFormat(
     name: "canonical JSON",
-    read: { (d, _) throws(PlistError) in try PlistValue(canonicalJSONBytes: d) },
-    write: { (v) throws(PlistError) in Data(try v.canonicalJSON().utf8) })
+    read: { (d, l) throws(PlistError) in try PlistValue.decode(from: d, as: .json, limits: l, options: textOnly).value
+    },
+    write: { (v) throws(PlistError) in try v.encoded(as: .json, options: PlistWriteOptions(sortsKeys: true)) })
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -148,17 +148,18 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         }
         // Edits by paths the input names: applied, or a typed error that leaves the graph as it was.
         var edited = graph
-        var path = ["root"]
+        var keys = ["root"]
         if let root = graph.root, case .object(let o)? = graph.node(root), let first = o.fields.first {
-            path.append(first.key)
+            keys.append(first.key)
         }
-        _ = keyed("KeyedArchiveGraph.apply", { try edited.apply([.set(path, .string("x"))]) })
+        let path = PlistKeyPath(keys: keys)
+        _ = keyed("KeyedArchiveGraph.apply", { try edited.apply([.set(.string("x"), at: path)]) })
         let before = keyed("KeyedArchiveGraph.encoded", { try edited.encoded(as: .binary) })
         if let before {
             _ = keyed("KeyedArchiveGraph edited", { try KeyedArchiveGraph(before, limits: limits) })
         }
         // The second edit names what the first removed: the call fails, and changes nothing.
-        if keyed("KeyedArchiveGraph.apply", { try edited.apply([.remove(path), .remove(path)]) }) == nil {
+        if keyed("KeyedArchiveGraph.apply", { try edited.apply([.remove(at: path), .remove(at: path)]) }) == nil {
             let after = keyed("KeyedArchiveGraph.encoded", { try edited.encoded(as: .binary) })
             require(after == before, "a failed edit changed the graph")
         }

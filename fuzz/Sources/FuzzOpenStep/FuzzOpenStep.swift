@@ -7,8 +7,11 @@ import FuzzCommon
 import PropertyList
 
 let openStep = TextFormat(
-    name: "OpenStep", read: { (d, l) throws(PlistError) in try OpenStepPlist.decode(d, limits: l) },
-    write: { (v) throws(PlistError) in try OpenStepPlist.encode(v) })
+    name: "OpenStep",
+    read: { (d, l) throws(PlistError) in
+        try PlistValue.decode(from: d, as: .openStep, limits: l, options: textOnly).value
+    },
+    write: { (v) throws(PlistError) in try v.encoded(as: .openStep) })
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -4,7 +4,7 @@
 // 2. The typed layer: every object as a typed value, the root, a Messages body, a colour list.
 // Oracles: errors are TypedStreamError with an offset inside the payload; the event reader and the
 // object layer agree (the same error, or both succeed), and the one-pass decoder with them (the same
-// values, or the same error); whatever reads writes back (the SPI writer)
+// values, or the same error); whatever reads writes back (the test-support writer)
 // to bytes that read with the same groups, objects and classes, and writing that again gives the
 // same bytes (a fixed point); a message body's runs are contiguous and cover its text.
 //
@@ -15,7 +15,8 @@
 import Foundation
 import FuzzCommon
 import KeyedArchive
-@_spi(Internals) import TypedStream
+import TypedStream
+import Workloads
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -26,8 +27,8 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         maxDepth: config.limits.maxDepth, maxValues: min(config.limits.maxValues, 1 << 16),
         maxTableEntries: min(config.limits.maxObjects, 1 << 16))
     let options = TypedStreamOptions(
-        allowsTrailingData: config.options.allowsTrailingData, unionPointerSize: config.choice & 1 == 0 ? 8 : 4)
-    let decoding = TypedStreamOptions(decodesNestedKeyedArchives: config.choice & 2 != 0)
+        allowsTrailingData: config.options.allowsTrailingData, unionPointerSize: config.choice & 1 == 0 ? 8 : 4,
+        decodesNestedKeyedArchives: config.choice & 2 != 0)
 
     func located(_ e: TypedStreamError, _ what: String) {
         require(!e.detail.isEmpty, "\(what): TypedStreamError without detail")
@@ -58,7 +59,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         // The one-pass decoder fails too (with this error, or a typed-layer one met before it).
         do {
             let values = try TypedStreamArchive.decodeValues(
-                from: payload, limits: limits, options: options, decoding: decoding)
+                from: payload, limits: limits, options: options)
             values.forEach { $0.breakReferenceCycles() }
             require(false, "the one-pass decoder read what the archive could not: \(error)")
         } catch let oneError {
@@ -90,9 +91,9 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     var valuesError: TypedStreamError?
     var valueCount = 0
     do {
-        decoded = try archive.decodeObjects(options: decoding)
+        decoded = try archive.decodeObjects()
         require(decoded.count == archive.objects.count, "decodeObjects: one value per object")
-        let values = try archive.decodeValues(options: decoding)
+        let values = try archive.decodeValues()
         valueCount = values.count
         values.forEach { $0.breakReferenceCycles() }
     } catch {
@@ -103,7 +104,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     // The one-pass decoder: the same values, or the same cycle (both convert in the order objects end).
     do {
         let values = try TypedStreamArchive.decodeValues(
-            from: payload, limits: limits, options: options, decoding: decoding)
+            from: payload, limits: limits, options: options)
         values.forEach { $0.breakReferenceCycles() }
         require(
             valuesError == nil,
@@ -116,7 +117,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
             "one-pass: \(error) (archive: \(valuesError.map { "\($0)" } ?? "no error"))")
     }
     do {
-        let body = try MessageBody(attributedBody: payload, limits: limits, options: decoding)
+        let body = try MessageBody(attributedBody: payload, limits: limits, options: options)
         var at = 0
         for run in body.runs {
             require(run.range.lowerBound == at, "message body: runs not contiguous")
@@ -128,7 +129,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         located(error, "message body")
     }
     do {
-        _ = try archive.colorList(options: decoding)
+        _ = try archive.colorList()
     } catch {
         located(error, "colour list")
     }

@@ -7,8 +7,10 @@ import FuzzCommon
 import PropertyList
 
 let xml = TextFormat(
-    name: "XML", read: { (d, l) throws(PlistError) in try XMLPlist.decode(d, limits: l) },
-    write: { (v) throws(PlistError) in try XMLPlist.encode(v) }, normalize: wholeSecondDates)
+    name: "XML",
+    read: { (d, l) throws(PlistError) in try PlistValue.decode(from: d, as: .xml, limits: l, options: textOnly).value
+    },
+    write: { (v) throws(PlistError) in try v.encoded(as: .xml) }, normalize: wholeSecondDates)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

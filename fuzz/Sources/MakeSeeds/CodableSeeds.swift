@@ -19,10 +19,10 @@ extension Seeds {
     }
 
     mutating func codable() throws {
-        let w = BinaryPlistWriter()
+        let w = SeedWriter()
         let model = Seeds.codableModel(depth: 2)
         add("codable-model", try w.write(model))
-        add("codable-model-xml", try XMLPlist.encode(model))
+        add("codable-model-xml", try model.encoded(as: .xml))
         add("codable-model-minimal", try w.write(["name": "x"]))
         add(
             "codable-shape-nested",

@@ -3,7 +3,7 @@
 //   swift run --package-path fuzz MakeSeeds fuzz/seeds      (or scripts/make-fuzz-seeds)
 //
 // Every seed is `config prefix (2 bytes) + payload` (see FuzzInput.swift). Payloads are written by
-// BinaryPlistWriter / ObjectTableBuilder, or assembled byte by byte here for shapes our writer
+// PlistValue.encoded / ObjectTableBuilder, or assembled byte by byte here for shapes our writer
 // never produces (cycles, bad trailers, counts past the end, appended data, envelopes). Nothing is
 // copied from any external corpus.
 
@@ -65,7 +65,7 @@ struct Seeds {
     ]
 
     mutating func valid() throws {
-        let w = BinaryPlistWriter()
+        let w = SeedWriter()
         let scalars: [(String, PlistValue)] = [
             ("int-0", 0), ("int-255", 255), ("int-65536", 65536), ("int-minus1", -1),
             ("int-int64max", .int(Int64.max)), ("int-uint64max", .int(UInt64.max)),
@@ -80,7 +80,7 @@ struct Seeds {
         ]
         for (name, v) in scalars { add("valid-\(name)", try w.write(v)) }
         add("valid-mixed", try w.write(Seeds.mixed))
-        add("valid-mixed-nodedup", try BinaryPlistWriter(deduplicate: false).write(Seeds.mixed))
+        add("valid-mixed-nodedup", try Seeds.mixed.encoded(options: PlistWriteOptions(deduplicates: false)))
         add("valid-array-300-ints", try w.write(.array((0..<300).map { .int($0) })))
         add(
             "valid-dict-40-keys",
@@ -135,7 +135,7 @@ struct Seeds {
                 "$objects": .array(["$null"] + objects),
             ]
         }
-        let w = BinaryPlistWriter()
+        let w = SeedWriter()
         let dictClass: PlistValue = ["$classname": "NSDictionary", "$classes": ["NSDictionary", "NSObject"]]
         let arrayClass: PlistValue = ["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]]
         let custom: PlistValue = ["$classname": "Person", "$classes": ["Person", "NSObject"]]
@@ -255,7 +255,7 @@ struct Seeds {
     // MARK: Appended data and back-to-back files
 
     mutating func appended() throws {
-        let w = BinaryPlistWriter()
+        let w = SeedWriter()
         let a = try Array(w.write(["a": 5]))
         let b = try Array(w.write(Seeds.mixed))
         for (config, suffix) in [([0, 0] as [UInt8], "strict"), ([1, 0], "lenient")] {
@@ -272,7 +272,7 @@ struct Seeds {
     // MARK: zlib and gzip envelopes
 
     mutating func compressed() throws {
-        let plain = try BinaryPlistWriter().write(Seeds.mixed)
+        let plain = try SeedWriter().write(Seeds.mixed)
         add("zlib-level1", try Zlib.deflate(plain, level: 1))
         add("zlib-level9", try Zlib.deflate(plain, level: 9))
         add("zlib-stored", try Zlib.deflate(plain, level: 0))
@@ -284,7 +284,7 @@ struct Seeds {
         add("zlib-corrupt", Data(packed.prefix(10)) + Data([0xFF, 0xFF]) + packed.dropFirst(12))
         add("gzip", Asm.gzip(plain))
         // A bomb: 60 KB of zeros inside a data object, read with a 100-byte and a 64 KiB cap.
-        let bomb = try Zlib.deflate(BinaryPlistWriter().write(.data(Data(count: 60_000))), level: 9)
+        let bomb = try Zlib.deflate(SeedWriter().write(.data(Data(count: 60_000))), level: 9)
         add("zlib-bomb-cap-100", bomb, config: [0, 0x20])
         add("zlib-bomb-cap-64k", bomb)
         add("zlib-rejected-by-option", packed, config: [4, 0])
@@ -293,7 +293,7 @@ struct Seeds {
     // MARK: Truncations and limit configurations
 
     mutating func truncatedAndConfigured() throws {
-        let plain = try Array(BinaryPlistWriter().write(Seeds.mixed))
+        let plain = try Array(SeedWriter().write(Seeds.mixed))
         for cut in [9, 40, plain.count / 2, plain.count - 33, plain.count - 32, plain.count - 1] {
             add("truncated-mixed-\(cut)", plain.prefix(cut))
         }
@@ -367,4 +367,9 @@ enum Asm {
         let le: (UInt32) -> [UInt8] = { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
         return [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF] + raw + le(crc) + le(size)
     }
+}
+
+/// The binary form of values, as the library writes it (`PlistValue.encoded()`).
+struct SeedWriter {
+    func write(_ value: PlistValue) throws(PlistError) -> Data { try value.encoded() }
 }

@@ -21,9 +21,9 @@ extension Seeds {
     ]
 
     mutating func text() throws {
-        let xml = try XMLPlist.encode(Seeds.xmlable)
+        let xml = try Seeds.xmlable.encoded(as: .xml)
         add("text-xml-mixed", xml)
-        add("text-xml-sorted", try XMLPlist.encode(Seeds.xmlable, sortKeys: true))
+        add("text-xml-sorted", try Seeds.xmlable.encoded(as: .xml, options: PlistWriteOptions(sortsKeys: true)))
         let xmlText = String(decoding: xml, as: UTF8.self)
         add("text-xml-utf16le-bom", [0xFF, 0xFE] + Array(xmlText.data(using: .utf16LittleEndian) ?? Data()))
         add("text-xml-utf16be", Array(xmlText.data(using: .utf16BigEndian) ?? Data()))
@@ -39,14 +39,14 @@ extension Seeds {
         add(
             "text-xml-doctype-subset",
             Array("<!DOCTYPE plist [ <!ENTITY e \"x\"> ]><plist><string>&e;</string></plist>".utf8))
-        add("text-json-mixed", Array(try Seeds.xmlable.canonicalJSON().utf8))
+        add("text-json-mixed", Array(try Seeds.xmlable.encoded(as: .json, options: PlistWriteOptions(sortsKeys: true))))
         add(
             "text-json-tags",
             Array(
                 ("[{\"$set\": [1, \"a\"]}, {\"$dict\": [[1, \"one\"]]}, {\"$uid\": 5}, {\"$data\": \"AAE=\"},"
                     + " {\"$date\": \"2001-01-01T00:00:00.5Z\"}, {\"$real\": \"nan\"}, 1.5e300, \"\\ud83d\\ude00\"]")
                     .utf8))
-        add("text-openstep-value", try OpenStepPlist.encode(Seeds.openStepValue))
+        add("text-openstep-value", try Seeds.openStepValue.encoded(as: .openStep))
         add(
             "text-openstep-project",
             Array(

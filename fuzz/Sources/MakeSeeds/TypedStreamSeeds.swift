@@ -1,10 +1,11 @@
 // fuzz/Sources/MakeSeeds/TypedStreamSeeds.swift - Seeds for FuzzTypedStream (names start with `ts-`):
-// streams of our SPI writer (Messages bodies, the benchmark graph, colour lists, fonts, every type
+// streams of our test-support writer (Messages bodies, the benchmark graph, colour lists, fonts, every type
 // code, both byte orders, streamer version 3) and hostile shapes (truncated, bad references, deep
 // nesting, trailing bytes, a class chain naming itself), each behind a configuration prefix.
 
 import Foundation
-@_spi(Internals) import TypedStream
+import TypedStream
+import Workloads
 
 extension Seeds {
     mutating func typedStreams() {

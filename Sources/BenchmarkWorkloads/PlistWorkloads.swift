@@ -1,4 +1,4 @@
-// Benchmarks/Sources/Workloads/Workloads.swift - The benchmark inputs: in-process, deterministic
+// Sources/BenchmarkWorkloads/PlistWorkloads.swift - The plist benchmark inputs: in-process, deterministic
 // equivalents of ../shared/peers' workloads, or the real files when BENCH_DATA_DIR names a folder.
 //
 // Shapes follow ../shared/peers/gen_data.py (same fields, key order, value kinds and distributions),
@@ -11,8 +11,9 @@
 //   numbers  array of 1,000,000 / d numbers: ints of 8/16/32/63 bits (10 % negative) alternating
 //            with doubles in -1e6...1e6
 //
-// The generated values are not byte-identical to the Python files (another PRNG), but malloc counts
-// of the generated inputs are deterministic, which is what Benchmarks/Thresholds relies on.
+// The generated values are not byte-identical to the Python files (another PRNG: the shared
+// `SplitMix64`), but malloc counts of the generated inputs are deterministic, which is what
+// Benchmarks/Thresholds relies on.
 // With BENCH_DATA_DIR set, `<dir>/<name>.bplist` is read instead (e.g. .build-peers/data); the
 // thresholds do not apply to such runs.
 
@@ -30,7 +31,7 @@ public struct Workload: Sendable {
     /// The same, in a zlib envelope (level 1).
     public let zlibBytes: Data
     /// A key path two levels deep into the middle of the file, for lookup benchmarks.
-    public let keyPath: String
+    public let keyPath: PlistKeyPath
     /// Where the bytes came from (`generated/25` or a file path).
     public let source: String
 
@@ -65,7 +66,7 @@ extension Workload {
         case "numbers": value = numbers(pairs: 500_000 / divisor, &rng)
         default: throw WorkloadError(description: "unknown workload \(name)")
         }
-        let bytes = try BinaryPlistWriter().write(value)
+        let bytes = try value.encoded()
         return try Workload(name: name, value: value, bytes: bytes, source: "generated/\(divisor)")
     }
 
@@ -85,22 +86,22 @@ extension Workload {
         self.name = name
         self.value = value
         self.bytes = bytes
-        self.zlibBytes = try BinaryPlistWriter(compression: .zlib, compressionLevel: 1).write(value)
+        self.zlibBytes = try value.encoded(compression: .zlib, options: PlistWriteOptions(compressionLevel: 1))
         self.keyPath = try Workload.middlePath(BinaryPlistDocument(bytes))
         self.source = source
     }
 
     /// The middle element of the top-level array, then its last key (or middle element).
-    static func middlePath(_ doc: BinaryPlistDocument) throws(PlistError) -> String {
-        guard case .array(let refs) = try doc.object(doc.root), !refs.isEmpty else { return "" }
+    static func middlePath(_ doc: BinaryPlistDocument) throws(PlistError) -> PlistKeyPath {
+        guard case .array(let refs) = try doc.object(doc.root), !refs.isEmpty else { return PlistKeyPath(keys: []) }
         let middle = refs.count / 2
         switch try doc.object(refs[middle]) {
         case .dictionary(let keys, _) where !keys.isEmpty:
-            return "\(middle).\(try doc.string(keys[keys.count - 1]) ?? "")"
+            return PlistKeyPath(keys: ["\(middle)", try doc.string(keys[keys.count - 1]) ?? ""])
         case .array(let inner) where !inner.isEmpty:
-            return "\(middle).\(inner.count / 2)"
+            return PlistKeyPath(keys: ["\(middle)", "\(inner.count / 2)"])
         default:
-            return "\(middle)"
+            return PlistKeyPath(keys: ["\(middle)"])
         }
     }
 }
@@ -170,24 +171,4 @@ private func numbers(pairs: Int, _ rng: inout SplitMix64) -> PlistValue {
         out.append(.real(rng.unit() * 2e6 - 1e6))
     }
     return .array(out)
-}
-
-/// A small deterministic PRNG (SplitMix64): the same workload on every machine and run.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..<bound (bound > 0; the tiny modulo bias does not matter here).
-    mutating func below(_ bound: UInt64) -> UInt64 { next() % bound }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 }

@@ -1,6 +1,8 @@
-// Sources/TypedStream/Writing/SampleStreams.swift - Streams of known shapes through the small writer:
+// Sources/BenchmarkWorkloads/SampleStreams.swift - Streams of known shapes through the small writer:
 // Messages bodies of any runs and attributes, and the benchmark workloads (many message bodies; one
-// large object graph full of references). SPI, for tests, fuzz seeds and benchmarks.
+// large object graph full of references), for tests, fuzz seeds, benchmarks and `bplist generate`.
+
+public import TypedStream
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
@@ -9,7 +11,6 @@
 #endif
 
 /// Streams of known shapes.
-@_spi(Internals)
 public enum TypedStreamSamples {
     /// An attribute value as Messages archives it.
     public enum BodyValue: Hashable, Sendable {
@@ -123,19 +124,6 @@ public enum TypedStreamSamples {
         w.endObject()
     }
 
-    /// SplitMix64, so a seed gives the same workload everywhere.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     private static let words = [
         "see", "you", "at", "the", "station", "tonight", "thanks", "for", "dinner", "ok", "sounds", "good", "café",
         "later", "running", "late", "🙂", "where", "are", "we", "meeting", "tomorrow", "call", "me", "when", "free",
@@ -145,22 +133,22 @@ public enum TypedStreamSamples {
     /// with a link and a mention (20 %), an attachment and a caption (15 %), long texts of 200 to 2,000
     /// bytes with bold and effects (5 %).
     public static func messageBodies(count: Int, seed: UInt64 = 20_240_601) -> [Data] {
-        var rng = Random(state: seed)
+        var rng = SplitMix64(seed: seed)
         var out: [Data] = []
         out.reserveCapacity(count)
         let part = "__kIMMessagePartAttributeName"
         func sentence(_ n: Int) -> String {
-            (0..<n).map { _ in words[rng.below(words.count)] }.joined(separator: " ")
+            (0..<n).map { _ in words[rng.int(below: words.count)] }.joined(separator: " ")
         }
         for i in 0..<count {
-            let kind = rng.below(20)
-            let mutable = rng.below(3) == 0
+            let kind = rng.int(below: 20)
+            let mutable = rng.int(below: 3) == 0
             if kind < 12 {
-                let text = sentence(2 + rng.below(12))
+                let text = sentence(2 + rng.int(below: 12))
                 out.append(attributedBody(text, runs: [(text.utf16.count, [(part, .int(0))])], mutable: mutable))
             } else if kind < 16 {
-                let head = sentence(1 + rng.below(5)) + " "
-                let name = ["Sam", "Ada", "Lin"][rng.below(3)]
+                let head = sentence(1 + rng.int(below: 5)) + " "
+                let name = ["Sam", "Ada", "Lin"][rng.int(below: 3)]
                 let link = "https://example.com/\(i)"
                 let text = head + name + " " + link
                 out.append(
@@ -176,7 +164,7 @@ public enum TypedStreamSamples {
                             (link.utf16.count, [(part, .int(0)), ("__kIMLinkAttributeName", .url(link))]),
                         ], mutable: mutable))
             } else if kind < 19 {
-                let caption = sentence(1 + rng.below(6))
+                let caption = sentence(1 + rng.int(below: 6))
                 let text = "\u{FFFC}" + caption
                 out.append(
                     attributedBody(
@@ -194,8 +182,8 @@ public enum TypedStreamSamples {
             } else {
                 var runs: [(Int, [(String, BodyValue)])] = []
                 var text = ""
-                for r in 0..<(4 + rng.below(12)) {
-                    let piece = sentence(5 + rng.below(25)) + " "
+                for r in 0..<(4 + rng.int(below: 12)) {
+                    let piece = sentence(5 + rng.int(below: 25)) + " "
                     text += piece
                     let style = r % 3 == 0 ? [("__kIMTextBoldAttributeName", BodyValue.int(1))] : []
                     let effect = r % 5 == 4 ? [("__kIMTextEffectAttributeName", BodyValue.int(5))] : []
@@ -212,7 +200,7 @@ public enum TypedStreamSamples {
     /// number, a name from a small shared set, a date, 16 bytes, and every tenth an owner object (an
     /// unknown class, shared by the ten records that follow).
     public static func objectGraph(count: Int, seed: UInt64 = 20_240_601) -> Data {
-        var rng = Random(state: seed)
+        var rng = SplitMix64(seed: seed)
         var w = TypedStreamWriter()
         let array: Chain = [(10, "NSMutableArray", 0), (11, "NSArray", 0), object]
         let dictionary: Chain = [(12, "NSMutableDictionary", 0), (9, "NSDictionary", 0), object]
@@ -248,7 +236,7 @@ public enum TypedStreamSamples {
             w.integer(Int64(i) * 7919)
             w.endObject()
             key("name")
-            let name = rng.below(400)
+            let name = rng.int(below: 400)
             w.beginGroup("@")
             if let n = nameObjects[name] {
                 w.objectReference(n)
@@ -260,7 +248,7 @@ public enum TypedStreamSamples {
             w.beginGroup("@")
             w.beginObject([(14, "NSDate", 0), object])
             w.beginGroup("d")
-            w.double(Double(rng.below(700_000_000)) + 0.5)
+            w.double(Double(rng.int(below: 700_000_000)) + 0.5)
             w.endObject()
             key("blob")
             w.beginGroup("@")

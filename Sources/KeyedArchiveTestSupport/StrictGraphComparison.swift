@@ -1,5 +1,5 @@
-// Tests/KeyedArchiveTests/StrictGraphComparison.swift - "The same object graph, node by node",
-// decided on the raw property lists of two keyed archives, with nothing forgiven.
+// Sources/KeyedArchiveTestSupport/StrictGraphComparison.swift - "The same object graph, node by
+// node", decided on the raw property lists of two keyed archives, with nothing forgiven.
 //
 // Unlike `ArchiveGraphEquivalence` (which compares the Foundation classes as values, mutable and
 // immutable alike, and sets and dictionaries in any order), this comparison pairs every `$objects`
@@ -13,37 +13,12 @@
 // mutability (the class chain), identity (the pairing), NSArray / NSSet / NSOrderedSet member order
 // and NSDictionary entry order (the `NS.keys` and `NS.objects` lists) all count.
 
-import Foundation
-import PropertyList
+public import Foundation
+public import PropertyList
 
-struct StrictGraphComparison {
-    struct Side {
-        let objects: [PlistValue]
-        let top: PlistDictionary
-
-        init(_ data: Data) throws {
-            let root: PlistValue =
-                XMLPlist.looksLikeXML(data) ? try XMLPlist.decode(data) : try BinaryPlistDocument(data).value()
-            guard case .dictionary(let d) = root, case .array(let objects)? = d["$objects"],
-                case .dictionary(let top)? = d["$top"]
-            else { throw StrictGraphComparison.Failure("not a keyed archive") }
-            self.objects = objects
-            self.top = top
-        }
-
-        /// `$classname`, `$classes` and `$classhints` of an object's class description.
-        func classOf(_ d: PlistDictionary) -> PlistValue? {
-            guard case .uid(let u)? = d["$class"], u < UInt64(objects.count),
-                case .dictionary(let c) = objects[Int(u)]
-            else { return nil }
-            return .array([c["$classname"] ?? .null, c["$classes"] ?? .null, c["$classhints"] ?? .null])
-        }
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ d: String) { description = d }
-    }
+public struct StrictGraphComparison {
+    typealias Side = KeyedArchivePlist
+    public typealias Failure = GraphMismatch
 
     let a: Side
     let b: Side
@@ -59,7 +34,7 @@ struct StrictGraphComparison {
 
     /// The number of `$objects` entries paired when the graphs are the same; throws the first
     /// difference otherwise.
-    static func compare(_ first: Data, _ second: Data) throws -> Int {
+    public static func compare(_ first: Data, _ second: Data) throws -> Int {
         var c = try StrictGraphComparison(first, second)
         try c.run()
         return c.forward.count
@@ -133,7 +108,7 @@ struct StrictGraphComparison {
 
 extension PlistValue {
     /// Equal, with dictionaries compared in order and reals by bit pattern (`==` ignores key order).
-    func sameInOrder(_ other: PlistValue) -> Bool {
+    public func sameInOrder(_ other: PlistValue) -> Bool {
         switch (self, other) {
         case (.array(let p), .array(let q)), (.set(let p), .set(let q)):
             return p.count == q.count && zip(p, q).allSatisfy { $0.sameInOrder($1) }

@@ -1,12 +1,14 @@
-// Sources/TypedStream/Writing/TypedStreamWriter.swift - A small typedstream writer, for tests, fuzz
-// seeds and oracles, and benchmark workloads (SPI: this package reads typedstreams; it does not
-// offer writing them as API).
+// Sources/BenchmarkWorkloads/TypedStreamWriter.swift - A small typedstream writer, for tests, fuzz seeds
+// and oracles, and benchmark workloads (not API: this package reads typedstreams; it does not offer
+// writing them).
 //
 // It writes what NeXT's writer writes (typedstream.m, read, not copied): integers in the smallest
 // form (one byte for -110…127, then 0x81, 0x82, and 0x87 for 64-bit values), reals as integers when
 // they are whole, shared strings and classes once then by reference, C strings uniqued in the object
 // table, an object's entry before its class chain. The reader is tested against it; it shares no
-// code with the reader.
+// code with the reader (not even the type encodings: `TypeWalk` below reads them on its own).
+
+public import TypedStream
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
@@ -15,7 +17,6 @@
 #endif
 
 /// Writes a typedstream piece by piece: a group's type encoding, then one value per type.
-@_spi(Internals)
 public struct TypedStreamWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8] = []
@@ -206,7 +207,7 @@ extension TypedStreamWriter {
 
     private mutating func group(_ g: TypedStreamGroup, _ archive: TypedStreamArchive) throws(TypedStreamError) {
         beginGroup(g.types)
-        let table = try TypedStreamWriter.compile(g.types)
+        let table = try TypeWalk(g.types)
         var cursor = 0
         for v in g.values {
             guard cursor < table.ops.count else {
@@ -217,14 +218,7 @@ extension TypedStreamWriter {
         }
     }
 
-    private static func compile(_ types: String) throws(TypedStreamError) -> TypeTable {
-        var table = TypeTable()
-        let raw = Array(types.utf8)
-        _ = try table.compile(raw.span, range: 0..<raw.count, index: 0, pointerSize: 8, offset: 0)
-        return table
-    }
-
-    private mutating func value(_ v: TypedStreamValue, _ table: TypeTable, op index: Int, _ archive: TypedStreamArchive)
+    private mutating func value(_ v: TypedStreamValue, _ table: TypeWalk, op index: Int, _ archive: TypedStreamArchive)
         throws(TypedStreamError)
     {
         let op = table.ops[index]
@@ -293,4 +287,81 @@ extension TypedStreamWriter {
         }
         return out
     }
+}
+
+/// A type encoding read for writing, on its own (the reader's compiler is internal to `TypedStream`,
+/// and an oracle should not share it): one op per value in pre-order, as the reader reads them. A
+/// structure's fields follow it up to `end`, an array's element follows it; `[Nc]` and `[NC]` are one
+/// value of raw bytes, and a union is one value of raw bytes (its members are not ops). A structure or
+/// union name is what precedes `=`, when an `=` comes before any bracket.
+private struct TypeWalk {
+    enum Kind { case scalar, bytes, array, structure, union }
+
+    struct Op {
+        var kind: Kind
+        /// The type code of a scalar (ASCII); `c` or `C` for bytes; `[`, `{`, `(` otherwise.
+        var code: UInt8
+        /// The index after this op and its children.
+        var end: Int
+    }
+
+    private(set) var ops: [Op] = []
+
+    /// Reads `types`; an encoding the reader would not accept is `corrupted` (never a trap).
+    init(_ types: String) throws(TypedStreamError) {
+        let t = Array(types.utf8)
+        let fail = { (why: String) in TypedStreamError(.corrupted, "type encoding \"\(types)\": \(why)") }
+        var open: [Int] = []
+        var i = 0
+        while i < t.count {
+            let c = t[i]
+            switch c {
+            case UInt8(ascii: "["):
+                i += 1
+                let digits = i
+                while i < t.count, t[i] >= UInt8(ascii: "0"), t[i] <= UInt8(ascii: "9") { i += 1 }
+                guard i > digits else { throw fail("an array without a count") }
+                open.append(ops.count)
+                ops.append(Op(kind: .array, code: c, end: 0))
+            case UInt8(ascii: "{"), UInt8(ascii: "("):
+                var j = i + 1
+                while j < t.count, !Self.brackets.contains(t[j]), t[j] != UInt8(ascii: "=") { j += 1 }
+                i = j < t.count && t[j] == UInt8(ascii: "=") ? j + 1 : i + 1
+                open.append(ops.count)
+                ops.append(Op(kind: c == UInt8(ascii: "{") ? .structure : .union, code: c, end: 0))
+            case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ")"):
+                guard let top = open.popLast() else { throw fail("a bracket that closes nothing") }
+                let opener = ops[top].code
+                guard
+                    (c == UInt8(ascii: "]") && opener == UInt8(ascii: "["))
+                        || (c == UInt8(ascii: "}") && opener == UInt8(ascii: "{"))
+                        || (c == UInt8(ascii: ")") && opener == UInt8(ascii: "("))
+                else { throw fail("mismatched brackets") }
+                ops[top].end = ops.count
+                switch ops[top].kind {
+                case .array:
+                    guard ops.count > top + 1, ops[top + 1].end == ops.count else {
+                        throw fail("an array holds one element type")
+                    }
+                    let element = ops[top + 1]
+                    if element.kind == .scalar, element.code == UInt8(ascii: "c") || element.code == UInt8(ascii: "C") {
+                        ops[top] = Op(kind: .bytes, code: element.code, end: top + 1)
+                        ops.removeLast()
+                    }
+                case .union:
+                    ops[top].end = top + 1
+                    ops.removeSubrange((top + 1)...)
+                default:
+                    break
+                }
+                i += 1
+            default:
+                ops.append(Op(kind: .scalar, code: c, end: ops.count + 1))
+                i += 1
+            }
+        }
+        guard open.isEmpty else { throw fail("unbalanced brackets") }
+    }
+
+    private static let brackets: Set<UInt8> = Set("{}()[]".utf8)
 }

@@ -1,67 +1,59 @@
-// Tests/PropertyListTests/Support/Generators.swift - Seeded random property lists for property tests.
+// Sources/KeyedArchiveTestSupport/PlistGenerator.swift - Seeded random property lists for property tests.
 
-import Foundation
-import PropertyList
-
-/// SplitMix64: small, fast and reproducible from its seed (printed by every failing property).
-struct SeededRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// The seed of one property run: `PROPERTY_SEED` when set (to replay a failure), else random.
-func propertySeed() -> UInt64 {
-    if let s = ProcessInfo.processInfo.environment["PROPERTY_SEED"], let v = UInt64(s) { return v }
-    return UInt64.random(in: 0...UInt64.max)
-}
+public import BenchmarkWorkloads
+public import Foundation
+public import PropertyList
 
 /// What a generated value may contain (peers support different subsets).
-struct GenerationProfile {
-    var sets = true
-    var uids = true
-    var null = true
-    var int128 = true
-    var nan = true
+public struct GenerationProfile: Sendable {
+    public var sets = true
+    public var uids = true
+    public var null = true
+    public var int128 = true
+    public var nan = true
     /// Dates with sub-second fractions (plistlib keeps microseconds only).
-    var fractionalDates = true
-    var nonStringKeys = true
+    public var fractionalDates = true
+    public var nonStringKeys = true
     /// -0.0 next to 0.0 (plistlib's writer deduplicates them into one object, as `0.0 == -0.0` in Python).
-    var negativeZero = true
+    public var negativeZero = true
     /// "e\u{301}" beside "é" (Swift's `Dictionary<String, _>` merges canonically equivalent keys).
-    var decomposedText = true
-    var maxDepth = 5
-    var maxWidth = 8
+    public var decomposedText = true
+    public var maxDepth = 5
+    public var maxWidth = 8
 
-    static let full = GenerationProfile()
-    static let foundation = GenerationProfile(
+    public init(
+        sets: Bool = true, uids: Bool = true, null: Bool = true, int128: Bool = true, nan: Bool = true,
+        fractionalDates: Bool = true, nonStringKeys: Bool = true, negativeZero: Bool = true,
+        decomposedText: Bool = true, maxDepth: Int = 5, maxWidth: Int = 8
+    ) {
+        (self.sets, self.uids, self.null, self.int128, self.nan) = (sets, uids, null, int128, nan)
+        (self.fractionalDates, self.nonStringKeys, self.negativeZero) = (fractionalDates, nonStringKeys, negativeZero)
+        (self.decomposedText, self.maxDepth, self.maxWidth) = (decomposedText, maxDepth, maxWidth)
+    }
+
+    public static let full = GenerationProfile()
+    public static let foundation = GenerationProfile(
         sets: false, uids: false, null: false, int128: false, nan: false,
         nonStringKeys: false, decomposedText: false)
-    static let plistlib = GenerationProfile(
+    public static let plistlib = GenerationProfile(
         sets: false, uids: true, null: false, int128: false, nan: false,
         fractionalDates: false, nonStringKeys: false, negativeZero: false)
 }
 
-struct PlistGenerator {
-    var rng: SeededRNG
-    var profile: GenerationProfile
+public struct PlistGenerator {
+    public var rng: SplitMix64
+    public var profile: GenerationProfile
     /// A small pool so that values repeat and deduplication and shared sub-trees are exercised.
-    var pool: [PlistValue] = []
+    public var pool: [PlistValue] = []
 
-    init(seed: UInt64, profile: GenerationProfile = .full) {
-        rng = SeededRNG(seed: seed)
+    public init(seed: UInt64, profile: GenerationProfile = .full) {
+        rng = SplitMix64(seed: seed)
         self.profile = profile
     }
 
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
+    public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
 
-    mutating func string() -> String {
+    public mutating func string() -> String {
         var alphabets: [[String]] = [
             ["a", "b", "c", "name", "x", "$", "0"],
             ["é", "e\u{301}", "ß", "中", "😀", "\u{0}", "\u{7F}", "Ω", "𝄞", " ", "\u{FEFF}"],
@@ -75,7 +67,7 @@ struct PlistGenerator {
         }.joined()
     }
 
-    mutating func integer() -> Int128 {
+    public mutating func integer() -> Int128 {
         switch int(0...7) {
         case 0: return Int128(int(0...255))
         case 1: return Int128(int(-300...300))
@@ -89,7 +81,7 @@ struct PlistGenerator {
         }
     }
 
-    mutating func real() -> Double {
+    public mutating func real() -> Double {
         switch int(0...5) {
         case 0:
             let specials: [Double] = [
@@ -102,13 +94,13 @@ struct PlistGenerator {
         }
     }
 
-    mutating func date() -> Date {
+    public mutating func date() -> Date {
         let seconds = Double(int(-2_000_000_000...2_000_000_000))
         let fraction = profile.fractionalDates ? Double.random(in: 0..<1, using: &rng) : 0
         return Date(timeIntervalSinceReferenceDate: seconds + fraction)
     }
 
-    mutating func scalar() -> PlistValue {
+    public mutating func scalar() -> PlistValue {
         switch int(0...11) {
         case 0: return .bool(int(0...1) == 1)
         case 1, 2: return .integer(PlistInteger(integer()))
@@ -121,7 +113,7 @@ struct PlistGenerator {
         }
     }
 
-    mutating func key() -> PlistValue {
+    public mutating func key() -> PlistValue {
         guard profile.nonStringKeys, int(0...9) == 0 else { return .string(string()) }
         switch int(0...3) {
         case 0: return .integer(PlistInteger(integer()))
@@ -131,7 +123,7 @@ struct PlistGenerator {
         }
     }
 
-    mutating func value(depth: Int = 0) -> PlistValue {
+    public mutating func value(depth: Int = 0) -> PlistValue {
         if !pool.isEmpty && int(0...9) == 0 { return pool[int(0...pool.count - 1)] }
         let v: PlistValue
         if depth >= profile.maxDepth || int(0...2) == 0 {
@@ -154,7 +146,7 @@ struct PlistGenerator {
 
 /// The number of distinct objects an ideal deduplicating writer emits for `v`: an independent model
 /// (hash sets over values) of what the writer's tables do.
-func distinctObjectCount(_ v: PlistValue) -> Int {
+public func distinctObjectCount(_ v: PlistValue) -> Int {
     var seen = Set<PlistValue>()
     var containers = Set<PlistValue>()
     var stack = [v]
@@ -176,7 +168,7 @@ func distinctObjectCount(_ v: PlistValue) -> Int {
 }
 
 /// A short description of where two values first differ (for readable property failures).
-func firstDifference(_ a: PlistValue, _ b: PlistValue, path: String = "$") -> String? {
+public func firstDifference(_ a: PlistValue, _ b: PlistValue, path: String = "$") -> String? {
     switch (a, b) {
     case (.array(let x), .array(let y)), (.set(let x), .set(let y)):
         if x.count != y.count { return "\(path): \(x.count) vs \(y.count) elements" }

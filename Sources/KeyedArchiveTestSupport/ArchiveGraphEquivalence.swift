@@ -1,5 +1,5 @@
-// Tests/KeyedArchiveTests/ArchiveGraphEquivalence.swift - "Same object graph", decided on the raw
-// property lists of two keyed archives.
+// Sources/KeyedArchiveTestSupport/ArchiveGraphEquivalence.swift - "Same object graph", decided on the
+// raw property lists of two keyed archives.
 //
 // Two archives hold the same graph when, for every `$top` key of the first, the second has the key
 // and the two values are equivalent:
@@ -16,64 +16,32 @@
 //   archives are paired one to one (an object reached twice in the first is the same object of the
 //   second both times). Cycles are followed once (a pair met again is assumed equal).
 
-import Foundation
-import KeyedArchive
+public import Foundation
 import PropertyList
 
-struct ArchiveGraphEquivalence {
+public struct ArchiveGraphEquivalence {
+    typealias Side = KeyedArchivePlist
     let a: Side
     let b: Side
     /// Object UID of `a` → object UID of `b`, and back.
     var forward: [Int: Int] = [:]
     var backward: [Int: Int] = [:]
     /// Why the last comparison failed.
-    var failure = ""
+    public private(set) var failure = ""
 
-    struct Side {
-        let objects: [PlistValue]
-        let top: PlistDictionary
-
-        init(_ data: Data) throws {
-            let root: PlistValue =
-                XMLPlist.looksLikeXML(data) ? try XMLPlist.decode(data) : try BinaryPlistDocument(data).value()
-            guard case .dictionary(let d) = root, case .array(let objects)? = d["$objects"],
-                case .dictionary(let top)? = d["$top"]
-            else { throw KeyedArchiveError(.notAKeyedArchive, "not a keyed archive") }
-            self.objects = objects
-            self.top = top
-        }
-
-        /// A value with its UID followed: the object and its UID (`nil` for an inline value).
-        func resolve(_ v: PlistValue) -> (PlistValue, Int?) {
-            guard case .uid(let u) = v, u < UInt64(objects.count) else { return (v, nil) }
-            return (objects[Int(u)], Int(u))
-        }
-
-        func className(_ d: PlistDictionary) -> (name: String, chain: [String])? {
-            guard case .uid(let u)? = d["$class"], u < UInt64(objects.count),
-                case .dictionary(let c) = objects[Int(u)], let name = c["$classname"]?.stringValue
-            else { return nil }
-            var chain: [String] = []
-            if case .array(let list)? = c["$classes"] {
-                for case .string(let s) in list { chain.append(s.string) }
-            }
-            return (name, chain)
-        }
-    }
-
-    init(_ first: Data, _ second: Data) throws {
+    public init(_ first: Data, _ second: Data) throws {
         a = try Side(first)
         b = try Side(second)
     }
 
     /// Whether `second` holds the same graph as `first`.
-    static func same(_ first: Data, _ second: Data) throws -> Bool {
+    public static func same(_ first: Data, _ second: Data) throws -> Bool {
         var check = try ArchiveGraphEquivalence(first, second)
         return check.sameGraph()
     }
 
     /// Whether every `$top` key of the first archive holds an equivalent value in the second.
-    mutating func sameGraph() -> Bool {
+    public mutating func sameGraph() -> Bool {
         for (k, v) in a.top {
             guard let key = k.stringValue, let w = b.top[key] else {
                 failure = "top key \(k) is missing"

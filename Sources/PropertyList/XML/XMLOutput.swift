@@ -1,0 +1,396 @@
+// Sources/PropertyList/XML/XMLOutput.swift - Unsafe fence: the XML writer's output buffer.
+//
+// A block from `malloc` that grows with `realloc` (on Linux a large block is remapped, not copied),
+// handed over as `Data` without a copy (`finish`) or drained into a `TextSink` as the writer goes.
+// Every store first makes room for what it writes (`room`, a comparison with the capacity; the block
+// always keeps 16 bytes of slack past the room asked for, so the word stores of short tags and
+// digits may write up to 16 bytes and count fewer). Text is copied in bulk: a scan 16 bytes at a
+// time finds the bytes XML escapes (`&`, `<`, `>`) and those that need a closer look (control
+// characters, and 0xEF, the lead byte of U+FFFE and U+FFFF).
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#elseif canImport(WASILibc)
+    import WASILibc
+#endif
+
+/// The bytes of an XML property list as it is written.
+@safe struct XMLOutput: ~Copyable {
+    /// `capacity + slack` bytes from `malloc`, of which `0 ..< count` are written.
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    private(set) var count = 0
+    /// Bytes past `capacity` that a word store may touch (and not count).
+    private static let slack = 16
+
+    init(capacity: Int) {
+        let n = Swift.max(capacity, 256)
+        guard let p = unsafe malloc(n &+ XMLOutput.slack) else { preconditionFailure("out of memory (\(n) bytes)") }
+        unsafe base = p
+        self.capacity = n
+    }
+
+    deinit { unsafe free(base) }
+
+    /// The address of the next `n` bytes (with `slack` more behind them); grows as needed.
+    @inline(__always)
+    private mutating func room(_ n: Int) -> UnsafeMutableRawPointer {
+        precondition(n >= 0 && n <= Int.max / 4 &- count, "XML output size")
+        if n > capacity &- count { grow(count &+ n) }
+        // count + n <= capacity now: the n bytes from `count`, and `slack` more, are inside the block.
+        return unsafe base + count
+    }
+
+    private mutating func grow(_ needed: Int) {
+        let newCapacity = Swift.max(needed, capacity &* 2)
+        guard let p = unsafe realloc(base, newCapacity &+ XMLOutput.slack) else {
+            preconditionFailure("out of memory (\(newCapacity) bytes)")
+        }
+        unsafe base = p
+        capacity = newCapacity
+    }
+
+    // MARK: Stores
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        let p = unsafe room(1)
+        unsafe p.storeBytes(of: byte, as: UInt8.self)
+        count &+= 1
+    }
+
+    /// The low `n` bytes (n <= 8) of `w`, first byte lowest.
+    @inline(__always)
+    mutating func append(word w: UInt64, _ n: Int) {
+        let p = unsafe room(n)
+        // 8 bytes from p are inside the block (n bytes of room and 16 of slack); n of them are counted.
+        unsafe p.storeBytes(of: w.littleEndian, toByteOffset: 0, as: UInt64.self)
+        count &+= n
+    }
+
+    /// The low `n` bytes (8 <= n <= 16) of the words `w0`, `w1`, first byte lowest.
+    @inline(__always)
+    mutating func append(words w0: UInt64, _ w1: UInt64, _ n: Int) {
+        let p = unsafe room(n)
+        // 16 bytes from p are inside the block (n bytes of room and 16 of slack); n of them are counted.
+        unsafe p.storeBytes(of: w0.littleEndian, toByteOffset: 0, as: UInt64.self)
+        unsafe p.storeBytes(of: w1.littleEndian, toByteOffset: 8, as: UInt64.self)
+        count &+= n
+    }
+
+    /// `n` tabs.
+    @inline(__always)
+    mutating func append(tabs n: Int) {
+        guard n > 0 else { return }
+        if n <= 16 {
+            append(words: 0x0909_0909_0909_0909, 0x0909_0909_0909_0909, n)
+            return
+        }
+        let p = unsafe room(n)
+        // n bytes of room at p.
+        unsafe p.initializeMemory(as: UInt8.self, repeating: 0x09, count: n)
+        count &+= n
+    }
+
+    /// `bytes`, as they are.
+    mutating func append(_ bytes: Span<UInt8>) {
+        let n = bytes.count
+        let p = unsafe room(n)
+        unsafe bytes.withUnsafeBytes { src in
+            // room reserved n (== src.count) bytes at p.
+            if n > 0, let s = src.baseAddress { unsafe p.copyMemory(from: s, byteCount: n) }
+        }
+        count &+= n
+    }
+
+    /// `bytes`, as they are (a `String`'s UTF-8, or any collection).
+    mutating func append(contentsOf bytes: some Collection<UInt8>) {
+        let n = bytes.count
+        let p = unsafe room(n)
+        var k = 0
+        for b in bytes where k < n {
+            // k < n: inside the n bytes of room at p.
+            unsafe p.storeBytes(of: b, toByteOffset: k, as: UInt8.self)
+            k &+= 1
+        }
+        count &+= k
+    }
+
+    /// What `appendScanning` found in the text it copied.
+    struct TextClass {
+        /// A `&`, `<` or `>`: the text must be written escaped.
+        var escapes = false
+        /// A control character (tab, LF, CR included) or 0xEF: the text may hold a character XML 1.0
+        /// cannot hold, which the caller checks.
+        var suspicious = false
+    }
+
+    /// Copies `bytes` as they are and classifies them for XML text (16 bytes at a time): the caller
+    /// drops the copy (`truncate`) when they need escaping or hold a character XML cannot hold.
+    mutating func appendScanning(_ bytes: Span<UInt8>) -> TextClass {
+        let n = bytes.count
+        if n <= 16 {
+            // Short text (keys, names): its bytes in two words, zero past n, tested and stored whole.
+            var words: (UInt64, UInt64) = (0, 0)
+            unsafe bytes.withUnsafeBytes { src in
+                unsafe withUnsafeMutableBytes(of: &words) { dst in
+                    // n <= 16 bytes into the 16 of `words`.
+                    if n > 0, let s = src.baseAddress { unsafe dst.baseAddress?.copyMemory(from: s, byteCount: n) }
+                }
+            }
+            let w0 = UInt64(littleEndian: words.0)
+            let w1 = UInt64(littleEndian: words.1)
+            // The high bit of each of the first n bytes: the zero bytes past n test as control characters,
+            // and the tests' borrows only run upwards, so masking them off leaves the first n exact.
+            // Smart shifts: by 64 or more they give 0.
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let m0 = n >= 8 ? highs : highs & ~(UInt64.max << (8 &* UInt64(n)))
+            let m1 = n >= 16 ? highs : highs & ~(UInt64.max << (8 &* UInt64(Swift.max(n &- 8, 0))))
+            append(words: w0, w1, n)
+            return TextClass(
+                escapes: (XMLOutput.escapeBytes(w0) & m0) | (XMLOutput.escapeBytes(w1) & m1) != 0,
+                suspicious: (XMLOutput.controlOrEF(w0) & m0) | (XMLOutput.controlOrEF(w1) & m1) != 0)
+        }
+        let start = count
+        append(bytes)
+        // start ..< count was just written (inside the block).
+        return unsafe XMLOutput.classify(UnsafeRawBufferPointer(start: base + start, count: count &- start))
+    }
+
+    /// Drops the bytes from `mark` on (written by the caller after it took `mark = count`).
+    mutating func truncate(_ mark: Int) {
+        precondition(mark >= 0 && mark <= count, "XML output mark")
+        count = mark
+    }
+
+    /// The classes of the bytes of `raw`, tested a word at a time.
+    private static func classify(_ raw: UnsafeRawBufferPointer) -> TextClass {
+        let n = raw.count
+        guard n > 0, let p = raw.baseAddress else { return TextClass() }
+        var k = 0
+        var escapes: UInt64 = 0
+        var suspicious: UInt64 = 0
+        while k &+ 8 <= n {
+            // k + 8 <= n = raw.count: inside the lent bytes.
+            let w = unsafe p.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            escapes |= XMLOutput.escapeBytes(w)
+            suspicious |= XMLOutput.controlOrEF(w)
+            k &+= 8
+        }
+        while k < n {
+            // k < n.
+            let b = unsafe p.load(fromByteOffset: k, as: UInt8.self)
+            if b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") { escapes = 1 }
+            if b < 0x20 || b == 0xEF { suspicious = 1 }
+            k &+= 1
+        }
+        return TextClass(escapes: escapes != 0, suspicious: suspicious != 0)
+    }
+
+    /// Non-zero when a byte of `w` is below 0x20 or is 0xEF (exact as to whether one is: the zero-byte
+    /// test's borrows only run upwards from such a byte).
+    @inline(__always)
+    private static func controlOrEF(_ w: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let ef = w ^ 0xEFEF_EFEF_EFEF_EFEF
+        return ((w &- 0x2020_2020_2020_2020) & ~w | (ef &- ones) & ~ef) & highs
+    }
+
+    /// Non-zero when a byte of `w` is `&`, `<` or `>`.
+    @inline(__always)
+    private static func escapeBytes(_ w: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let a = w ^ 0x2626_2626_2626_2626
+        let b = w ^ 0x3C3C_3C3C_3C3C_3C3C
+        let c = w ^ 0x3E3E_3E3E_3E3E_3E3E
+        return ((a &- ones) & ~a | (b &- ones) & ~b | (c &- ones) & ~c) & 0x8080_8080_8080_8080
+    }
+
+    /// `bytes` with `&`, `<`, `>` escaped (`&amp;`, `&lt;`, `&gt;`): runs without them copied whole.
+    mutating func appendEscaped(_ bytes: Span<UInt8>) {
+        unsafe bytes.withUnsafeBytes { raw in
+            let n = raw.count
+            guard let src = raw.baseAddress else { return }
+            var run = 0
+            for k in 0..<n {
+                // k < n = raw.count.
+                let b = unsafe src.load(fromByteOffset: k, as: UInt8.self)
+                let escape: (UInt64, Int)
+                switch b {
+                case UInt8(ascii: "&"): escape = (0x3B_706D_6126, 5)  // "&amp;"
+                case UInt8(ascii: "<"): escape = (0x3B_746C_26, 4)  // "&lt;"
+                case UInt8(ascii: ">"): escape = (0x3B_7467_26, 4)  // "&gt;"
+                default: continue
+                }
+                let length = k &- run
+                let p = unsafe room(length)
+                // room reserved `length` bytes at p; run ..< k lies inside the lent bytes (run <= k < n).
+                if length > 0 { unsafe p.copyMemory(from: src + run, byteCount: length) }
+                count &+= length
+                append(word: escape.0, escape.1)
+                run = k &+ 1
+            }
+            let length = n &- run
+            let p = unsafe room(length)
+            // room reserved `length` bytes at p; run ..< n lies inside the lent bytes.
+            if length > 0 { unsafe p.copyMemory(from: src + run, byteCount: length) }
+            count &+= length
+        }
+    }
+
+    // MARK: Numbers
+
+    /// The decimal digits of `v`, with a `-` when it is negative.
+    mutating func appendDecimal(_ v: Int64) {
+        if v < 0 { append(UInt8(ascii: "-")) }
+        appendDecimal(v.magnitude)
+    }
+
+    /// The decimal digits of `v`, two at a time from the last.
+    mutating func appendDecimal(_ v: UInt64) {
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 20 && v >= bound {
+            digits &+= 1
+            bound = bound &* 10
+        }
+        let p = unsafe room(digits)
+        var rest = v
+        var at = digits
+        while at >= 2 {
+            let q = rest / 100
+            let r = rest &- q &* 100
+            let tens = r / 10
+            at &-= 2
+            // 0 <= at and at + 2 <= digits: inside the room. Little-endian: the tens digit first.
+            let pair =
+                UInt16(truncatingIfNeeded: 0x30 &+ tens) | UInt16(truncatingIfNeeded: 0x30 &+ r &- tens &* 10) << 8
+            unsafe p.storeBytes(of: pair.littleEndian, toByteOffset: at, as: UInt16.self)
+            rest = q
+        }
+        if at == 1 {
+            // The first digit, at 0.
+            unsafe p.storeBytes(of: UInt8(truncatingIfNeeded: rest) &+ 0x30, toByteOffset: 0, as: UInt8.self)
+        }
+        count &+= digits
+    }
+
+    /// `v` as Swift's `description` writes it (the shortest digits that read back exactly), for a
+    /// finite, non-zero value; `dropsPointZero` drops a trailing `.0` as `%g` does.
+    mutating func appendShortest(_ v: Double, dropsPointZero: Bool) {
+        var text = DoubleText()
+        // Finite: `write(to:)` writes what `description` does (they differ only for NaN payloads).
+        v.write(to: &text)
+        var n = text.count
+        if dropsPointZero && n >= 2 && text.byte(n &- 1) == UInt8(ascii: "0") && text.byte(n &- 2) == UInt8(ascii: ".")
+        {
+            n &-= 2
+        }
+        if n <= 16 {
+            append(words: text.w0, text.w1, Swift.max(n, 8) == 8 ? 8 : n)
+            if n < 8 { count &-= 8 &- n }
+        } else {
+            append(words: text.w0, text.w1, 16)
+            append(words: text.w2, text.w3, n &- 16)
+        }
+    }
+
+    // MARK: Handing over
+
+    /// The written bytes as `Data`, which takes the block and frees it. A block more than twice the
+    /// size of its text is shrunk to size; a closer one is kept whole (its unused end was never touched,
+    /// so it costs no memory), so that freeing it lets glibc serve the next block of that size from its
+    /// heap: one shrunk to size would be smaller than the next request, which would be mapped afresh
+    /// and fault in every page again.
+    consuming func finish() -> Data {
+        let n = count
+        // Shrinking keeps the first n bytes; if it fails the larger block is still valid.
+        let block = unsafe capacity / 2 > n ? (realloc(base, Swift.max(n, 1)) ?? base) : base
+        discard self
+        return unsafe Data(bytesNoCopy: block, count: n, deallocator: .free)
+    }
+
+    /// Hands the written bytes to `sink` and empties the buffer.
+    mutating func drain(into sink: inout TextSink) {
+        guard count > 0 else { return }
+        // 0 ..< count is written and inside the block; the buffer lives for the call.
+        let bytes = unsafe UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
+        unsafe sink.write(bytes)
+        count = 0
+    }
+}
+
+/// The ASCII text of one `Double` (at most 32 bytes; Swift writes at most 24), caught from
+/// `Double.write(to:)` without making a `String`.
+struct DoubleText: TextOutputStream {
+    var w0: UInt64 = 0
+    var w1: UInt64 = 0
+    var w2: UInt64 = 0
+    var w3: UInt64 = 0
+    var count = 0
+
+    mutating func write(_ string: String) {
+        for b in string.utf8 { put(b) }
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard count == 0, buffer.count <= 32, let p = buffer.baseAddress else {
+            for k in 0..<buffer.count { put(unsafe buffer[k]) }
+            return
+        }
+        // The first write into an empty text: whole words while 8 bytes remain in the buffer, then bytes.
+        let n = buffer.count
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var k = 0
+        while k &+ 8 <= n {
+            // k + 8 <= n = buffer.count: inside the lent buffer.
+            let w = UInt64(littleEndian: unsafe UnsafeRawPointer(p).loadUnaligned(fromByteOffset: k, as: UInt64.self))
+            switch k >> 3 {
+            case 0: words.0 = w
+            case 1: words.1 = w
+            case 2: words.2 = w
+            default: words.3 = w
+            }
+            k &+= 8
+        }
+        (w0, w1, w2, w3) = words
+        count = k
+        while k < n {
+            // k < n.
+            put(unsafe p[k])
+            k &+= 1
+        }
+    }
+
+    @inline(__always)
+    private mutating func put(_ b: UInt8) {
+        guard count < 32 else { return }
+        let shift = UInt64(count & 7) &* 8
+        switch count >> 3 {
+        case 0: w0 |= UInt64(b) << shift
+        case 1: w1 |= UInt64(b) << shift
+        case 2: w2 |= UInt64(b) << shift
+        default: w3 |= UInt64(b) << shift
+        }
+        count &+= 1
+    }
+
+    /// The byte at `k` (< count).
+    func byte(_ k: Int) -> UInt8 {
+        let w = k < 8 ? w0 : k < 16 ? w1 : k < 24 ? w2 : w3
+        return UInt8(truncatingIfNeeded: w >> (UInt64(k & 7) &* 8))
+    }
+}

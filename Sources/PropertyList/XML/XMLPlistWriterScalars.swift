@@ -1,0 +1,279 @@
+// Sources/PropertyList/XML/XMLPlistWriterScalars.swift - The XML writer's scalars, written straight into
+// its output buffer: tags as words, integers and dates as digits, reals in Swift's shortest form
+// without a `String`, data as base64 lines; and what the writer refuses (null, dates out of range,
+// non-string keys, characters XML 1.0 cannot hold).
+//
+// Part of `XMLPlistWriter` (XMLPlistWriter.swift has the walk and the containers).
+
+#if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
+    internal import FoundationEssentials
+#else
+    internal import Foundation
+#endif
+
+extension XMLPlistWriter {
+    /// Writes a scalar after its indentation; `path` names it in an error.
+    @inline(__always)
+    func scalar(
+        _ v: PlistValue, indent: Int, into out: inout XMLOutput, path: () throws(PlistError) -> [String]
+    ) throws(PlistError) {
+        switch v {
+        case .string(let text):
+            out.append(word: 0x3e67_6e69_7274_733c, 8)  // "<string>"
+            try self.text(text, into: &out) { () throws(PlistError) -> PlistError in
+                let bad = XMLCharacters.firstInvalidScalar(text.string) ?? " "
+                return XMLCharacters.describe(bad, "the string at \(XMLCharacters.place(try path()))")
+            }
+            out.append(words: 0x676e_6972_7473_2f3c, 0x0a3e, 10)  // "</string>\n"
+        case .integer(let i):
+            out.append(words: 0x7265_6765_746e_693c, 0x3e, 9)  // "<integer>"
+            if let v = i.int64 {
+                out.appendDecimal(v)
+            } else if let v = i.uint64 {
+                out.appendDecimal(v)
+            } else {
+                out.append(contentsOf: String(i).utf8)
+            }
+            out.append(words: 0x6567_6574_6e69_2f3c, 0x0a_3e72, 11)  // "</integer>\n"
+        case .real(let d):
+            out.append(word: 0x3e_6c61_6572_3c, 6)  // "<real>"
+            if d.isNaN {
+                out.append(word: 0x6e_616e, 3)  // "nan"
+            } else if d.isInfinite {
+                // "-inf", "inf"
+                if d < 0 { out.append(word: 0x66_6e69_2d, 4) } else { out.append(word: 0x66_6e69, 3) }
+            } else if d == 0 {
+                // "-0.0", "0.0"
+                if d.sign == .minus { out.append(word: 0x30_2e30_2d, 4) } else { out.append(word: 0x30_2e30, 3) }
+            } else {
+                out.appendShortest(d, dropsPointZero: true)
+            }
+            out.append(word: 0x0a3e_6c61_6572_2f3c, 8)  // "</real>\n"
+        case .bool(let b):
+            if b {
+                out.append(word: 0x0a3e_2f65_7572_743c, 8)  // "<true/>\n"
+            } else {
+                out.append(words: 0x3e2f_6573_6c61_663c, 0x0a, 9)  // "<false/>\n"
+            }
+        case .date(let d):
+            out.append(word: 0x3e_6574_6164_3c, 6)  // "<date>"
+            try XMLPlistWriter.appendDate(d, into: &out)
+            out.append(word: 0x0a3e_6574_6164_2f3c, 8)  // "</date>\n"
+        case .data(let d):
+            out.append(word: 0x0a_3e61_7461_643c, 7)  // "<data>\n"
+            XMLPlistWriter.appendBase64(d, indent: indent, into: &out)
+            out.append(tabs: indent)
+            out.append(word: 0x0a3e_6174_6164_2f3c, 8)  // "</data>\n"
+        case .uid(let u):
+            out.append(word: 0x0a_3e74_6369_643c, 7)  // "<dict>\n"
+            out.append(tabs: indent &+ 1)
+            out.append(words: 0x2446_433e_7965_6b3c, 0x7965_6b2f_3c44_4955, 16)  // "<key>CF$UID</key"
+            out.append(word: 0x0a3e, 2)  // ">\n"
+            out.append(tabs: indent &+ 1)
+            out.append(words: 0x7265_6765_746e_693c, 0x3e, 9)  // "<integer>"
+            out.appendDecimal(u)
+            out.append(words: 0x6567_6574_6e69_2f3c, 0x0a_3e72, 11)  // "</integer>\n"
+            out.append(tabs: indent)
+            out.append(word: 0x0a3e_7463_6964_2f3c, 8)  // "</dict>\n"
+        case .null:
+            throw PlistError(.unencodable, "XML property lists have no null (at nesting level \(indent))")
+        case .array, .set, .dictionary:
+            // Containers come as frames (PlistTree never gives one as a scalar).
+            break
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` of `date`, rounded down to the whole second (``dateText(_:)``'s text).
+    static func appendDate(_ date: Date, into out: inout XMLOutput) throws(PlistError) {
+        let (year, month, day, second) = try dateFields(date)
+        if year >= 0 && year <= 9999 {
+            // The common case, 20 bytes in three words: "YYYY-MM-", "DDTHH:MM", ":SSZ".
+            func digits(_ v: Int64, _ shift: UInt64) -> UInt64 {
+                (0x30 | UInt64(v / 10)) << shift | (0x30 | UInt64(v % 10)) << (shift &+ 8)
+            }
+            let hours = second / 3600
+            let minutes = second / 60 % 60
+            let w0 =
+                digits(year / 100, 0) | digits(year % 100, 16) | 0x2d << 32 | digits(month, 40) | 0x2d << 56
+            let w1 = digits(day, 0) | 0x54 << 16 | digits(hours, 24) | 0x3a << 40 | digits(minutes, 48)
+            let w2 = 0x3a | digits(second % 60, 8) | 0x5a << 24
+            out.append(words: w0, w1, 16)
+            out.append(word: w2, 4)
+            return
+        }
+        // %04d: the width counts the sign.
+        if year < 0 {
+            out.append(UInt8(ascii: "-"))
+            appendPadded(UInt64(-year), width: 3, into: &out)
+        } else {
+            appendPadded(UInt64(year), width: 4, into: &out)
+        }
+        out.append(UInt8(ascii: "-"))
+        appendPadded(UInt64(month), width: 2, into: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(UInt64(day), width: 2, into: &out)
+        out.append(UInt8(ascii: "T"))
+        appendPadded(UInt64(second / 3600), width: 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(UInt64(second / 60 % 60), width: 2, into: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(UInt64(second % 60), width: 2, into: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `v` in decimal, with leading zeros to `width` digits.
+    @inline(__always)
+    static func appendPadded(_ v: UInt64, width: Int, into out: inout XMLOutput) {
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 20 && v >= bound {
+            digits += 1
+            bound &*= 10
+        }
+        var zeros = width - digits
+        while zeros > 0 {
+            out.append(UInt8(ascii: "0"))
+            zeros -= 1
+        }
+        out.appendDecimal(v)
+    }
+
+    /// The year, month, day and second of the day of `date`, rounded down to the whole second.
+    static func dateFields(_ date: Date) throws(PlistError) -> (Int64, Int64, Int64, Int64) {
+        let t = date.timeIntervalSinceReferenceDate
+        // 4e12 s is about 126,000 years: far outside the written range, far inside Int64.
+        guard t.isFinite, t.magnitude < 4e12 else {
+            throw PlistError(.unencodable, "date \(t) s after 2001 cannot be written in XML")
+        }
+        let whole = Int64(t.rounded(.down))
+        var days = whole / 86_400
+        var secondOfDay = whole % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = PlistCalendar.civil(daysSince2001: days)
+        guard (-9999...99999).contains(year) else {
+            throw PlistError(.unencodable, "date in year \(year) cannot be written in XML (years -9999…99999)")
+        }
+        return (year, month, day, secondOfDay)
+    }
+
+    /// Base64 lines of `76 - 8 × min(indent, 8)` characters, each after `min(indent, 8)` tabs and
+    /// ending in a newline; nothing at all for empty data.
+    static func appendBase64(_ data: Data, indent: Int, into out: inout XMLOutput) {
+        let tabCount = Swift.min(Swift.max(indent, 0), 8)
+        let groupsPerLine = (76 - 8 * tabCount) / 4  // lines break between groups of four characters
+        let alphabet = TextSink.base64Alphabet
+        let bytes = data.span
+        let n = bytes.count
+        var k = 0
+        var inLine = 0
+        while k < n {
+            if inLine == 0 { out.append(tabs: tabCount) }
+            let b0 = UInt32(bytes[k])
+            let b1 = k + 1 < n ? UInt32(bytes[k + 1]) : 0
+            let b2 = k + 2 < n ? UInt32(bytes[k + 2]) : 0
+            let q = b0 << 16 | b1 << 8 | b2
+            var w = UInt64(alphabet[Int(q >> 18 & 0x3F)]) | UInt64(alphabet[Int(q >> 12 & 0x3F)]) << 8
+            w |= (k + 1 < n ? UInt64(alphabet[Int(q >> 6 & 0x3F)]) : 0x3D) << 16
+            w |= (k + 2 < n ? UInt64(alphabet[Int(q & 0x3F)]) : 0x3D) << 24
+            out.append(word: w, 4)
+            k += 3
+            inLine += 1
+            if inLine == groupsPerLine || k >= n {
+                out.append(0x0A)
+                inLine = 0
+            }
+        }
+    }
+
+    /// Whether writing `value` would throw: a predicate on one node, for
+    /// ``PlistValue/containsDistinctNode(where:)`` (every node the writer would refuse is one of these).
+    static func refuses(_ value: PlistValue) -> Bool {
+        switch value {
+        case .null: return true
+        case .date(let d): return (try? dateFields(d)) == nil
+        case .string(let s): return XMLCharacters.firstInvalidScalar(s.string) != nil
+        case .dictionary(let d):
+            return d.entries.contains { entry in
+                guard case .string(let key) = entry.key else { return true }
+                return XMLCharacters.firstInvalidScalar(key.string) != nil
+            }
+        case .bool, .integer, .real, .data, .uid, .array, .set: return false
+        }
+    }
+
+    /// ``refuses(_:)``, or with `rawCharacters` only what no XML form exists for (null, a date out of
+    /// range, a non-string key).
+    static func refuses(_ value: PlistValue, rawCharacters: Bool) -> Bool {
+        guard rawCharacters else { return refuses(value) }
+        switch value {
+        case .null: return true
+        case .date(let d): return (try? dateFields(d)) == nil
+        case .dictionary(let d): return d.entries.contains { $0.key.kind != .string }
+        default: return false
+        }
+    }
+
+    /// ``refuses(_:)`` for the nodes ``PlistTreeMeasure`` shows (a document read in place).
+    func refuses(_ visit: PlistTreeVisit) -> Bool {
+        switch visit {
+        case .scalar(let v): return XMLPlistWriter.refuses(v, rawCharacters: rawCharacters)
+        case .key(let k):
+            guard case .string(let key) = k else { return true }
+            return !rawCharacters && XMLCharacters.firstInvalidScalar(key.string) != nil
+        case .container: return false
+        }
+    }
+
+    /// The writer's error for a node ``refuses(_:)-(PlistTreeVisit)`` refuses, at `path`.
+    static func failure(_ visit: PlistTreeVisit, _ path: [String]) -> PlistError {
+        switch visit {
+        case .key(let k):
+            guard case .string(let key) = k else {
+                return PlistError(
+                    .unencodable,
+                    "XML dictionary keys must be strings, found a \(k.kind) key at \(XMLCharacters.place(path.dropLast()))"
+                )
+            }
+            if let bad = XMLCharacters.firstInvalidScalar(key.string) {
+                return XMLCharacters.describe(bad, "the key \(XMLCharacters.place(path))")
+            }
+        case .scalar(.string(let s)):
+            if let bad = XMLCharacters.firstInvalidScalar(s.string) {
+                return XMLCharacters.describe(bad, "the string at \(XMLCharacters.place(path))")
+            }
+        case .scalar(.null):
+            return PlistError(.unencodable, "XML property lists have no null (at \(XMLCharacters.place(path)))")
+        case .scalar(.date(let d)):
+            do {
+                _ = try dateText(d)
+            } catch {
+                var named = error
+                named.detail += " (at \(XMLCharacters.place(path)))"
+                return named
+            }
+        default:
+            break
+        }
+        return PlistError(.unencodable, "\(XMLCharacters.place(path)) cannot be written in XML")
+    }
+
+    /// The shortest text that reads back as the same double; `nan`, `inf`, `-inf`; `1` for 1.0.
+    static func realText(_ d: Double) -> String {
+        if d.isNaN { return "nan" }
+        if d.isInfinite { return d < 0 ? "-inf" : "inf" }
+        if d == 0 { return d.sign == .minus ? "-0.0" : "0.0" }
+        // Swift's description is the shortest round-trip form; drop a trailing ".0" as %g does.
+        let s = d.description
+        return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, rounded down to the whole second.
+    static func dateText(_ date: Date) throws(PlistError) -> String {
+        var out = XMLOutput(capacity: 32)
+        try appendDate(date, into: &out)
+        return String(decoding: out.finish(), as: UTF8.self)
+    }
+}
