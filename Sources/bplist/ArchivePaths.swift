@@ -76,4 +76,9 @@ enum ArchivePaths {
         default: plistValue(value).map { PlutilText.typeName($0.kind) } ?? "object"
         }
     }
+
+    /// A type name with its article ("an integer", "a string").
+    static func article(_ name: String) -> String {
+        (["integer", "array", "object"].contains(name) ? "an " : "a ") + name
+    }
 }

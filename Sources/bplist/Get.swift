@@ -85,7 +85,9 @@ struct Get: BPlistSubcommand {
         let input = try IO.read(file)
         let path = self.path
         if ArchivePaths.isGraphPath(path, in: input) {
-            try showArchived(ArchivePaths.value(input, at: path, text: keyPath), budget: outputBudget.budget(for: input))
+            try showArchived(
+                ArchivePaths.value(input, at: path, text: keyPath), inputBytes: input.count,
+                budget: outputBudget.budget(for: input))
             return
         }
         if PlistInput.sniff(input) == .binary {
@@ -116,9 +118,10 @@ struct Get: BPlistSubcommand {
         try show(PlistValueTree(), value, kind: value.kind, budget: outputBudget.budget(for: input))
     }
 
-    /// Prints a value of an archive's object graph: a property-list value as any other, an object
-    /// (or a Foundation value with no property-list form) as `plutil -p` would show it.
-    private func showArchived(_ value: AnyArchived, budget: OutputBudget) throws {
+    /// Prints a value of an archive's object graph: a property-list value as any other; an object
+    /// (or a Foundation value with no property-list form) in one line as `bplist unarchive` shows it,
+    /// or with --json in the shape of `bplist unarchive --json`.
+    private func showArchived(_ value: AnyArchived, inputBytes: Int, budget: OutputBudget) throws {
         if let plain = ArchivePaths.plistValue(value) {
             if json {
                 try IO.stream(to: "-") { out in
@@ -129,10 +132,18 @@ struct Get: BPlistSubcommand {
             try show(PlistValueTree(), plain, kind: plain.kind, budget: budget)
             return
         }
-        if json || raw {
+        if raw {
             throw ToolError(
-                "the value at \(keyPath) is an \(ArchivePaths.typeName(value)) with no property-list form; "
-                    + "'bplist unarchive' shows it", code: "noRaw")
+                "the value at \(keyPath) is \(ArchivePaths.article(ArchivePaths.typeName(value))) with no "
+                    + "property-list form (--raw); 'bplist get --json' or 'bplist unarchive' shows it",
+                code: "noRaw")
+        }
+        if json {
+            let rendered = try ArchiveJSON.render(
+                value, depth: 0, maxDepth: 64, budget: ArchiveJSON.Budget(budget, inputBytes: inputBytes),
+                part: { _, _ in nil })
+            try IO.stream(to: "-") { out in try rendered.writeCanonicalJSON(into: &out, budget: budget) }
+            return
         }
         IO.printOut(value.description + "\n")
     }

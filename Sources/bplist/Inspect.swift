@@ -7,7 +7,8 @@ import Foundation
 struct Inspect: BPlistSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Summarise a property list: its form, values by kind, depth and tree (binary: header, trailer, widths, duplicates).",
+        abstract:
+            "Summarise a property list: its form, values by kind, depth and tree (binary: header, trailer, widths, duplicates).",
         discussion: """
             A binary property list (plain, zlib or gzip) is summarised object by object: header, \
             trailer, widths, objects by kind, duplicates, unreachable objects, depth, the top of the \

@@ -40,7 +40,7 @@ struct TypeCommand: BPlistSubcommand {
     func validate() throws {
         if let expect, expect != "object", PlutilText.kinds(named: expect) == nil {
             throw ValidationError(
-                "--expect \(expect): not a type (bool, integer, float, string, date, data, dictionary, array, set, uid, null)"
+                "--expect \(expect): not a type (bool, integer, float, string, date, data, dictionary, array, set, uid, null, object)"
             )
         }
     }
@@ -50,11 +50,13 @@ struct TypeCommand: BPlistSubcommand {
         let path = PlistKeyPath(parsing: keyPath)
         if ArchivePaths.isGraphPath(path, in: input) {
             let name = ArchivePaths.typeName(try ArchivePaths.value(input, at: path, text: keyPath))
-            if let expect, name != expect, PlutilText.kinds(named: expect).map({ kinds in
-                !kinds.contains { PlutilText.typeName($0) == name } }) ?? true
+            if let expect, name != expect,
+                PlutilText.kinds(named: expect).map({ kinds in
+                    !kinds.contains { PlutilText.typeName($0) == name }
+                }) ?? true
             {
-                let article = ["integer", "array", "object"].contains(name) ? "an" : "a"
-                throw ToolError("the value at \(keyPath) is \(article) \(name), expected \(expect)", code: "type")
+                throw ToolError(
+                    "the value at \(keyPath) is \(ArchivePaths.article(name)), expected \(expect)", code: "type")
             }
             IO.printOut(name + "\n")
             return

@@ -49,7 +49,9 @@ struct Validate: BPlistSubcommand {
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one FILE") }
-        if binary, let form, form != .binary { throw ValidationError("--binary and --form \(form.argumentName) disagree") }
+        if binary, let form, form != .binary {
+            throw ValidationError("--binary and --form \(form.argumentName) disagree")
+        }
     }
 
     /// The form every file must be in, if any.
@@ -121,7 +123,8 @@ struct Validate: BPlistSubcommand {
             return .success(try PlistInput.load(data, read: read))
         } catch let error as PlistError {
             return .failure(
-                Problem(code: error.code.description, offset: error.offset ?? 0, detail: ToolError.oneLine(error.detail)))
+                Problem(
+                    code: error.code.description, offset: error.offset ?? 0, detail: ToolError.oneLine(error.detail)))
         } catch {
             return .failure(Problem(code: "io", offset: 0, detail: ToolError.message(for: error)))
         }
