@@ -227,7 +227,7 @@ package final class AtomicFile: PlistByteSink {
 
     /// A new temporary name for the target `name`.
     static func temporaryName(for name: String) -> String {
-        let hex = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let hex = String(UInt64.random(in: 0...UInt64.max), radix: 16)  // shipped randomness: a fresh name
         return "." + stem(of: name) + marker + String(repeating: "0", count: 16 - hex.count) + hex + ".tmp"
     }
 
