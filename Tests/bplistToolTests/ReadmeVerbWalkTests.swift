@@ -304,4 +304,29 @@ struct ReadmeVerbWalkTests {
         default: #expect(script.contains("complete -c 'bplist'"))
         }
     }
+
+    /// The man page (`swift package generate-manual`) is made from this dump of the command
+    /// definitions: every verb of the README is there with its abstract, and `--data` says base64.
+    @Test func theManPageSource() throws {
+        let r = try Tool.run(["--experimental-dump-help"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let dump = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        let command = try #require(dump["command"] as? [String: Any])
+        let subcommands = try #require(command["subcommands"] as? [[String: Any]])
+        var abstracts: [String: String] = [:]
+        for sub in subcommands {
+            if let name = sub["commandName"] as? String { abstracts[name] = sub["abstract"] as? String ?? "" }
+        }
+        for verb in try Self.readmeVerbs() {
+            #expect(abstracts[verb]?.isEmpty == false, "no abstract for \(verb) in the man page")
+        }
+        let set = try #require(subcommands.first { $0["commandName"] as? String == "set" })
+        let options = try #require(set["arguments"] as? [[String: Any]])
+        func help(_ name: String) -> String? {
+            options.first { ($0["preferredName"] as? [String: Any])?["name"] as? String == name }?["abstract"]
+                as? String
+        }
+        #expect(help("data")?.contains("base64") == true, "\(help("data") ?? "no --data")")
+        #expect(help("hex")?.contains("hexadecimal") == true, "\(help("hex") ?? "no --hex")")
+    }
 }
