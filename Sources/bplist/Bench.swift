@@ -158,6 +158,11 @@ struct Bench: ParsableCommand {
                 timer: &timer, report: report)
             return
         }
+        if [.openStep, .json].contains(PlistInput.sniff(input)) {
+            throw ValidationError(
+                "bench times the binary and XML forms (the peers' protocol); '\(file)' is "
+                    + "\(Validate.name(PlistInput.sniff(input))): 'bplist convert FILE --to binary' first")
+        }
 
         var compressed: Data?
         var items = 0

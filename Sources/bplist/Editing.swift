@@ -99,8 +99,11 @@ struct ValueOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "A date, YYYY-MM-DDTHH:MM:SS[.f]Z (UTC).")
     var date: String?
 
-    @Option(parsing: .unconditional, help: "Data, in base64.")
+    @Option(parsing: .unconditional, help: "Data, in base64 (AP8Q is the bytes 00 ff 10; --hex for hexadecimal).")
     var data: String?
+
+    @Option(parsing: .unconditional, help: "Data, in hexadecimal (00ff10; spaces, ':' and a leading 0x allowed).")
+    var hex: String?
 
     @Option(
         parsing: .unconditional,
@@ -118,14 +121,14 @@ struct ValueOptions: ParsableArguments {
 
     /// How many values were given.
     var count: Int {
-        [string, integer, real, bool, date, data, json, xml].compactMap { $0 }.count + (array ? 1 : 0)
+        [string, integer, real, bool, date, data, hex, json, xml].compactMap { $0 }.count + (array ? 1 : 0)
             + (dictionary ? 1 : 0)
     }
 
     func validate() throws {
         guard count == 1 else {
             throw ValidationError(
-                "give exactly one value: --string, --integer, --real, --bool, --date, --data, --json, --xml, "
+                "give exactly one value: --string, --integer, --real, --bool, --date, --data, --hex, --json, --xml, "
                     + "--array or --dictionary")
         }
     }
@@ -138,6 +141,7 @@ struct ValueOptions: ParsableArguments {
         if let bool { return .bool(try TypedValue.bool(bool)) }
         if let date { return .date(try TypedValue.date(date)) }
         if let data { return .data(try TypedValue.data(data)) }
+        if let hex { return .data(try TypedValue.hex(hex)) }
         if let json { return try TypedValue.json(json) }
         if let xml { return try TypedValue.xml(xml) }
         if array { return .array([]) }
@@ -196,9 +200,31 @@ enum TypedValue {
 
     static func data(_ text: String) throws -> Data {
         guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-            throw ToolError("not base64: '\(text)'", code: "usage")
+            throw ToolError("not base64: '\(text)' (--data takes base64; --hex takes hexadecimal)", code: "usage")
         }
         return data
+    }
+
+    /// Hexadecimal digits in pairs; spaces, tabs, ':' and a leading `0x` are ignored.
+    static func hex(_ text: String) throws -> Data {
+        var digits = Substring(text.trimmingCharacters(in: .whitespaces))
+        if digits.lowercased().hasPrefix("0x") { digits = digits.dropFirst(2) }
+        var bytes: [UInt8] = []
+        var high: UInt8? = nil
+        for c in digits.unicodeScalars {
+            if c == " " || c == "\t" || c == ":" { continue }
+            guard c.isASCII, let v = UInt8(String(c), radix: 16) else {
+                throw ToolError("not hexadecimal: '\(text)'", code: "usage")
+            }
+            if let h = high {
+                bytes.append(h << 4 | v)
+                high = nil
+            } else {
+                high = v
+            }
+        }
+        guard high == nil else { throw ToolError("an odd number of hex digits: '\(text)'", code: "usage") }
+        return Data(bytes)
     }
 
     static func json(_ text: String) throws -> PlistValue {

@@ -1,6 +1,7 @@
 // Sources/bplist/Get.swift - `bplist get FILE KEYPATH`: one value, read lazily.
 
 import ArgumentParser
+import KeyedArchive
 import PropertyList
 
 struct Get: BPlistSubcommand {
@@ -10,7 +11,10 @@ struct Get: BPlistSubcommand {
         discussion: """
             KEYPATH is a list of components separated by '.' (plutil's form: '\\.' is a dot inside a \
             key), or PlistBuddy's form when it starts with ':' (':CFBundleURLTypes:0'); with \
-            --separator, components are split at that character and nothing is escaped. A component is \
+            --separator, components are split at that character and nothing is escaped. On a keyed \
+            archive (NSKeyedArchiver), a path that does not start with one of the archive's own keys \
+            ($top, $objects, $archiver, $version) names a value of its object graph, as 'bplist \
+            unarchive' prints it and the editing verbs take it (root.settings.theme). A component is \
             a dictionary key, or a decimal position in an array or set. An empty KEYPATH is the root. \
             A binary input is not decoded as a whole: only the objects along the path and the value \
             found are read. Strings print unquoted, numbers, booleans, dates (ISO-8601) and UIDs \
@@ -22,6 +26,7 @@ struct Get: BPlistSubcommand {
             Examples:
               bplist get archive.bplist '$top.root'
               bplist get archive.bplist '$objects.3.name'
+              bplist get Settings.archive root.settings.theme   # the paths 'bplist unarchive' prints
               bplist get Info.plist CFBundleIdentifier
               bplist get App.entitlements 'com\\.apple\\.security\\.app-sandbox'
               bplist get Info.plist :CFBundleURLTypes:0:CFBundleURLSchemes
@@ -79,6 +84,12 @@ struct Get: BPlistSubcommand {
     func execute() throws {
         let input = try IO.read(file)
         let path = self.path
+        if ArchivePaths.isGraphPath(path, in: input) {
+            try showArchived(
+                ArchivePaths.value(input, at: path, text: keyPath), inputBytes: input.count,
+                budget: outputBudget.budget(for: input))
+            return
+        }
         if PlistInput.sniff(input) == .binary {
             let document = try PlistInput.openBinary(input, read: read)
             let ref = try found(try document.walkingLazily(path))
@@ -105,6 +116,36 @@ struct Get: BPlistSubcommand {
             return
         }
         try show(PlistValueTree(), value, kind: value.kind, budget: outputBudget.budget(for: input))
+    }
+
+    /// Prints a value of an archive's object graph: a property-list value as any other; an object
+    /// (or a Foundation value with no property-list form) in one line as `bplist unarchive` shows it,
+    /// or with --json in the shape of `bplist unarchive --json`.
+    private func showArchived(_ value: AnyArchived, inputBytes: Int, budget: OutputBudget) throws {
+        if let plain = ArchivePaths.plistValue(value) {
+            if json {
+                try IO.stream(to: "-") { out in
+                    try plain.writeJSON(into: &out, style: style.style, sortsKeys: true, budget: budget)
+                }
+                return
+            }
+            try show(PlistValueTree(), plain, kind: plain.kind, budget: budget)
+            return
+        }
+        if raw {
+            throw ToolError(
+                "the value at \(keyPath) is \(ArchivePaths.article(ArchivePaths.typeName(value))) with no "
+                    + "property-list form (--raw); 'bplist get --json' or 'bplist unarchive' shows it",
+                code: "noRaw")
+        }
+        if json {
+            let rendered = try ArchiveJSON.render(
+                value, depth: 0, maxDepth: 64, budget: ArchiveJSON.Budget(budget, inputBytes: inputBytes),
+                part: { _, _ in nil })
+            try IO.stream(to: "-") { out in try rendered.writeCanonicalJSON(into: &out, budget: budget) }
+            return
+        }
+        IO.printOut(value.description + "\n")
     }
 
     /// The value found, or the `noValue` error saying why there is none.

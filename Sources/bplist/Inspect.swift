@@ -7,13 +7,23 @@ import Foundation
 struct Inspect: BPlistSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Summarise a binary property list: header, trailer, widths, objects, duplicates, depth, tree.",
+        abstract:
+            "Summarise a property list: its form, values by kind, depth and tree (binary: header, trailer, widths, duplicates).",
         discussion: """
+            A binary property list (plain, zlib or gzip) is summarised object by object: header, \
+            trailer, widths, objects by kind, duplicates, unreachable objects, depth, the top of the \
+            tree. XML, OpenStep (.strings files, Xcode projects) and JSON are summarised by value: the \
+            form, the size, values by kind, depth, the top of the tree. --binary requires the binary \
+            form (another form is an error, as this command read only that one before).
+
             A typedstream (NSArchiver) is summarised instead: streamer version, byte order, system \
             version, top-level groups, objects by class, classes with their versions and superclasses, \
             and the root.
             """
     )
+
+    @Flag(help: "Require the binary form: a file in another form is an error.")
+    var binary = false
 
     @Argument(help: "The property list to read ('-' for standard input; plain, zlib or gzip).")
     var file: String
@@ -31,6 +41,13 @@ struct Inspect: BPlistSubcommand {
         if TypedStreamTool.isTypedStream(input) {
             IO.printOut(
                 TypedStreamReport(archive: try TypedStreamTool.open(input), inputSize: input.count).render(file: file))
+            return
+        }
+        if !binary, PlistInput.sniff(input) != .binary {
+            let loaded = try PlistInput.load(input, read: read)
+            IO.printOut(
+                TextInspectReport(loaded: loaded, inputSize: input.count).render(
+                    file: file, treeDepth: treeDepth, treeWidth: treeWidth))
             return
         }
         let document = try BinaryPlistDocument(input, options: read.documentOptions)
@@ -138,6 +155,7 @@ struct InspectReport {
         let t = document.trailer
         var lines: [String] = []
         lines.append("file:        \(file)")
+        lines.append("form:        binary")
         switch document.compression {
         case .none: lines.append("envelope:    none (\(inputSize) bytes)")
         default:

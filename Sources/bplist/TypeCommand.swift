@@ -10,7 +10,9 @@ struct TypeCommand: BPlistSubcommand {
         discussion: """
             Types are plutil's names: bool, integer, float, string, date, data, dictionary, array; and \
             set, uid, null for the kinds plutil does not have. --expect also takes real, boolean, dict \
-            (and array matches a set). KEYPATH is plutil's form ('a.b.0', '\\\\.' for a dot inside a key) \
+            (and array matches a set). On a keyed archive (NSKeyedArchiver), a path as 'bplist \
+            unarchive' prints it (root.settings.theme) names a value of the object graph, as for 'get'; \
+            an object there is 'object'. KEYPATH is plutil's form ('a.b.0', '\\\\.' for a dot inside a key) \
             or PlistBuddy's (':a:b:0'); empty for the root. A binary file is read lazily: only the \
             objects on the way.
 
@@ -36,9 +38,9 @@ struct TypeCommand: BPlistSubcommand {
     @OptionGroup var read: ReadOptions
 
     func validate() throws {
-        if let expect, PlutilText.kinds(named: expect) == nil {
+        if let expect, expect != "object", PlutilText.kinds(named: expect) == nil {
             throw ValidationError(
-                "--expect \(expect): not a type (bool, integer, float, string, date, data, dictionary, array, set, uid, null)"
+                "--expect \(expect): not a type (bool, integer, float, string, date, data, dictionary, array, set, uid, null, object)"
             )
         }
     }
@@ -46,6 +48,19 @@ struct TypeCommand: BPlistSubcommand {
     func execute() throws {
         let input = try IO.read(file)
         let path = PlistKeyPath(parsing: keyPath)
+        if ArchivePaths.isGraphPath(path, in: input) {
+            let name = ArchivePaths.typeName(try ArchivePaths.value(input, at: path, text: keyPath))
+            if let expect, name != expect,
+                PlutilText.kinds(named: expect).map({ kinds in
+                    !kinds.contains { PlutilText.typeName($0) == name }
+                }) ?? true
+            {
+                throw ToolError(
+                    "the value at \(keyPath) is \(ArchivePaths.article(name)), expected \(expect)", code: "type")
+            }
+            IO.printOut(name + "\n")
+            return
+        }
         let kind: PlistKind
         do {
             if PlistInput.sniff(input) == .binary {

@@ -208,7 +208,8 @@ struct BPlistToolTests {
                     + [0, 0, 0, 0, 0, 0, 0, 10]),
             "cycle.bplist")
         let missing = dir.file("missing.bplist").path
-        let r = try Tool.run(["validate", good, text, cycle, missing])
+        // "hello" is a valid OpenStep property list (a string): --binary requires the binary form.
+        let r = try Tool.run(["validate", "--binary", good, text, cycle, missing])
         #expect(r.status == 1)
         #expect(r.stdout.isEmpty)
         let lines = r.stderrLines
@@ -223,6 +224,9 @@ struct BPlistToolTests {
         #expect(byFile[cycle]?.offset == 8)
         #expect(byFile[missing]?.code == "io")
         #expect(byFile[good] == nil)
+        let anyForm = try Tool.run(["validate", "--verbose", good, text])
+        #expect(anyForm.status == 0, "\(anyForm.stderr)")
+        #expect(anyForm.stdoutText == "\(good): OK (binary)\n\(text): OK (OpenStep text)\n")
     }
 
     @Test func validateTrailingBytes() throws {
@@ -270,7 +274,8 @@ struct BPlistToolTests {
         #expect(r2.status == 0)
         #expect(r2.stdoutText.contains("envelope:    zlib"))
 
-        let bad = try Tool.run(["inspect", try dir.write(Data("nope".utf8), "bad")])
+        // "nope" is an OpenStep string: --binary requires the binary form.
+        let bad = try Tool.run(["inspect", "--binary", try dir.write(Data("nope".utf8), "bad")])
         #expect(bad.status == 1)
         #expect(bad.stderr.hasPrefix("error: notABinaryPlist at byte 0"))
     }
