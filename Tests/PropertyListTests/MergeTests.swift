@@ -18,6 +18,22 @@ struct MergeRuleTests {
         #expect(merge.value == ["a": 5, "b": 3, "c": 4, "d": 6, "keep": "k"])
     }
 
+    @Test("edits in place on both sides merge, although an element equal to one theirs wrote elsewhere pulls the alignment")
+    func inPlaceEditsWithAnEqualElementElsewhere() {
+        // Aligned by a longest common subsequence, base's [] pairs with theirs' [] one place later,
+        // and the runs after it (["c", d] against [d']) conflict; paired by position, every change
+        // is one side's or merges (found by the property test, seed 7407808673904407736).
+        let base: PlistValue = ["a", [], "c", ["k": 1]]
+        let ours: PlistValue = ["a", [], "c", ["k": 1, "o": 1]]
+        let theirs: PlistValue = ["a", "b2", [], ["k": 1, "t": 1]]
+        let merge = PlistMerge(base: base, ours: ours, theirs: theirs)
+        #expect(merge.conflicts.isEmpty, "\(merge.conflicts)")
+        #expect(merge.value == ["a", "b2", [], ["k": 1, "o": 1, "t": 1]])
+        let reverse = PlistMerge(base: base, ours: theirs, theirs: ours)
+        #expect(reverse.conflicts.isEmpty)
+        #expect(reverse.value == ["a", "b2", [], ["k": 1, "t": 1, "o": 1]])
+    }
+
     @Test("ours' key order; a key only theirs added goes after the key it follows there")
     func keyOrder() throws {
         let base: PlistValue = ["a": 1, "b": 2, "c": 3]

@@ -3,11 +3,40 @@
 // runs between elements both sides kept resolved as diff3 resolves them.
 
 extension Merger {
+    /// The merged array, aligned by ``mergeAligned(_:_:_:at:depth:)``; when that conflicts and the
+    /// three arrays have the same length (and no identity field), also position by position, and the
+    /// one with fewer conflicts is taken (the alignment first on a tie). A longest common subsequence
+    /// can pair an element with an equal one elsewhere (an empty array one side wrote over another
+    /// element) and so turn edits in place on both sides into a conflict that pairing by position
+    /// merges.
+    mutating func mergeArrays(
+        _ b: [PlistValue], _ o: [PlistValue], _ t: [PlistValue], at path: PlistKeyPath, depth: Int
+    ) -> [PlistValue] {
+        let before = conflicts.count
+        let aligned = mergeAligned(b, o, t, at: path, depth: depth)
+        guard conflicts.count > before, b.count == o.count, o.count == t.count, identityKey(b, o, t) == nil else {
+            return aligned
+        }
+        let alignedConflicts = Array(conflicts[before...])
+        conflicts.removeSubrange(before...)
+        var positional: [PlistValue] = []
+        positional.reserveCapacity(b.count)
+        for x in b.indices {
+            let merged = merge(
+                b[x], o[x], t[x], at: path.appending(PlistKeyPath.Component(index: positional.count)), depth: depth + 1)
+            if let merged { positional.append(merged) }
+        }
+        if conflicts.count - before < alignedConflicts.count { return positional }
+        conflicts.removeSubrange(before...)
+        conflicts.append(contentsOf: alignedConflicts)
+        return aligned
+    }
+
     /// The merged array: elements kept by both sides are sync points (merged further when aligned by
     /// identity); between two sync points, a run changed on one side takes that side's, the same
     /// change on both sides is taken once, insertions at the same place on both sides are both kept
     /// (ours first), runs of equal length merge pairwise, and anything else is a conflict.
-    mutating func mergeArrays(
+    mutating func mergeAligned(
         _ b: [PlistValue], _ o: [PlistValue], _ t: [PlistValue], at path: PlistKeyPath, depth: Int
     ) -> [PlistValue] {
         let identity = identityKey(b, o, t)
