@@ -18,7 +18,7 @@ struct MergeRuleTests {
         #expect(merge.value == ["a": 5, "b": 3, "c": 4, "d": 6, "keep": "k"])
     }
 
-    @Test("edits in place on both sides merge, although an element equal to one theirs wrote elsewhere pulls the alignment")
+    @Test("edits in place on both sides merge, though an equal element elsewhere pulls the alignment")
     func inPlaceEditsWithAnEqualElementElsewhere() {
         // Aligned by a longest common subsequence, base's [] pairs with theirs' [] one place later,
         // and the runs after it (["c", d] against [d']) conflict; paired by position, every change

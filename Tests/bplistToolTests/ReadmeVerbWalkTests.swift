@@ -97,7 +97,7 @@ struct ReadmeVerbWalkTests {
     }
 
     /// Runs the tool and remembers the verb.
-    final class Walk: @unchecked Sendable {
+    final class Walk {
         var verbs = Set<String>()
         let dir: TempDir
         init() throws { dir = try TempDir() }
