@@ -7,8 +7,8 @@
 // string `"$null"` as nil, the same `DecodingError` kinds, coding paths and messages (a tree has no
 // byte offsets, so its `PlistError`s carry none, as the binary decoder's do for a document made from
 // a tree), the same depth bound and value budget. A tree cannot hold a cycle, so there is no cycle
-// check. Until 0.x the tree was written as a binary property list and that was decoded; this
-// decoder reads the tree in place.
+// check. (The tree used to be written as a binary property list and decoded from that; this
+// decoder reads the tree in place.)
 //
 // One `TreeDecoderImpl` serves the whole decode; a nested value is decoded by pointing it at another
 // value (`current`) for the extent of the value's `init(from:)`, with a frame pushed on `frames`:
@@ -450,12 +450,16 @@ extension TreeDecoderImpl {
 
 /// `[String: V]` and `[Int: V]`: decoded entry by entry from the dictionary, in one loop.
 protocol TreeDictionaryDecodable {
-    static func decodeEntries(from impl: TreeDecoderImpl, _ value: PlistValue, step: DecodeStep, prefix: [any CodingKey]?)
+    static func decodeEntries(
+        from impl: TreeDecoderImpl, _ value: PlistValue, step: DecodeStep, prefix: [any CodingKey]?
+    )
         throws -> Self
 }
 
 extension Dictionary: TreeDictionaryDecodable where Key: Decodable, Value: Decodable {
-    static func decodeEntries(from impl: TreeDecoderImpl, _ value: PlistValue, step: DecodeStep, prefix: [any CodingKey]?)
+    static func decodeEntries(
+        from impl: TreeDecoderImpl, _ value: PlistValue, step: DecodeStep, prefix: [any CodingKey]?
+    )
         throws -> Self
     {
         guard Key.self == String.self || Key.self == Int.self else {
