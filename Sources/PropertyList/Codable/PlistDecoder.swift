@@ -1,9 +1,8 @@
 // Sources/PropertyList/Codable/PlistDecoder.swift - Decodable values from property lists: the public API.
 //
 // Binary input is decoded straight from a `BinaryPlistDocument` (BinaryDecoding.swift): no tree.
-// The text forms (XML, OpenStep, JSON) and `PlistValue` trees are written as a binary
-// property list in memory by `BinaryPlistWriter` first, and that is decoded: one decoder, one set of
-// rules, for every form.
+// The text forms (XML, OpenStep, JSON) are read into a `PlistValue`, and a `PlistValue` is decoded
+// in place (TreeDecoding.swift), with the binary decoder's rules: no binary copy is made.
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
@@ -99,6 +98,7 @@ public struct PlistDecoder: Sendable {
     func decodeAnyForm<T: Decodable>(_ type: T.Type, from data: Data) throws -> (value: T, format: PlistFormat) {
         let tree: PlistValue
         let format: PlistFormat
+        let inputBytes: Int
         do {
             let (input, _) = try PlistCompression.unwrap(data, limits: limits, options: options)
             var plain = options
@@ -109,10 +109,13 @@ public struct PlistDecoder: Sendable {
                 return (try decode(type, from: document), .binary)
             }
             tree = try PlistValue.decode(from: input, as: format, limits: limits, options: plain).value
+            inputBytes = input.count
         } catch let error as PlistError {
             throw PlistDecoder.corrupted(error, codingPath: [])
         }
-        return (try decode(type, from: tree), format)
+        // A text form cannot share a sub-tree: the budget of its bytes bounds the decode as the
+        // binary one's does.
+        return (try decode(type, fromTree: tree, valueBudget: valueBudget(forInputBytes: inputBytes)), format)
     }
 
     // MARK: Documents
@@ -186,24 +189,50 @@ public struct PlistDecoder: Sendable {
     /// Decodes a value from an in-memory property-list value (for example one made by
     /// ``PlistEncoder/encodeValue(_:)`` or read from a text form).
     ///
-    /// The tree is written as a binary property list in memory and decoded from that, so the rules
-    /// are those of binary input; errors have coding paths but no byte offsets.
+    /// The tree is decoded in place, by the rules of binary input; errors have coding paths but no
+    /// byte offsets. Sub-trees a value shares (one array stored under many keys) are decoded once per
+    /// place, so the value budget is that of input of as many bytes as the tree has distinct values
+    /// (``valueBudget(forInputBytes:)``).
     ///
     /// - Parameters:
     ///   - type: The type to decode.
     ///   - value: The value.
     /// - Throws: `DecodingError` (see the type's documentation).
     public func decode<T: Decodable>(_ type: T.Type, from value: PlistValue) throws -> T {
-        let document: BinaryPlistDocument
-        do {
-            let bytes = try BinaryPlistWriter().write(value)
-            var treeLimits = limits
-            treeLimits.maxObjects = max(limits.maxObjects, Int.max / 16)
-            document = try BinaryPlistDocument(bytes, limits: treeLimits)
-        } catch {
-            throw PlistDecoder.corrupted(error, codingPath: [])
+        let distinct = PlistDecoder.distinctValues(value, upTo: limits.maxValues)
+        return try decode(type, fromTree: value, valueBudget: valueBudget(forInputBytes: distinct))
+    }
+
+    /// Decodes `tree` in place (TreeDecoding.swift).
+    func decode<T: Decodable>(_ type: T.Type, fromTree tree: PlistValue, valueBudget: Int) throws -> T {
+        let impl = TreeDecoderImpl(
+            root: tree, userInfo: userInfo.mapValues { $0 as Any }, maxDepth: limits.maxDepth, budget: valueBudget)
+        try impl.countValue(depth: 0)
+        return try impl.decodeValue(type, tree, depth: 0, prefix: nil, step: .none)
+    }
+
+    /// How many distinct values `root` holds (a container's storage counted once however often it is
+    /// shared), counting stopped past `limit`.
+    static func distinctValues(_ root: PlistValue, upTo limit: Int) -> Int {
+        var count = 0
+        var seen = Set<UInt>()
+        var work: [PlistValue] = [root]
+        while let v = work.popLast(), count <= limit {
+            count &+= 1
+            switch v {
+            case .array(let a), .set(let a):
+                if seen.insert(StorageIdentity.of(a)).inserted { work.append(contentsOf: a) }
+            case .dictionary(let d):
+                if seen.insert(StorageIdentity.of(d.entries)).inserted {
+                    for e in d.entries {
+                        work.append(e.key)
+                        work.append(e.value)
+                    }
+                }
+            default: break
+            }
         }
-        return try decode(type, from: document, root: document.root.index, basePath: [], reportsLocations: false)
+        return count
     }
 
     static func corrupted(_ error: PlistError, codingPath: [any CodingKey]) -> DecodingError {
