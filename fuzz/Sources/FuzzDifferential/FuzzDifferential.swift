@@ -1,0 +1,637 @@
+// fuzz/Sources/FuzzDifferential/FuzzDifferential.swift - libFuzzer entry point: our readers against
+// Foundation's, in process, on the same bytes.
+//
+// Choice bits (byte 1, bits 6-7, see FuzzCommon/FuzzInput.swift):
+//   0, 2  sniffed: `PlistValue.decode(from:)` against `PropertyListSerialization.propertyList(from:)`
+//         (binary, XML, OpenStep); when ours sniffs JSON, against `JSONSerialization` instead
+//   1     JSON: `PlistValue.decode(from:as: .json)` against `JSONSerialization.jsonObject(with:)`
+//   3     forced form: the form Foundation reports (or binary) is handed to ours with `as:`
+// The limits and options of the configuration bytes are not used: both readers get the defaults
+// (ours without zlib/gzip envelopes, which Foundation does not read), so a limit never passes for
+// a disagreement.
+//
+// Oracle: `classify` sorts every input into a `Verdict`: both read equal values, both refuse, or a
+// disagreement of a named class (a decision of ours, a known Foundation defect); an unnamed
+// disagreement stops the process with its hex, and libFuzzer keeps the input. Equality: integers
+// exactly, reals by bit pattern (NaN equals NaN, 4-byte reals widened), dates to a microsecond,
+// strings by Unicode scalars, data by bytes, sets as sets, dictionaries as maps. See fuzz/README.md
+// ("FuzzDifferential") for the classes and why each is tolerated.
+//
+// Environment: FUZZ_DIFF_DISCOVER=1 prints unnamed disagreements instead of stopping;
+// FUZZ_DIFF_STATS=1 prints the count of every verdict at exit.
+
+import Foundation
+import FuzzCommon
+import PropertyList
+
+// MARK: - Foundation's tree, as plain values
+
+/// What Foundation returned, converted once into a plain tree that says which type each node had.
+indirect enum FValue: CustomStringConvertible {
+    case null
+    /// A `nil` inside the tree: CoreFoundation's bridge turns the string "$null" into `nil`.
+    case missing
+    case bool(Bool)
+    case integer(PlistInteger)
+    case real(Double)
+    case date(Double)
+    case data(Data)
+    case string(String)
+    case uid(UInt64)
+    case array([FValue])
+    case set([FValue])
+    case dictionary([(key: FValue, value: FValue)])
+    /// A type the converter does not know: its name.
+    case unknown(String)
+
+    var description: String {
+        switch self {
+        case .null: "null"
+        case .missing: "nil"
+        case .bool(let b): "bool(\(b))"
+        case .integer(let i): "integer(\(i))"
+        case .real(let d): "real(\(d), 0x\(String(d.bitPattern, radix: 16)))"
+        case .date(let d): "date(\(d))"
+        case .data(let d): "data(\(d.count) bytes)"
+        case .string(let s): "string(\(s.debugDescription))"
+        case .uid(let u): "uid(\(u))"
+        case .array(let a): "array(\(a.count))"
+        case .set(let a): "set(\(a.count))"
+        case .dictionary(let d): "dictionary(\(d.count))"
+        case .unknown(let t): "unknown(\(t))"
+        }
+    }
+}
+
+/// The kind of a Foundation number, from its Objective-C type encoding: CoreFoundation's booleans
+/// are `c` (`__NSCFBoolean`), integers `q`/`Q` (and narrower), reals `d`/`f`.
+func convertNumber(_ n: NSNumber) -> FValue {
+    let typeName = String(describing: type(of: n))
+    let code = String(cString: n.objCType)
+    if typeName.contains("Boolean") || typeName.contains("Bool") || code == "B" {
+        return .bool(n.boolValue)
+    }
+    switch code {
+    case "d", "f": return .real(n.doubleValue)
+    case "Q", "L", "I", "S", "C": return .integer(PlistInteger(n.uint64Value))
+    case "c":
+        // JSONSerialization's booleans are NSNumber(value: Bool), encoded `c` on Linux.
+        return .bool(n.boolValue)
+    default: return .integer(PlistInteger(n.int64Value))
+    }
+}
+
+/// Converts Foundation's `Any` tree (bridged Swift values or NS objects) into an `FValue`.
+func convert(_ any: Any, depth: Int = 0) -> FValue {
+    guard depth < 10_000 else { return .unknown("too deep") }
+    let mirror = Mirror(reflecting: any)
+    if mirror.displayStyle == .optional {
+        guard let inner = mirror.children.first?.value else { return .missing }
+        return convert(inner, depth: depth + 1)
+    }
+    switch any {
+    case is NSNull: return .null
+    case let s as String: return .string(s)
+    case let d as Data: return .data(d)
+    case let d as Date: return .date(d.timeIntervalSinceReferenceDate)
+    case let b as Bool where type(of: any) == Bool.self: return .bool(b)
+    case let i as Int where type(of: any) == Int.self: return .integer(PlistInteger(i))
+    case let u as UInt64 where type(of: any) == UInt64.self: return .integer(PlistInteger(u))
+    case let d as Double where type(of: any) == Double.self: return .real(d)
+    case let n as NSNumber: return convertNumber(n)
+    case let a as [Any]: return .array(a.map { convert($0, depth: depth + 1) })
+    case let s as NSSet: return .set(s.allObjects.map { convert($0, depth: depth + 1) })
+    case let d as NSDictionary:
+        var entries: [(key: FValue, value: FValue)] = []
+        for (k, v) in d { entries.append((convert(k, depth: depth + 1), convert(v, depth: depth + 1))) }
+        return .dictionary(entries)
+    default:
+        // Foundation's `_NSKeyedArchiverUID` (internal): its stored `value`, through reflection.
+        let typeName = String(describing: type(of: any))
+        if typeName.contains("KeyedArchiverUID") {
+            for child in Mirror(reflecting: any).children where child.label == "value" {
+                if let u = child.value as? UInt32 { return .uid(UInt64(u)) }
+                if let u = child.value as? UInt64 { return .uid(u) }
+                if let u = child.value as? Int { return .uid(UInt64(truncatingIfNeeded: u)) }
+            }
+        }
+        return .unknown("\(typeName): \(String(describing: any).prefix(80))")
+    }
+}
+
+// MARK: - Comparison
+
+/// One way the two trees differ, at a path: a named class, or `nil` when no class explains it.
+struct Difference: CustomStringConvertible {
+    var known: Known?
+    var path: String
+    var detail: String
+    var description: String {
+        "\(known?.rawValue ?? "unexplained") at \(path.isEmpty ? "root" : path): \(detail)"
+    }
+}
+
+let typedJSONTags: Set<String> = ["$real", "$date", "$data", "$uid", "$set", "$dict"]
+
+/// Compares ours with Foundation's tree; appends at most a few differences.
+func compare(_ ours: PlistValue, _ theirs: FValue, path: String, json: Bool, into out: inout [Difference]) {
+    guard out.count < 8 else { return }
+    func differ(_ known: Known? = nil) {
+        out.append(Difference(known: known, path: path, detail: "ours \(describe(ours)), Foundation \(theirs)"))
+    }
+    if json, case .dictionary(let entries) = theirs, entries.count == 1,
+        case .string(let key) = entries[0].key, typedJSONTags.contains(key)
+    {
+        if case .dictionary(let d) = ours, d.count == 1, d.entries[0].key == .string(PlistString(key)) {
+            compare(d.entries[0].value, entries[0].value, path: path + "." + key, json: json, into: &out)
+        } else {
+            differ(.typedJSONTag)
+        }
+        return
+    }
+    switch (ours, theirs) {
+    case (.null, .null): return
+    case (.string(let s), .missing) where s.string == "$null": differ(.foundationNullString)
+    case (.bool(let a), .bool(let b)) where a == b: return
+    case (.integer(let a), .integer(let b)) where a == b: return
+    case (.integer(let a), .integer(let b)) where !json && a.high != 0 && a.low == b.uint64:
+        // A 16-byte integer: CoreFoundation keeps its low 64 bits, unsigned.
+        differ(.int128Read)
+    case (.integer(let a), .real(let b)) where json && abs(Double(a.int128) - b) <= abs(b) * 0x1p-50:
+        differ(.jsonIntegerAsReal)
+    case (.real(let a), .real(let b)) where a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN): return
+    case (.date(let a), .date(let b)):
+        let x = a.timeIntervalSinceReferenceDate
+        if x.bitPattern == b.bitPattern || (x.isNaN && b.isNaN) || abs(x - b) <= 1e-6 { return }
+        differ()
+    case (.data(let a), .data(let b)) where a == b: return
+    case (.string(let a), .string(let b)) where a.string.unicodeScalars.elementsEqual(b.unicodeScalars): return
+    case (.uid(let a), .uid(let b)) where a == b: return
+    case (.array(let a), .array(let b)):
+        guard a.count == b.count else { return differ() }
+        for (i, (x, y)) in zip(a, b).enumerated() {
+            compare(x, y, path: path + ".\(i)", json: json, into: &out)
+        }
+    case (.set(let a), .set(let b)):
+        // Every member of each side matches a member of the other.
+        for (i, x) in a.enumerated() where !b.contains(where: { same(x, $0, json) }) {
+            out.append(
+                Difference(known: nil, path: path + ".\(i)", detail: "set member \(describe(x)) not in Foundation's"))
+            return
+        }
+        for y in b where !a.contains(where: { same($0, y, json) }) {
+            out.append(Difference(known: nil, path: path, detail: "Foundation's set member \(y) not in ours"))
+            return
+        }
+        if a.count > b.count { differ(.setMembersKept) } else if a.count < b.count { differ() }
+    case (.dictionary(let a), .dictionary(let b)):
+        // Ours keeps every entry in order; Foundation keeps one per key (the first in a binary
+        // property list, the last in XML and JSON): its value must be one of ours for that key.
+        var index: [String: [Int]] = [:]
+        for (i, e) in a.entries.enumerated() { index[fingerprint(e.key), default: []].append(i) }
+        var unmatched = 0
+        for entry in b {
+            guard let candidates = index[fingerprint(entry.key)], let last = candidates.last else {
+                unmatched += 1
+                continue
+            }
+            if case .missing = entry.key {
+                out.append(Difference(known: .foundationNullString, path: path, detail: "key \"$null\" is nil"))
+            }
+            var i = last
+            if candidates.count > 1 { i = candidates.first { same(a.entries[$0].value, entry.value, json) } ?? last }
+            let keyPath = path + "." + keyText(a.entries[i].key)
+            if repeatedKeyPrints.contains(fingerprint(entry.key)) {
+                var inner: [Difference] = []
+                compare(a.entries[i].value, entry.value, path: keyPath, json: json, into: &inner)
+                if !inner.isEmpty {
+                    out.append(
+                        Difference(known: .repeatedKeyLastValue, path: keyPath, detail: "key repeated in the input"))
+                }
+            } else {
+                compare(a.entries[i].value, entry.value, path: keyPath, json: json, into: &out)
+            }
+        }
+        if unmatched > 0 {
+            out.append(Difference(known: nil, path: path, detail: "\(unmatched) of Foundation's keys not in ours"))
+        } else if a.count > b.count {
+            var distinct = 0
+            for (i, e) in a.entries.enumerated() where !a.entries[..<i].contains(where: { $0.key == e.key }) {
+                distinct += 1
+            }
+            if distinct == b.count {
+                differ(.duplicateKeysKept)
+            } else {
+                out.append(Difference(known: nil, path: path, detail: "ours \(a.count) entries, Foundation \(b.count)"))
+            }
+        } else if a.count < b.count {
+            differ()
+        }
+    default:
+        differ()
+    }
+}
+
+/// Equal under `compare`'s rules.
+func same(_ ours: PlistValue, _ theirs: FValue, _ json: Bool) -> Bool {
+    var diffs: [Difference] = []
+    compare(ours, theirs, path: "", json: json, into: &diffs)
+    return diffs.isEmpty
+}
+
+/// The fingerprints of the keys that some binary dictionary of the current input repeats.
+nonisolated(unsafe) var repeatedKeyPrints: Set<String> = []
+
+/// The fingerprints of the keys repeated within one dictionary of a binary property list.
+func repeatedKeys(_ payload: Data) -> Set<String> {
+    guard payload.starts(with: Array("bplist".utf8)) else { return [] }
+    guard let doc = try? BinaryPlistDocument(payload, options: ourOptions) else { return [] }
+    var repeated: Set<String> = []
+    for i in 0..<doc.objectCount {
+        guard case .dictionary(let keys, _)? = try? doc.object(ObjectRef(i)) else { continue }
+        var seen: Set<String> = []
+        for position in keys.indices {
+            guard let key = try? doc.value(of: keys[position]) else { continue }
+            let print = fingerprint(key)
+            if !seen.insert(print).inserted { repeated.insert(print) }
+        }
+    }
+    return repeated
+}
+
+/// A key's identity for matching ours with Foundation's (Foundation's `nil` key is "$null").
+func fingerprint(_ k: PlistValue) -> String {
+    switch k {
+    case .string(let s): "s:" + s.string
+    case .integer(let i): "i:\(i)"
+    case .real(let d): "r:\(d.bitPattern)"
+    case .date(let d): "d:\(d.timeIntervalSinceReferenceDate)"
+    case .data(let d): "x:" + hexString(d)
+    default: "o:" + describe(k)
+    }
+}
+
+func fingerprint(_ k: FValue) -> String {
+    switch k {
+    case .string(let s): "s:" + s
+    case .missing: "s:$null"
+    case .integer(let i): "i:\(i)"
+    case .real(let d): "r:\(d.bitPattern)"
+    case .date(let d): "d:\(d)"
+    case .data(let d): "x:" + hexString(d)
+    default: "o:\(k)"
+    }
+}
+
+func keyText(_ key: PlistValue) -> String {
+    if case .string(let s) = key { return s.string.count <= 40 ? s.string : String(s.string.prefix(40)) + "…" }
+    return describe(key)
+}
+
+func describe(_ v: PlistValue) -> String {
+    switch v {
+    case .null: "null"
+    case .bool(let b): "bool(\(b))"
+    case .integer(let i): "integer(\(i))"
+    case .real(let d): "real(\(d), 0x\(String(d.bitPattern, radix: 16)))"
+    case .date(let d): "date(\(d.timeIntervalSinceReferenceDate))"
+    case .data(let d): "data(\(d.count) bytes)"
+    case .string(let s): "string(\(s.string.debugDescription))"
+    case .uid(let u): "uid(\(u))"
+    case .array(let a): "array(\(a.count))"
+    case .set(let a): "set(\(a.count))"
+    case .dictionary(let d): "dictionary(\(d.count))"
+    }
+}
+
+/// Number of nodes of `v` with shared sub-trees counted each time they are reached, up to `cap`.
+func expandedCount(_ v: PlistValue, cap: Int) -> Int {
+    var count = 0
+    var stack = [v]
+    while let x = stack.popLast() {
+        count += 1
+        if count >= cap { return count }
+        switch x {
+        case .array(let a), .set(let a): stack.append(contentsOf: a)
+        case .dictionary(let d):
+            for e in d.entries {
+                stack.append(e.key)
+                stack.append(e.value)
+            }
+        default: break
+        }
+    }
+    return count
+}
+
+// MARK: - Classification
+
+/// What one input did to the two readers. Every case but `unknown` is tolerated.
+enum Verdict: Hashable, CustomStringConvertible {
+    /// Both read the input, to equal values (and the same form).
+    case equal
+    /// Both refuse it.
+    case bothRefuse
+    /// Ours read a binary property list that expands past what Foundation can walk in time
+    /// (shared sub-trees are expanded by Foundation, 2^depth work): Foundation is not asked.
+    case skippedExpansion
+    /// Classes of disagreement, each with a reason in fuzz/README.md.
+    case known(Known)
+    /// A disagreement no class explains: a finding.
+    case unknown(String)
+
+    var description: String {
+        switch self {
+        case .equal: "equal"
+        case .bothRefuse: "bothRefuse"
+        case .skippedExpansion: "skippedExpansion"
+        case .known(let k): k.rawValue
+        case .unknown(let s): "UNKNOWN: \(s)"
+        }
+    }
+}
+
+/// The named disagreement classes.
+enum Known: String, CaseIterable {
+    /// Foundation defect: CoreFoundation's Swift bridge reads the string "$null" as `nil`.
+    case foundationNullString
+    /// Foundation defect: its XML reader refuses `<string>$null…</string>`.
+    case foundationXMLRejectsNullString
+    /// Decision: an unpaired UTF-16 surrogate is `invalidString` unless `replacesLoneSurrogates`.
+    case loneSurrogateRefused
+    /// Decision: an XML date with fields past their range is `syntax` unless `normalizesDates`.
+    case dateNotNormalized
+    /// Decision: typed JSON reads a one-key object whose key is a tag as the tagged value.
+    case typedJSONTag
+    /// Decision: a set keeps every member as read; NSSet merges equal ones.
+    case setMembersKept
+    /// Decision: a dictionary keeps every entry as read; NSDictionary keeps one per key.
+    case duplicateKeysKept
+    /// Decision (ambiguous in the format): a key repeated in a binary dictionary keeps its last
+    /// value, as plistlib and go-plist; CoreFoundation keeps the first.
+    case repeatedKeyLastValue
+    /// Decision: a 16-byte integer is signed 128-bit; CoreFoundation keeps its low 64 bits, unsigned.
+    case int128Read
+    /// Decision (ours exact) or Foundation defect (`Int64.min`): JSONSerialization reads an integer
+    /// outside its 64-bit range, and `-9223372036854775808`, as a `Double`.
+    case jsonIntegerAsReal
+    /// Decision: a binary dictionary key must be a string, number, date or data (`invalidKey`);
+    /// CoreFoundation takes any object as a key.
+    case dictionaryKeyKindRefused
+    /// Decision: input starting `bplist` is the binary form, or an error; CoreFoundation falls back
+    /// to the OpenStep parser and reads the text as an unquoted string.
+    case binaryMagicIsBinary
+    /// Decision: XML `<date>` with fractional seconds reads (ISO 8601); CoreFoundation refuses it.
+    case xmlFractionalSeconds
+    /// Decision: XML in UTF-16/UTF-32 without a byte-order mark is detected from `<`; CoreFoundation
+    /// reads it as UTF-8 and refuses it.
+    case xmlEncodingWithoutBOM
+    /// Decision: UIDs up to 2^64 - 1 read (`PlistLimits.maxUID`); CoreFoundation refuses UIDs above
+    /// `UInt32.max`.
+    case wideUID
+    /// Decision: a `0x5n` (ASCII) string holding bytes above 0x7F is `invalidString` unless
+    /// `allowsUTF8InASCIIStrings` (as plistlib and swift-foundation); CoreFoundation reads the bytes
+    /// as Latin-1/MacRoman.
+    case highBytesInASCIIString
+    /// Foundation defect: a binary property list holding a non-empty set crashes Foundation on Linux
+    /// (SEGV bridging `NSSet` to `Set<AnyHashable>`): Foundation is not asked.
+    case foundationCrashesOnSet
+}
+
+/// Reads with our decoder, catching the typed error.
+func readOurs(_ data: Data, as form: PlistFormat?, options: PlistReadOptions = ourOptions) -> Result<
+    PlistValue.Decoded, PlistError
+> {
+    Result { () throws(PlistError) in try PlistValue.decode(from: data, as: form, options: options) }
+}
+
+/// Our defaults, without the zlib/gzip envelope (Foundation reads none).
+let ourOptions = PlistReadOptions(allowsCompression: false)
+
+/// Foundation's reading of a property list: the tree and the form it reports.
+struct Theirs {
+    var value: FValue
+    var format: PlistFormat?
+}
+
+func readFoundationPlist(_ data: Data) -> Result<Theirs, NSError> {
+    var format = PropertyListSerialization.PropertyListFormat.binary
+    do {
+        let any = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+        let form: PlistFormat =
+            switch format {
+            case .binary: .binary
+            case .xml: .xml
+            case .openStep: .openStep
+            @unknown default: .binary
+            }
+        return .success(Theirs(value: convert(any), format: form))
+    } catch {
+        return .failure(error as NSError)
+    }
+}
+
+func readFoundationJSON(_ data: Data) -> Result<Theirs, NSError> {
+    do {
+        let any = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        return .success(Theirs(value: convert(any), format: .json))
+    } catch {
+        return .failure(error as NSError)
+    }
+}
+
+/// Sorts one input into a verdict. `form` is the form to force on ours (`nil`: sniff).
+func classify(_ payload: Data, mode: Int) -> Verdict {
+    let json = mode == 1
+    var ours: Result<PlistValue.Decoded, PlistError>
+    if json {
+        ours = readOurs(payload, as: .json)
+    } else {
+        ours = readOurs(payload, as: nil)
+    }
+    // A binary DAG expands exponentially in Foundation's reader: do not ask it.
+    if case .success(let d) = ours, d.format == .binary, expandedCount(d.value, cap: 200_000) >= 200_000 {
+        return .skippedExpansion
+    }
+    if case .failure(let e) = ours, e.code == .limitExceeded || e.code == .cycle,
+        payload.starts(with: Array("bplist".utf8))
+    {
+        // Past our limits (or a cycle, which Foundation may walk long before refusing): not asked.
+        return .skippedExpansion
+    }
+    if !json, holdsNonEmptySet(payload) { return .known(.foundationCrashesOnSet) }
+    repeatedKeyPrints = repeatedKeys(payload)
+    let sniffedJSON = !json && (try? ours.get())?.format == .json
+    let theirs = json || sniffedJSON ? readFoundationJSON(payload) : readFoundationPlist(payload)
+    if mode == 3, case .success(let t) = theirs, let form = t.format {
+        ours = readOurs(payload, as: form)
+    }
+    return judge(payload, ours: ours, theirs: theirs, json: json || sniffedJSON)
+}
+
+/// The verdict for two outcomes.
+func judge(
+    _ payload: Data, ours: Result<PlistValue.Decoded, PlistError>, theirs: Result<Theirs, NSError>, json: Bool
+) -> Verdict {
+    switch (ours, theirs) {
+    case (.failure, .failure):
+        return .bothRefuse
+    case (.success(let o), .success(let t)):
+        if let form = t.format, form != o.format {
+            return .unknown("forms differ: ours \(o.format), Foundation \(form)")
+        }
+        var diffs: [Difference] = []
+        compare(o.value, t.value, path: "", json: json, into: &diffs)
+        guard !diffs.isEmpty else { return .equal }
+        if let first = diffs.first?.known, diffs.allSatisfy({ $0.known != nil }) { return .known(first) }
+        return .unknown("values differ (\(o.format)): " + diffs.map(\.description).joined(separator: "; "))
+    case (.failure(let e), .success(let t)):
+        // Ours refuses what Foundation reads. Retry with the options that read as CoreFoundation does.
+        if e.code == .invalidString {
+            var lenient = ourOptions
+            lenient.replacesLoneSurrogates = true
+            if case .success(let o) = readOurs(payload, as: t.format, options: lenient), same(o.value, t.value, json) {
+                return .known(.loneSurrogateRefused)
+            }
+        }
+        if e.code == .invalidString, t.format == .binary, holdsLatin1(t.value) {
+            return .known(.highBytesInASCIIString)
+        }
+        if e.code == .syntax, t.format == .xml {
+            var lenient = ourOptions
+            lenient.normalizesDates = true
+            if case .success(let o) = readOurs(payload, as: .xml, options: lenient), same(o.value, t.value, json) {
+                return .known(.dateNotNormalized)
+            }
+        }
+        if e.code == .invalidKey, t.format == .binary, holdsKey(t.value, where: { !isScalarKey($0) }) {
+            return .known(.dictionaryKeyKindRefused)
+        }
+        if payload.starts(with: Array("bplist".utf8)), t.format == .openStep {
+            return .known(.binaryMagicIsBinary)
+        }
+        return .unknown("ours refuses (\(e)), Foundation reads \(t.format.map { "\($0)" } ?? "?"): \(t.value)")
+    case (.success(let o), .failure(let e)):
+        if o.format == .xml, containsNullString(o.value) {
+            return .known(.foundationXMLRejectsNullString)
+        }
+        if o.format == .xml, holdsDate(o.value, where: { $0.rounded(.down) != $0 }) {
+            return .known(.xmlFractionalSeconds)
+        }
+        if o.format == .xml, xmlWithoutByteOrderMark(payload) {
+            return .known(.xmlEncodingWithoutBOM)
+        }
+        if o.format == .binary, holdsUID(o.value, where: { $0 > UInt32.max }) {
+            return .known(.wideUID)
+        }
+        return .unknown("ours reads \(o.format) \(describe(o.value)), Foundation refuses: \(e.localizedDescription)")
+    }
+}
+
+/// Whether a binary property list's offset table names a non-empty set (0xC1…0xCF).
+func holdsNonEmptySet(_ payload: Data) -> Bool {
+    guard payload.starts(with: Array("bplist".utf8)) else { return false }
+    guard let doc = try? BinaryPlistDocument(payload, options: ourOptions) else { return false }
+    for i in 0..<doc.objectCount {
+        if case .set(let refs)? = try? doc.object(ObjectRef(i)), refs.count > 0 { return true }
+    }
+    return false
+}
+
+/// Whether Foundation's tree holds a string with a character from U+0080 to U+00FF.
+func holdsLatin1(_ v: FValue) -> Bool {
+    switch v {
+    case .string(let s): s.unicodeScalars.contains { (0x80...0xFF).contains($0.value) }
+    case .array(let a), .set(let a): a.contains(where: holdsLatin1)
+    case .dictionary(let d): d.contains { holdsLatin1($0.key) || holdsLatin1($0.value) }
+    default: false
+    }
+}
+
+/// Whether `v` holds a dictionary with a key that passes `test`.
+func holdsKey(_ v: FValue, where test: (FValue) -> Bool) -> Bool {
+    switch v {
+    case .array(let a), .set(let a): a.contains { holdsKey($0, where: test) }
+    case .dictionary(let d):
+        d.contains { test($0.key) || holdsKey($0.key, where: test) || holdsKey($0.value, where: test) }
+    default: false
+    }
+}
+
+/// The key kinds our binary reader accepts: strings, numbers, dates and data.
+func isScalarKey(_ k: FValue) -> Bool {
+    switch k {
+    case .string, .integer, .real, .date, .data: true
+    default: false
+    }
+}
+
+/// Whether `v` holds a date (seconds since 2001) that passes `test`.
+func holdsDate(_ v: PlistValue, where test: (Double) -> Bool) -> Bool {
+    switch v {
+    case .date(let d): test(d.timeIntervalSinceReferenceDate)
+    case .array(let a), .set(let a): a.contains { holdsDate($0, where: test) }
+    case .dictionary(let d): d.entries.contains { holdsDate($0.key, where: test) || holdsDate($0.value, where: test) }
+    default: false
+    }
+}
+
+/// Whether `v` holds a UID that passes `test`.
+func holdsUID(_ v: PlistValue, where test: (UInt64) -> Bool) -> Bool {
+    switch v {
+    case .uid(let u): test(u)
+    case .array(let a), .set(let a): a.contains { holdsUID($0, where: test) }
+    case .dictionary(let d): d.entries.contains { holdsUID($0.key, where: test) || holdsUID($0.value, where: test) }
+    default: false
+    }
+}
+
+/// XML text in UTF-16 or UTF-32 without a byte-order mark: `<` as 00 3C, 3C 00, 00 00 00 3C or
+/// 3C 00 00 00 (XML 1.0 appendix F), which ours detects and CoreFoundation does not.
+func xmlWithoutByteOrderMark(_ payload: Data) -> Bool {
+    let head = Array(payload.prefix(4))
+    return head.starts(with: [0, 0x3C]) || head.starts(with: [0x3C, 0]) || head.starts(with: [0, 0, 0, 0x3C])
+}
+
+func containsNullString(_ v: PlistValue) -> Bool {
+    switch v {
+    case .string(let s): s.string.hasPrefix("$null")
+    case .array(let a), .set(let a): a.contains(where: containsNullString)
+    case .dictionary(let d): d.entries.contains { containsNullString($0.key) || containsNullString($0.value) }
+    default: false
+    }
+}
+
+// MARK: - Entry point
+
+nonisolated(unsafe) var tally: [String: Int] = [:]
+nonisolated(unsafe) var statsRegistered = false
+let discovering = ProcessInfo.processInfo.environment["FUZZ_DIFF_DISCOVER"] == "1"
+let printsStats = ProcessInfo.processInfo.environment["FUZZ_DIFF_STATS"] == "1"
+
+func printTally() {
+    var lines = ["FuzzDifferential verdicts:"]
+    for (k, n) in tally.sorted(by: { $0.value > $1.value }) { lines.append("  \(n)\t\(k)") }
+    FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = FuzzInput(start, size)
+    let verdict = classify(input.payload, mode: input.config.choice)
+    if printsStats, !statsRegistered {
+        statsRegistered = true
+        atexit { printTally() }
+    }
+    if case .unknown(let what) = verdict {
+        let hex = hexString(UnsafeBufferPointer(start: size > 0 ? start : nil, count: max(size, 0)).prefix(512))
+        if discovering {
+            FileHandle.standardError.write(Data("DIFF \(what.prefix(300)) | hex \(hex.prefix(200))\n".utf8))
+            tally["unknown", default: 0] += 1
+            return 0
+        }
+        fatalError("fuzz oracle failed: unclassified disagreement with Foundation: \(what)\ninput hex: \(hex)")
+    }
+    if printsStats { tally[verdict.description, default: 0] += 1 }
+    return 0
+}
