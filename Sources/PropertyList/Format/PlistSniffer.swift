@@ -157,7 +157,7 @@ package enum PlistSniffer {
         case binary
         /// XML (`<?xml`, `<!DOCTYPE`, `<!--` or `<plist` after whitespace), in the given encoding.
         case xml(PlistTextEncoding)
-        /// Old-style OpenStep text (`{`, `(`, `"`, `'`, `<` data, a comment, `key =` of a `.strings` file,
+        /// Old-style OpenStep text (`{`, `(`, `"`, `'`, `<` data, a comment, `key =` or `key;` of a `.strings` file,
         /// or a whole text that is one unquoted string).
         case openStep(PlistTextEncoding)
         /// JSON (UTF-8 text starting with `[`, or `{` followed by a `"key":`; `{}` alone is OpenStep,
@@ -215,16 +215,20 @@ package enum PlistSniffer {
                 let next = rest.dropFirst().first ?? 0
                 if next == UInt8(ascii: "/") || next == UInt8(ascii: "*") { return .openStep(encoding) }
             default:
-                // `key = value;` of a .strings file with an unquoted key, or a whole text that is one
-                // unquoted string (`hello`, `bplist00` after a byte-order mark): CoreFoundation reads
-                // both with its old-style parser, after the binary and XML readers refuse them.
-                var j = rest.startIndex
-                while j < rest.endIndex && isUnquotedStringByte(rest[j]) { j += 1 }
-                if j > rest.startIndex {
-                    while j < rest.endIndex && isWhitespace(rest[j]) { j += 1 }
-                    if j < rest.endIndex && rest[j] == UInt8(ascii: "=") { return .openStep(encoding) }
-                    if j == rest.endIndex && head.count < 256 { return .openStep(encoding) }
+                break
+            }
+            // `key = value;` or `key;` of a .strings file with an unquoted key, or a whole text that
+            // is one unquoted string (`hello`, `/usr/bin`, `bplist00` after a byte-order mark):
+            // CoreFoundation reads them with its old-style parser, after the binary and XML readers
+            // refuse them.
+            var j = rest.startIndex
+            while j < rest.endIndex && isUnquotedStringByte(rest[j]) { j += 1 }
+            if j > rest.startIndex {
+                while j < rest.endIndex && isWhitespace(rest[j]) { j += 1 }
+                if j < rest.endIndex && (rest[j] == UInt8(ascii: "=") || rest[j] == UInt8(ascii: ";")) {
+                    return .openStep(encoding)
                 }
+                if j == rest.endIndex && head.count < 256 { return .openStep(encoding) }
             }
         }
         throw PlistError(.notAPropertyList, offset: 0, "not a property list: " + describeStart(data))

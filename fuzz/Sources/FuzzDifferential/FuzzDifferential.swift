@@ -21,6 +21,7 @@
 // FUZZ_DIFF_STATS=1 prints the count of every verdict at exit.
 
 import Foundation
+import FoundationXML
 import FuzzCommon
 import PropertyList
 
@@ -43,6 +44,18 @@ indirect enum FValue: CustomStringConvertible {
     case dictionary([(key: FValue, value: FValue)])
     /// A type the converter does not know: its name.
     case unknown(String)
+
+    /// The whole tree, shortened: for messages.
+    var deep: String {
+        let text: String
+        switch self {
+        case .array(let a): text = "[" + a.map(\.deep).joined(separator: ", ") + "]"
+        case .set(let a): text = "set[" + a.map(\.deep).joined(separator: ", ") + "]"
+        case .dictionary(let d): text = "{" + d.map { "\($0.key.deep): \($0.value.deep)" }.joined(separator: ", ") + "}"
+        default: text = description
+        }
+        return text.count > 160 ? String(text.prefix(160)) + "…" : text
+    }
 
     var description: String {
         switch self {
@@ -84,11 +97,6 @@ func convertNumber(_ n: NSNumber) -> FValue {
 /// Converts Foundation's `Any` tree (bridged Swift values or NS objects) into an `FValue`.
 func convert(_ any: Any, depth: Int = 0) -> FValue {
     guard depth < 10_000 else { return .unknown("too deep") }
-    let mirror = Mirror(reflecting: any)
-    if mirror.displayStyle == .optional {
-        guard let inner = mirror.children.first?.value else { return .missing }
-        return convert(inner, depth: depth + 1)
-    }
     switch any {
     case is NSNull: return .null
     case let s as String: return .string(s)
@@ -106,6 +114,12 @@ func convert(_ any: Any, depth: Int = 0) -> FValue {
         for (k, v) in d { entries.append((convert(k, depth: depth + 1), convert(v, depth: depth + 1))) }
         return .dictionary(entries)
     default:
+        // A `nil` (an `Optional` in the `Any`), or what it wraps.
+        let mirror = Mirror(reflecting: any)
+        if mirror.displayStyle == .optional {
+            guard let inner = mirror.children.first?.value else { return .missing }
+            return convert(inner, depth: depth + 1)
+        }
         // Foundation's `_NSKeyedArchiverUID` (internal): its stored `value`, through reflection.
         let typeName = String(describing: type(of: any))
         if typeName.contains("KeyedArchiverUID") {
@@ -304,6 +318,10 @@ func describe(_ v: PlistValue) -> String {
     }
 }
 
+/// Most nodes (shared sub-trees counted each time) a binary property list may expand to for
+/// Foundation to be asked: it expands them, and the comparison walks them.
+let expansionCap = 20_000
+
 /// Number of nodes of `v` with shared sub-trees counted each time they are reached, up to `cap`.
 func expandedCount(_ v: PlistValue, cap: Int) -> Int {
     var count = 0
@@ -383,12 +401,29 @@ enum Known: String, CaseIterable {
     case binaryMagicIsBinary
     /// Decision: XML `<date>` with fractional seconds reads (ISO 8601); CoreFoundation refuses it.
     case xmlFractionalSeconds
-    /// Decision: XML in UTF-16/UTF-32 without a byte-order mark is detected from `<`; CoreFoundation
-    /// reads it as UTF-8 and refuses it.
-    case xmlEncodingWithoutBOM
+    /// Decision: text (XML, OpenStep) with a NUL in its first two bytes is UTF-16 or UTF-32, detected
+    /// from the zero bytes without a byte-order mark (XML 1.0 appendix F); CoreFoundation reads such
+    /// bytes as UTF-8 (refusing them, or reading past the NULs).
+    case textWithoutByteOrderMark
     /// Decision: UIDs up to 2^64 - 1 read (`PlistLimits.maxUID`); CoreFoundation refuses UIDs above
     /// `UInt32.max`.
     case wideUID
+    /// Foundation defect: CoreFoundation refuses an empty UTF-16 string (`0x60`), which plistlib and
+    /// ours read as "".
+    case foundationRejectsEmptyUTF16String
+    /// Foundation defect: JSONSerialization stops at a NUL byte and ignores what follows.
+    case foundationJSONStopsAtNUL
+    /// Decision: an object offset must lie in the object region (8 ..< offset table); CoreFoundation
+    /// reads objects inside the `bplist00` header.
+    case objectOffsetInHeader
+    /// Decision: XML must be well-formed (libxml2, through `XMLParser`, agrees that it is not);
+    /// CoreFoundation's XML scanner reads many malformed texts.
+    case xmlNotWellFormed
+    /// Decision: an XML property list's root element is `<plist>`; CoreFoundation reads a bare value.
+    case xmlRootNotPlist
+    /// Foundation defect: CoreFoundation's OpenStep reader, falling back to the `.strings` form,
+    /// returns the entries read before a syntax error (or `{}` for text with none) instead of failing.
+    case foundationStringsPrefix
     /// Decision: a `0x5n` (ASCII) string holding bytes above 0x7F is `invalidString` unless
     /// `allowsUTF8InASCIIStrings` (as plistlib and swift-foundation); CoreFoundation reads the bytes
     /// as Latin-1/MacRoman.
@@ -450,7 +485,7 @@ func classify(_ payload: Data, mode: Int) -> Verdict {
         ours = readOurs(payload, as: nil)
     }
     // A binary DAG expands exponentially in Foundation's reader: do not ask it.
-    if case .success(let d) = ours, d.format == .binary, expandedCount(d.value, cap: 200_000) >= 200_000 {
+    if case .success(let d) = ours, d.format == .binary, expandedCount(d.value, cap: expansionCap) >= expansionCap {
         return .skippedExpansion
     }
     if case .failure(let e) = ours, e.code == .limitExceeded || e.code == .cycle,
@@ -497,6 +532,36 @@ func judge(
         if e.code == .invalidString, t.format == .binary, holdsLatin1(t.value) {
             return .known(.highBytesInASCIIString)
         }
+        if e.code == .syntax, t.format == .openStep {
+            var lenient = ourOptions
+            lenient.replacesLoneSurrogates = true
+            if case .success(let o) = readOurs(payload, as: .openStep, options: lenient), same(o.value, t.value, json) {
+                return .known(.loneSurrogateRefused)
+            }
+            if holdsSurrogateEscape(payload) { return .known(.loneSurrogateRefused) }
+        }
+        if json, holdsKey(t.value, where: { if case .string(let k) = $0 { typedJSONTags.contains(k) } else { false } })
+        {
+            return .known(.typedJSONTag)
+        }
+        if json, let nul = payload.firstIndex(of: 0),
+            case .success(let o) = readOurs(payload[..<nul], as: .json), same(o.value, t.value, json)
+        {
+            return .known(.foundationJSONStopsAtNUL)
+        }
+        if e.code == .offsetOutOfRange, t.format == .binary, offsetTableNamesHeader(payload) {
+            return .known(.objectOffsetInHeader)
+        }
+        if t.format == .xml || t.format == .openStep, textWithoutByteOrderMark(payload) {
+            return .known(.textWithoutByteOrderMark)
+        }
+        if t.format == .xml, let shape = xmlShape(payload) {
+            if !shape.wellFormed { return .known(.xmlNotWellFormed) }
+            if shape.root != "plist" { return .known(.xmlRootNotPlist) }
+        }
+        if t.format == .openStep, case .dictionary = t.value, stringsPrefixReads(payload, error: e, as: t.value) {
+            return .known(.foundationStringsPrefix)
+        }
         if e.code == .syntax, t.format == .xml {
             var lenient = ourOptions
             lenient.normalizesDates = true
@@ -510,7 +575,9 @@ func judge(
         if payload.starts(with: Array("bplist".utf8)), t.format == .openStep {
             return .known(.binaryMagicIsBinary)
         }
-        return .unknown("ours refuses (\(e)), Foundation reads \(t.format.map { "\($0)" } ?? "?"): \(t.value)")
+        let shape = t.format == .xml ? " (libxml2: \(xmlShape(payload).map { "\($0)" } ?? "not asked"))" : ""
+        return .unknown(
+            "ours refuses (\(e))\(shape), Foundation reads \(t.format.map { "\($0)" } ?? "?"): \(t.value.deep)")
     case (.success(let o), .failure(let e)):
         if o.format == .xml, containsNullString(o.value) {
             return .known(.foundationXMLRejectsNullString)
@@ -518,11 +585,14 @@ func judge(
         if o.format == .xml, holdsDate(o.value, where: { $0.rounded(.down) != $0 }) {
             return .known(.xmlFractionalSeconds)
         }
-        if o.format == .xml, xmlWithoutByteOrderMark(payload) {
-            return .known(.xmlEncodingWithoutBOM)
+        if o.format == .xml || o.format == .openStep, textWithoutByteOrderMark(payload) {
+            return .known(.textWithoutByteOrderMark)
         }
         if o.format == .binary, holdsUID(o.value, where: { $0 > UInt32.max }) {
             return .known(.wideUID)
+        }
+        if o.format == .binary, holdsEmptyUTF16String(payload) {
+            return .known(.foundationRejectsEmptyUTF16String)
         }
         return .unknown("ours reads \(o.format) \(describe(o.value)), Foundation refuses: \(e.localizedDescription)")
     }
@@ -586,11 +656,105 @@ func holdsUID(_ v: PlistValue, where test: (UInt64) -> Bool) -> Bool {
     }
 }
 
-/// XML text in UTF-16 or UTF-32 without a byte-order mark: `<` as 00 3C, 3C 00, 00 00 00 3C or
-/// 3C 00 00 00 (XML 1.0 appendix F), which ours detects and CoreFoundation does not.
-func xmlWithoutByteOrderMark(_ payload: Data) -> Bool {
-    let head = Array(payload.prefix(4))
-    return head.starts(with: [0, 0x3C]) || head.starts(with: [0x3C, 0]) || head.starts(with: [0, 0, 0, 0x3C])
+/// Text in UTF-16 or UTF-32 without a byte-order mark (a NUL in its first two bytes), which ours
+/// detects from the zero bytes (XML 1.0 appendix F; the same for OpenStep) and CoreFoundation reads
+/// as UTF-8 and refuses.
+func textWithoutByteOrderMark(_ payload: Data) -> Bool {
+    let head = Array(payload.prefix(2))
+    return head.count == 2 && (head[0] == 0 || head[1] == 0)
+}
+
+/// Whether an OpenStep text holds a `\U` escape of a UTF-16 surrogate (`\UD800`…`\UDFFF`).
+func holdsSurrogateEscape(_ payload: Data) -> Bool {
+    let b = Array(payload.filter { $0 != 0 })  // UTF-16 and UTF-32 text, crudely
+    guard b.count >= 4 else { return false }
+    for i in 0..<(b.count - 3) where b[i] == UInt8(ascii: "\\") && (b[i + 1] | 0x20) == UInt8(ascii: "u") {
+        if (b[i + 2] | 0x20) == UInt8(ascii: "d"), [UInt8]("89abcdefABCDEF".utf8).contains(b[i + 3]) { return true }
+    }
+    return false
+}
+
+/// Whether a binary property list holds an empty UTF-16 string (`0x60`).
+func holdsEmptyUTF16String(_ payload: Data) -> Bool {
+    guard let doc = try? BinaryPlistDocument(payload, options: ourOptions) else { return false }
+    for i in 0..<doc.objectCount {
+        if case .utf16String(let range)? = try? doc.object(ObjectRef(i)), range.count == 0 { return true }
+    }
+    return false
+}
+
+/// Whether a binary property list's offset table (read from its trailer, without our checks) has
+/// an entry below 8, inside the `bplist00` header.
+func offsetTableNamesHeader(_ payload: Data) -> Bool {
+    let bytes = Array(payload)
+    guard bytes.count >= 40 else { return false }
+    let trailer = bytes[(bytes.count - 32)...]
+    let width = Int(trailer[trailer.startIndex + 6])
+    func word(_ at: Int) -> UInt64 {
+        trailer[(trailer.startIndex + at)...].prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+    let count = word(8)
+    let table = word(24)
+    guard (1...8).contains(width), count < 1 << 20, table < UInt64(bytes.count) else { return false }
+    for i in 0..<Int(count) {
+        let start = Int(table) + i * width
+        guard start + width <= bytes.count - 32 else { return false }
+        let offset = bytes[start..<(start + width)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        if offset < 8 { return true }
+    }
+    return false
+}
+
+/// What libxml2 (Foundation's `XMLParser`) says of an XML text: well-formed or not, and the name of
+/// its root element. `nil` when it cannot be asked (a text of over 4 KiB).
+func xmlShape(_ input: Data) -> (wellFormed: Bool, root: String?)? {
+    guard input.count <= 4096 else { return nil }
+    var payload = input
+    // UTF-16 with a byte-order mark: handed to libxml2 as UTF-8, its encoding declaration removed.
+    if input.starts(with: [0xFF, 0xFE]) || input.starts(with: [0xFE, 0xFF]) {
+        guard let text = String(data: input, encoding: .utf16) else { return (false, nil) }
+        let plain = text.replacingOccurrences(
+            of: #"encoding\s*=\s*["'][^"']*["']"#, with: "", options: .regularExpression)
+        payload = Data(plain.utf8)
+    }
+    // FoundationXML traps on a processing instruction whose target is not UTF-8 (a Foundation
+    // defect of its own, see fuzz/README.md): a UTF-8 text that does not decode is not
+    // well-formed anyway, unless it names another encoding or starts with a byte-order mark or NUL.
+    if String(validating: payload, as: UTF8.self) == nil {
+        let declared = String(decoding: payload.prefix(200), as: UTF8.self).lowercased()
+        let other = declared.contains("encoding=") && !declared.contains("encoding=\"utf-8\"")
+        let marked = payload.first.map { $0 == 0 || $0 >= 0xFE } ?? false
+        return other || marked ? nil : (false, nil)
+    }
+    final class Root: NSObject, XMLParserDelegate {
+        var name: String?
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
+            if name == nil { name = elementName }
+        }
+    }
+    let parser = XMLParser(data: payload)
+    let root = Root()
+    parser.delegate = root
+    parser.shouldResolveExternalEntities = false
+    let ok = parser.parse()
+    return (ok, root.name)
+}
+
+/// Whether ours reads a prefix of an OpenStep text, cut after one of its last `;` before the error
+/// (or at the start), to Foundation's dictionary: CoreFoundation's `.strings` fallback keeps the
+/// entries it read before a syntax error and drops the rest.
+func stringsPrefixReads(_ payload: Data, error: PlistError, as theirs: FValue) -> Bool {
+    let end = payload.startIndex + min(error.offset ?? payload.count, payload.count)
+    var cuts = [payload.startIndex]
+    for i in payload.indices where i < end && payload[i] == UInt8(ascii: ";") { cuts.append(i + 1) }
+    for cut in cuts.suffix(8).reversed() {
+        if case .dictionary(let d) = theirs, d.isEmpty, cut == payload.startIndex { return true }
+        if case .success(let o) = readOurs(payload[..<cut], as: .openStep), same(o.value, theirs, false) { return true }
+    }
+    return false
 }
 
 func containsNullString(_ v: PlistValue) -> Bool {
@@ -626,7 +790,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     if case .unknown(let what) = verdict {
         let hex = hexString(UnsafeBufferPointer(start: size > 0 ? start : nil, count: max(size, 0)).prefix(512))
         if discovering {
-            FileHandle.standardError.write(Data("DIFF \(what.prefix(300)) | hex \(hex.prefix(200))\n".utf8))
+            FileHandle.standardError.write(Data("DIFF \(what.prefix(300)) | hex \(hex)\n".utf8))
             tally["unknown", default: 0] += 1
             return 0
         }
