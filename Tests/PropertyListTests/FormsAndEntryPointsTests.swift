@@ -193,7 +193,7 @@ import Testing
     }
 
     @Test(
-        "a word starting with a slash, and a .strings entry `key;`, sniff as OpenStep, as CoreFoundation reads them (found by FuzzDifferential)"
+        "a word starting with a slash, a .strings entry `key;`, and text after a vertical tab or form feed sniff as OpenStep, as CoreFoundation reads them (found by FuzzDifferential)"
     )
     func slashWordsAndKeyShorthandSniffAsOpenStep() throws {
         // `/pl` was notAPropertyList: the sniffer took `/` for the start of a comment only.
@@ -204,6 +204,12 @@ import Testing
         let strings = try PlistValue.decode(from: Data("lt;\nk = v;".utf8))
         #expect(strings.format == .openStep)
         #expect(strings.value == ["lt": "lt", "k": "v"])
+        // Vertical tab and form feed are whitespace to the OpenStep reader (and CoreFoundation), so
+        // to the sniffer too: ` 01\v` was notAPropertyList.
+        let spaced = try PlistValue.decode(from: Data(" 01\u{0B}".utf8))
+        #expect(spaced.format == .openStep)
+        #expect(spaced.value == "01")
+        #expect(try PlistValue.decode(from: Data("\u{0C}a = b;".utf8)).value == ["a": "b"])
         // Comments still sniff as OpenStep, and two bare words are still no property list.
         #expect(try PlistValue.decode(from: Data("// c\na = b;".utf8)).value == ["a": "b"])
         let two = #expect(throws: PlistError.self) { try PlistValue.decode(from: Data("/a /b".utf8)) }
