@@ -408,6 +408,9 @@ enum Known: String, CaseIterable {
     /// Decision: UIDs up to 2^64 - 1 read (`PlistLimits.maxUID`); CoreFoundation refuses UIDs above
     /// `UInt32.max`.
     case wideUID
+    /// Foundation defect: a binary dictionary with a UID key traps Foundation on Linux when the
+    /// `NSDictionary` it returns is iterated (`NSDictionary.Iterator.next`): Foundation is not asked.
+    case foundationCrashesOnUIDKey
     /// Foundation defect: CoreFoundation refuses an empty UTF-16 string (`0x60`), which plistlib and
     /// ours read as "".
     case foundationRejectsEmptyUTF16String
@@ -494,7 +497,7 @@ func classify(_ payload: Data, mode: Int) -> Verdict {
         // Past our limits (or a cycle, which Foundation may walk long before refusing): not asked.
         return .skippedExpansion
     }
-    if !json, holdsNonEmptySet(payload) { return .known(.foundationCrashesOnSet) }
+    if !json, let trap = foundationTrap(payload) { return .known(trap) }
     repeatedKeyPrints = repeatedKeys(payload)
     let sniffedJSON = !json && (try? ours.get())?.format == .json
     let theirs = json || sniffedJSON ? readFoundationJSON(payload) : readFoundationPlist(payload)
@@ -598,14 +601,23 @@ func judge(
     }
 }
 
-/// Whether a binary property list's offset table names a non-empty set (0xC1…0xCF).
-func holdsNonEmptySet(_ payload: Data) -> Bool {
-    guard payload.starts(with: Array("bplist".utf8)) else { return false }
-    guard let doc = try? BinaryPlistDocument(payload, options: ourOptions) else { return false }
+/// What would trap Foundation in a binary property list (found by scanning every object of its
+/// offset table, reachable or not): a non-empty set (0xC1…0xCF), or a dictionary with a UID key.
+func foundationTrap(_ payload: Data) -> Known? {
+    guard payload.starts(with: Array("bplist".utf8)) else { return nil }
+    guard let doc = try? BinaryPlistDocument(payload, options: ourOptions) else { return nil }
     for i in 0..<doc.objectCount {
-        if case .set(let refs)? = try? doc.object(ObjectRef(i)), refs.count > 0 { return true }
+        switch try? doc.object(ObjectRef(i)) {
+        case .set(let refs)? where refs.count > 0:
+            return .foundationCrashesOnSet
+        case .dictionary(let keys, _)?:
+            for position in keys.indices {
+                if case .uid? = try? doc.object(keys[position]) { return .foundationCrashesOnUIDKey }
+            }
+        default: break
+        }
     }
-    return false
+    return nil
 }
 
 /// Whether Foundation's tree holds a string with a character from U+0080 to U+00FF.
