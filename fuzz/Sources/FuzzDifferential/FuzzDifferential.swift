@@ -174,6 +174,9 @@ func compare(_ ours: PlistValue, _ theirs: FValue, path: String, json: Bool, int
     case (.integer(let a), .real(let b)) where json && abs(Double(a.int128) - b) <= abs(b) * 0x1p-50:
         differ(.jsonIntegerAsReal)
     case (.real(let a), .real(let b)) where a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN): return
+    case (.real(let a), .real(let b)) where json && a.sign == b.sign && a.isFinite && abs(a - b) <= 4 * a.ulp:
+        // A few units in the last place: JSONSerialization's decimal conversion is not correctly rounded.
+        differ(.foundationJSONRealRounding)
     case (.date(let a), .date(let b)):
         let x = a.timeIntervalSinceReferenceDate
         if x.bitPattern == b.bitPattern || (x.isNaN && b.isNaN) || abs(x - b) <= 1e-6 { return }
@@ -414,6 +417,52 @@ enum Known: String, CaseIterable {
     /// Foundation defect: CoreFoundation refuses an empty UTF-16 string (`0x60`), which plistlib and
     /// ours read as "".
     case foundationRejectsEmptyUTF16String
+    /// Foundation defect: JSONSerialization's decimal-to-double conversion is not correctly rounded
+    /// (one unit in the last place off for long mantissas, `92.3372036854775808`).
+    case foundationJSONRealRounding
+    /// Decision: a JSON integer outside the signed 128-bit range is a `syntax` error; JSONSerialization
+    /// reads it as a `Double`.
+    case jsonIntegerOutOfRange
+    /// Decision: JSON is UTF-8 (RFC 8259); JSONSerialization also detects UTF-16 and UTF-32 from NULs.
+    case jsonNotUTF8
+    /// Decision: an OpenStep octal escape of a NeXTSTEP character (`\200` … `\377`) is a `syntax`
+    /// error; CoreFoundation maps it through the NeXTSTEP table.
+    case nextstepOctalEscape
+    /// Decision: UTF-16 text (with a byte-order mark) with an odd number of bytes is a `syntax` error;
+    /// CoreFoundation drops the last byte.
+    case oddUTF16Length
+    /// Foundation defect: CoreFoundation ends a `<!DOCTYPE …>` at its first `>`, even inside a quoted
+    /// literal, and reads what follows as the document; ours skips quoted literals whole.
+    case foundationDoctypeEndsEarly
+    /// Decision: the sniffer looks at the first 256 characters (a whole text that is one unquoted
+    /// OpenStep string is recognised when shorter); read with the form named (`as:`), ours reads it
+    /// as Foundation does.
+    case sniffedNotAPropertyList
+    /// Decision: XML holding a C0 control character (other than tab, LF, CR), which XML 1.0 forbids, is
+    /// a `syntax` error; CoreFoundation skips it between elements.
+    case xmlControlCharacter
+    /// Decision (lenient, could be tightened): the `<!DOCTYPE …>` declaration is skipped to its end
+    /// without checking its characters, so a control character inside it goes unseen;
+    /// CoreFoundation refuses it.
+    case xmlDoctypeSkipped
+    /// Decision: text without a byte-order mark and no NUL in its first two bytes is UTF-8 (a NUL later
+    /// is a `syntax` error); CoreFoundation guesses another encoding from NULs further on.
+    case textEncodingGuess
+    /// Decision: the trailer's object reference size must be 1…8 (`invalidTrailer`); CoreFoundation
+    /// accepts any size when no container reads a reference.
+    case referenceSizeChecked
+    /// Foundation defect: in UTF-16 OpenStep text, CoreFoundation's `<data>` reader takes a character's
+    /// low byte (U+2331 reads as the digit 1).
+    case foundationUTF16DataLowByte
+    /// Decision: an XML declaration naming an encoding other than UTF-8/16/32 (or ASCII) is a `syntax`
+    /// error; CoreFoundation ignores the name.
+    case xmlUnsupportedEncoding
+    /// Decision: XML `<string>`, `<key>` and the other scalars hold text only; CoreFoundation reads
+    /// markup inside them.
+    case xmlMarkupInScalar
+    /// Decision: OpenStep text is decoded in its strings, keys and data; bytes in comments are skipped
+    /// undecoded. CoreFoundation decodes the whole text first and refuses invalid UTF-8 anywhere.
+    case openStepBytesOutsideStrings
     /// Foundation defect: JSONSerialization stops at a NUL byte and ignores what follows.
     case foundationJSONStopsAtNUL
     /// Decision: an object offset must lie in the object region (8 ..< offset table); CoreFoundation
@@ -528,8 +577,12 @@ func judge(
         if e.code == .invalidString {
             var lenient = ourOptions
             lenient.replacesLoneSurrogates = true
-            if case .success(let o) = readOurs(payload, as: t.format, options: lenient), same(o.value, t.value, json) {
-                return .known(.loneSurrogateRefused)
+            let retry = readOurs(payload, as: t.format, options: lenient)
+            if case .success = retry {
+                switch judge(payload, ours: retry, theirs: theirs, json: json) {
+                case .equal, .known: return .known(.loneSurrogateRefused)
+                default: break
+                }
             }
         }
         if e.code == .invalidString, t.format == .binary, holdsLatin1(t.value) {
@@ -561,9 +614,20 @@ func judge(
         if t.format == .xml, let shape = xmlShape(payload) {
             if !shape.wellFormed { return .known(.xmlNotWellFormed) }
             if shape.root != "plist" { return .known(.xmlRootNotPlist) }
+            if shape.elementInScalar { return .known(.xmlMarkupInScalar) }
         }
-        if t.format == .openStep, case .dictionary = t.value, stringsPrefixReads(payload, error: e, as: t.value) {
+        if t.format == .openStep, stringsPrefixReads(payload, error: e, as: t.value) {
             return .known(.foundationStringsPrefix)
+        }
+        // UTF-16 text: our error offsets count the UTF-8 it was transcoded to.
+        if t.format == .openStep, payload.starts(with: [0xFF, 0xFE]) || payload.starts(with: [0xFE, 0xFF]),
+            let text = String(data: payload, encoding: .utf16),
+            stringsPrefixReads(Data(text.utf8), error: e, as: t.value)
+        {
+            return .known(.foundationStringsPrefix)
+        }
+        if t.format == .xml, let name = declaredEncoding(payload), !knownEncodings.contains(name.lowercased()) {
+            return .known(.xmlUnsupportedEncoding)
         }
         if e.code == .syntax, t.format == .xml {
             var lenient = ourOptions
@@ -577,6 +641,48 @@ func judge(
         }
         if payload.starts(with: Array("bplist".utf8)), t.format == .openStep {
             return .known(.binaryMagicIsBinary)
+        }
+        if json, e.code == .syntax, holdsReal(t.value, where: { abs($0) >= 0x1p127 }) {
+            return .known(.jsonIntegerOutOfRange)
+        }
+        if json, payload.prefix(4).contains(0) {
+            return .known(.jsonNotUTF8)
+        }
+        if t.format == .openStep, e.code == .syntax, holdsNeXTSTEPOctalEscape(payload) {
+            return .known(.nextstepOctalEscape)
+        }
+        if e.code == .notAPropertyList, let form = t.format {
+            switch readOurs(payload, as: form) {
+            case .success(let o) where same(o.value, t.value, json): return .known(.sniffedNotAPropertyList)
+            case .failure(let forced)
+            where form == .openStep && stringsPrefixReads(payload, error: forced, as: t.value):
+                return .known(.foundationStringsPrefix)
+            default: break
+            }
+        }
+        if t.format == .xml, doctypeLiteralHoldsMarkup(payload) {
+            return .known(.foundationDoctypeEndsEarly)
+        }
+        if t.format == .xml, e.code == .syntax, holdsControlCharacter(payload) {
+            return .known(.xmlControlCharacter)
+        }
+        let wide = payload.starts(with: [0xFF, 0xFE]) || payload.starts(with: [0xFE, 0xFF])
+        if t.format == .openStep, !wide, e.code == .syntax, payload.dropFirst(2).contains(0) {
+            return .known(.textEncodingGuess)
+        }
+        if t.format == .openStep || t.format == .xml, wide, e.code == .syntax {
+            // Ours transcodes the whole text first: an odd byte count or an unpaired surrogate fails there.
+            if payload.count % 2 == 1 { return .known(.oddUTF16Length) }
+            if holdsUnpairedSurrogate(payload) { return .known(.loneSurrogateRefused) }
+            if t.format == .openStep, let text = String(data: payload, encoding: .utf16), dataLiteralHoldsNonASCII(text)
+            {
+                return .known(.foundationUTF16DataLowByte)
+            }
+        }
+        if e.code == .invalidTrailer, t.format == .binary, payload.count >= 40,
+            !(1...8).contains(payload[payload.endIndex - 25])
+        {
+            return .known(.referenceSizeChecked)
         }
         let shape = t.format == .xml ? " (libxml2: \(xmlShape(payload).map { "\($0)" } ?? "not asked"))" : ""
         return .unknown(
@@ -593,6 +699,17 @@ func judge(
         }
         if o.format == .binary, holdsUID(o.value, where: { $0 > UInt32.max }) {
             return .known(.wideUID)
+        }
+        if o.format == .openStep, !textWithoutByteOrderMark(payload), !payload.starts(with: [0xFF, 0xFE]),
+            !payload.starts(with: [0xFE, 0xFF]), String(validating: payload, as: UTF8.self) == nil
+        {
+            return .known(.openStepBytesOutsideStrings)
+        }
+        if o.format == .xml, doctypeLiteralHoldsMarkup(payload) {
+            return .known(.foundationDoctypeEndsEarly)
+        }
+        if o.format == .xml, doctypeHoldsControlCharacter(payload) {
+            return .known(.xmlDoctypeSkipped)
         }
         if o.format == .binary, holdsEmptyUTF16String(payload) {
             return .known(.foundationRejectsEmptyUTF16String)
@@ -719,12 +836,12 @@ func offsetTableNamesHeader(_ payload: Data) -> Bool {
 
 /// What libxml2 (Foundation's `XMLParser`) says of an XML text: well-formed or not, and the name of
 /// its root element. `nil` when it cannot be asked (a text of over 4 KiB).
-func xmlShape(_ input: Data) -> (wellFormed: Bool, root: String?)? {
+func xmlShape(_ input: Data) -> (wellFormed: Bool, root: String?, elementInScalar: Bool)? {
     guard input.count <= 4096 else { return nil }
     var payload = input
     // UTF-16 with a byte-order mark: handed to libxml2 as UTF-8, its encoding declaration removed.
     if input.starts(with: [0xFF, 0xFE]) || input.starts(with: [0xFE, 0xFF]) {
-        guard let text = String(data: input, encoding: .utf16) else { return (false, nil) }
+        guard let text = String(data: input, encoding: .utf16) else { return (false, nil, false) }
         let plain = text.replacingOccurrences(
             of: #"encoding\s*=\s*["'][^"']*["']"#, with: "", options: .regularExpression)
         payload = Data(plain.utf8)
@@ -732,19 +849,25 @@ func xmlShape(_ input: Data) -> (wellFormed: Bool, root: String?)? {
     // FoundationXML traps on a processing instruction whose target is not UTF-8 (a Foundation
     // defect of its own, see fuzz/README.md): a UTF-8 text that does not decode is not
     // well-formed anyway, unless it names another encoding or starts with a byte-order mark or NUL.
-    if String(validating: payload, as: UTF8.self) == nil {
-        let declared = String(decoding: payload.prefix(200), as: UTF8.self).lowercased()
-        let other = declared.contains("encoding=") && !declared.contains("encoding=\"utf-8\"")
-        let marked = payload.first.map { $0 == 0 || $0 >= 0xFE } ?? false
-        return other || marked ? nil : (false, nil)
-    }
+    // Not UTF-8 (and no byte-order mark): not well-formed as the UTF-8 text both readers take it for.
+    if String(validating: payload, as: UTF8.self) == nil { return (false, nil, false) }
     final class Root: NSObject, XMLParserDelegate {
+        static let scalars: Set<String> = ["string", "key", "integer", "real", "date", "data", "true", "false"]
         var name: String?
+        var open: [String] = []
+        var elementInScalar = false
         func parser(
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
             qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
         ) {
             if name == nil { name = elementName }
+            if let last = open.last, Root.scalars.contains(last) { elementInScalar = true }
+            open.append(elementName)
+        }
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+        ) {
+            _ = open.popLast()
         }
     }
     let parser = XMLParser(data: payload)
@@ -752,19 +875,131 @@ func xmlShape(_ input: Data) -> (wellFormed: Bool, root: String?)? {
     parser.delegate = root
     parser.shouldResolveExternalEntities = false
     let ok = parser.parse()
-    return (ok, root.name)
+    return (ok, root.name, root.elementInScalar)
 }
 
 /// Whether ours reads a prefix of an OpenStep text, cut after one of its last `;` before the error
 /// (or at the start), to Foundation's dictionary: CoreFoundation's `.strings` fallback keeps the
 /// entries it read before a syntax error and drops the rest.
 func stringsPrefixReads(_ payload: Data, error: PlistError, as theirs: FValue) -> Bool {
-    let end = payload.startIndex + min(error.offset ?? payload.count, payload.count)
-    var cuts = [payload.startIndex]
-    for i in payload.indices where i < end && payload[i] == UInt8(ascii: ";") { cuts.append(i + 1) }
-    for cut in cuts.suffix(8).reversed() {
-        if case .dictionary(let d) = theirs, d.isEmpty, cut == payload.startIndex { return true }
+    let start = payload.startIndex
+    let end = start + min(error.offset ?? payload.count, payload.count)
+    let wide = payload.starts(with: [0xFF, 0xFE]) || payload.starts(with: [0xFE, 0xFF])
+    var cuts = [start]
+    for i in payload.indices where i < end && payload[i] == UInt8(ascii: ";") {
+        // In UTF-16 the cut falls after the whole code unit.
+        cuts.append(wide && (i + 1 - start) % 2 == 1 ? i + 2 : i + 1)
+    }
+    if !wide { cuts.append(end) }
+    for cut in cuts.suffix(9).reversed() where cut <= payload.endIndex {
+        if case .dictionary(let d) = theirs, d.isEmpty, cut == start { return true }
         if case .success(let o) = readOurs(payload[..<cut], as: .openStep), same(o.value, theirs, false) { return true }
+    }
+    return false
+}
+
+/// The encodings an XML declaration may name for ours (the text is then read as that Unicode form).
+let knownEncodings: Set<String> = [
+    "utf-8", "utf8", "utf-16", "utf-16le", "utf-16be", "utf-32", "utf-32le", "utf-32be", "us-ascii", "ascii",
+]
+
+/// The encoding an XML declaration names (`<?xml … encoding="X"?>`), if any.
+func declaredEncoding(_ payload: Data) -> String? {
+    let head = String(decoding: payload.prefix(200).filter { $0 != 0 }, as: UTF8.self)
+    guard head.hasPrefix("<?xml") || head.dropFirst().hasPrefix("<?xml"), let end = head.range(of: "?>"),
+        let key = head.range(of: "encoding", range: head.startIndex..<end.lowerBound)
+    else { return nil }
+    let rest = head[key.upperBound..<end.lowerBound].drop { $0 == " " || $0 == "=" }
+    guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+    return String(rest.dropFirst().prefix { $0 != quote })
+}
+
+/// Whether UTF-16 text (after its byte-order mark) holds a surrogate without its pair.
+func holdsUnpairedSurrogate(_ payload: Data) -> Bool {
+    let bytes = Array(payload)
+    let little = bytes.starts(with: [0xFF, 0xFE])
+    var units: [UInt16] = []
+    var k = 2
+    while k + 1 < bytes.count {
+        units.append(
+            little ? UInt16(bytes[k + 1]) << 8 | UInt16(bytes[k]) : UInt16(bytes[k]) << 8 | UInt16(bytes[k + 1]))
+        k += 2
+    }
+    var i = 0
+    while i < units.count {
+        if (0xD800...0xDBFF).contains(units[i]) {
+            guard i + 1 < units.count, (0xDC00...0xDFFF).contains(units[i + 1]) else { return true }
+            i += 2
+        } else if (0xDC00...0xDFFF).contains(units[i]) {
+            return true
+        } else {
+            i += 1
+        }
+    }
+    return false
+}
+
+/// Whether a `<…>` data literal of OpenStep text holds a character outside ASCII.
+func dataLiteralHoldsNonASCII(_ text: String) -> Bool {
+    var inData = false
+    var quoted = false
+    for c in text.unicodeScalars {
+        if c == "\"" && !inData { quoted.toggle() }
+        if quoted { continue }
+        if c == "<" { inData = true } else if c == ">" { inData = false } else if inData && !c.isASCII { return true }
+    }
+    return false
+}
+
+/// Whether XML text (UTF-8) holds a C0 control character other than tab, line feed and carriage return,
+/// which XML 1.0 allows nowhere.
+func holdsControlCharacter(_ payload: Data) -> Bool {
+    payload.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+}
+
+/// Whether the `<!DOCTYPE …>` of an XML text (up to `<plist`) holds such a control character.
+func doctypeHoldsControlCharacter(_ payload: Data) -> Bool {
+    let bytes = Array(payload)
+    guard let start = bytes.firstRange(of: Array("<!DOCTYPE".utf8))?.lowerBound else { return false }
+    let end = bytes[start...].firstRange(of: Array("<plist".utf8))?.lowerBound ?? bytes.endIndex
+    return holdsControlCharacter(Data(bytes[start..<end]))
+}
+
+/// Whether a quoted literal of the `<!DOCTYPE …>` of an XML text holds `<` or `>`.
+func doctypeLiteralHoldsMarkup(_ payload: Data) -> Bool {
+    let bytes = Array(payload)
+    guard let start = bytes.firstRange(of: Array("<!DOCTYPE".utf8))?.upperBound else { return false }
+    var quote: UInt8? = nil
+    for b in bytes[start...] {
+        if let q = quote {
+            if b == q { quote = nil } else if b == UInt8(ascii: "<") || b == UInt8(ascii: ">") { return true }
+        } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+            quote = b
+        } else if b == UInt8(ascii: ">") || b == UInt8(ascii: "[") {
+            return false
+        }
+    }
+    return false
+}
+
+/// Whether `v` holds a real that passes `test`.
+func holdsReal(_ v: FValue, where test: (Double) -> Bool) -> Bool {
+    switch v {
+    case .real(let d): test(d)
+    case .array(let a), .set(let a): a.contains { holdsReal($0, where: test) }
+    case .dictionary(let d): d.contains { holdsReal($0.key, where: test) || holdsReal($0.value, where: test) }
+    default: false
+    }
+}
+
+/// Whether an OpenStep text holds an octal escape of a NeXTSTEP character (`\200` … `\377`).
+func holdsNeXTSTEPOctalEscape(_ payload: Data) -> Bool {
+    let b = Array(payload.filter { $0 != 0 })
+    guard b.count >= 4 else { return false }
+    let octal = UInt8(ascii: "0")...UInt8(ascii: "7")
+    for i in 0..<(b.count - 3)
+    where b[i] == UInt8(ascii: "\\") && (UInt8(ascii: "2")...UInt8(ascii: "7")).contains(b[i + 1]) {
+        if octal.contains(b[i + 2]) && octal.contains(b[i + 3]) { return true }
     }
     return false
 }
