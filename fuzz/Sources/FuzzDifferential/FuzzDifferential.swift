@@ -454,6 +454,9 @@ enum Known: String, CaseIterable {
     /// Foundation defect: in UTF-16 OpenStep text, CoreFoundation's `<data>` reader takes a character's
     /// low byte (U+2331 reads as the digit 1).
     case foundationUTF16DataLowByte
+    /// Decision: XML `<data>` holds base64 (alphabet, `=`, whitespace) only, else `syntax`;
+    /// CoreFoundation skips other characters.
+    case xmlBase64Strict
     /// Decision: an XML declaration naming an encoding other than UTF-8/16/32 (or ASCII) is a `syntax`
     /// error; CoreFoundation ignores the name.
     case xmlUnsupportedEncoding
@@ -571,6 +574,12 @@ func judge(
         compare(o.value, t.value, path: "", json: json, into: &diffs)
         guard !diffs.isEmpty else { return .equal }
         if let first = diffs.first?.known, diffs.allSatisfy({ $0.known != nil }) { return .known(first) }
+        // The two readers read different texts: ours UTF-16 without a byte-order mark, or past a
+        // DOCTYPE that CoreFoundation ends early.
+        if o.format == .xml || o.format == .openStep, textWithoutByteOrderMark(payload) {
+            return .known(.textWithoutByteOrderMark)
+        }
+        if o.format == .xml, doctypeLiteralHoldsMarkup(payload) { return .known(.foundationDoctypeEndsEarly) }
         return .unknown("values differ (\(o.format)): " + diffs.map(\.description).joined(separator: "; "))
     case (.failure(let e), .success(let t)):
         // Ours refuses what Foundation reads. Retry with the options that read as CoreFoundation does.
@@ -662,6 +671,9 @@ func judge(
         }
         if t.format == .xml, doctypeLiteralHoldsMarkup(payload) {
             return .known(.foundationDoctypeEndsEarly)
+        }
+        if t.format == .xml, e.code == .syntax, dataElementHoldsNonBase64(payload) {
+            return .known(.xmlBase64Strict)
         }
         if t.format == .xml, e.code == .syntax, holdsControlCharacter(payload) {
             return .known(.xmlControlCharacter)
@@ -941,12 +953,22 @@ func holdsUnpairedSurrogate(_ payload: Data) -> Bool {
 
 /// Whether a `<…>` data literal of OpenStep text holds a character outside ASCII.
 func dataLiteralHoldsNonASCII(_ text: String) -> Bool {
-    var inData = false
-    var quoted = false
+    // Every `<…>` span made of hex digits, whitespace and non-ASCII characters (quotes are not
+    // tracked: a false match only names a class for text ours refuses anyway).
+    var span: [Unicode.Scalar]? = nil
     for c in text.unicodeScalars {
-        if c == "\"" && !inData { quoted.toggle() }
-        if quoted { continue }
-        if c == "<" { inData = true } else if c == ">" { inData = false } else if inData && !c.isASCII { return true }
+        if c == "<" {
+            span = []
+        } else if c == ">" {
+            if let body = span, body.contains(where: { !$0.isASCII }) { return true }
+            span = nil
+        } else if span != nil {
+            if c.isASCII && !c.properties.isASCIIHexDigit && c != " " && c != "\t" && c != "\n" && c != "\r" {
+                span = nil
+            } else {
+                span?.append(c)
+            }
+        }
     }
     return false
 }
@@ -978,6 +1000,24 @@ func doctypeLiteralHoldsMarkup(_ payload: Data) -> Bool {
         } else if b == UInt8(ascii: ">") || b == UInt8(ascii: "[") {
             return false
         }
+    }
+    return false
+}
+
+/// Whether an XML `<data>` element holds a character outside base64's alphabet, `=` and whitespace.
+func dataElementHoldsNonBase64(_ payload: Data) -> Bool {
+    let text = String(decoding: payload, as: UTF8.self)
+    var rest = text[...]
+    while let open = rest.range(of: "<data>") {
+        guard let close = rest[open.upperBound...].range(of: "</data>") else { return false }
+        let body = rest[open.upperBound..<close.lowerBound]
+        if body.unicodeScalars.contains(where: {
+            !($0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+                || "+/= \t\r\n".unicodeScalars.contains($0))
+        }) {
+            return true
+        }
+        rest = rest[close.upperBound...]
     }
     return false
 }
