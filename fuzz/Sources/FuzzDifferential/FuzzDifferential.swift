@@ -445,9 +445,18 @@ enum Known: String, CaseIterable {
     /// without checking its characters, so a control character inside it goes unseen;
     /// CoreFoundation refuses it.
     case xmlDoctypeSkipped
-    /// Decision: text without a byte-order mark and no NUL in its first two bytes is UTF-8 (a NUL later
-    /// is a `syntax` error); CoreFoundation guesses another encoding from NULs further on.
+    /// Decision: text without a byte-order mark and no NUL in its first two bytes is UTF-8 (invalid
+    /// UTF-8 in a string is a `syntax` error); CoreFoundation reads such text in another encoding.
     case textEncodingGuess
+    /// Decision: the XML reader reads control characters in text as they are, since CoreFoundation
+    /// writes them raw (`XMLPlistWriter.rawCharacters`); CoreFoundation's own reader refuses some (NUL).
+    case xmlRawControlCharacters
+    /// Decision: a JSON number past `Double`'s range reads as ±infinity (RFC 8259 leaves the range to
+    /// the reader); JSONSerialization refuses it.
+    case jsonOverflowToInfinity
+    /// Decision: an extended count (after a count nibble of F) is an integer object of 1, 2, 4 or 8
+    /// bytes (`corrupted` otherwise); CoreFoundation also takes wider integer markers.
+    case extendedCountWidth
     /// Decision: the trailer's object reference size must be 1…8 (`invalidTrailer`); CoreFoundation
     /// accepts any size when no container reads a reference.
     case referenceSizeChecked
@@ -530,7 +539,7 @@ func readFoundationJSON(_ data: Data) -> Result<Theirs, NSError> {
     }
 }
 
-/// Sorts one input into a verdict. `form` is the form to force on ours (`nil`: sniff).
+/// Sorts one input into a verdict. `mode` is the configuration's choice (see the file header).
 func classify(_ payload: Data, mode: Int) -> Verdict {
     let json = mode == 1
     var ours: Result<PlistValue.Decoded, PlistError>
@@ -594,8 +603,18 @@ func judge(
                 }
             }
         }
-        if e.code == .invalidString, t.format == .binary, holdsLatin1(t.value) {
-            return .known(.highBytesInASCIIString)
+        if e.code == .invalidString, t.format == .binary {
+            // The first string ours refuses is one of high bytes when the option that reads them
+            // moves the failure on (or removes it).
+            var lenient = ourOptions
+            lenient.allowsUTF8InASCIIStrings = true
+            if holdsLatin1(t.value) || asciiStringHoldsHighByte(payload) { return .known(.highBytesInASCIIString) }
+            switch readOurs(payload, as: .binary, options: lenient) {
+            case .success: return .known(.highBytesInASCIIString)
+            case .failure(let later) where later.offset != e.offset || later.code != e.code:
+                return .known(.highBytesInASCIIString)
+            default: break
+            }
         }
         if e.code == .syntax, t.format == .openStep {
             var lenient = ourOptions
@@ -679,7 +698,9 @@ func judge(
             return .known(.xmlControlCharacter)
         }
         let wide = payload.starts(with: [0xFF, 0xFE]) || payload.starts(with: [0xFE, 0xFF])
-        if t.format == .openStep, !wide, e.code == .syntax, payload.dropFirst(2).contains(0) {
+        if t.format == .openStep, !wide, e.code == .syntax,
+            payload.dropFirst(2).contains(0) || String(validating: payload, as: UTF8.self) == nil
+        {
             return .known(.textEncodingGuess)
         }
         if t.format == .openStep || t.format == .xml, wide, e.code == .syntax {
@@ -690,6 +711,9 @@ func judge(
             {
                 return .known(.foundationUTF16DataLowByte)
             }
+        }
+        if e.code == .corrupted, t.format == .binary, holdsWideExtendedCount(payload) {
+            return .known(.extendedCountWidth)
         }
         if e.code == .invalidTrailer, t.format == .binary, payload.count >= 40,
             !(1...8).contains(payload[payload.endIndex - 25])
@@ -719,6 +743,12 @@ func judge(
         }
         if o.format == .xml, doctypeLiteralHoldsMarkup(payload) {
             return .known(.foundationDoctypeEndsEarly)
+        }
+        if o.format == .xml, !textWithoutByteOrderMark(payload), holdsControlCharacter(payload) {
+            return .known(.xmlRawControlCharacters)
+        }
+        if json, holdsInfinity(o.value) {
+            return .known(.jsonOverflowToInfinity)
         }
         if o.format == .xml, doctypeHoldsControlCharacter(payload) {
             return .known(.xmlDoctypeSkipped)
@@ -1020,6 +1050,41 @@ func dataElementHoldsNonBase64(_ payload: Data) -> Bool {
         rest = rest[close.upperBound...]
     }
     return false
+}
+
+/// Whether a binary property list holds an extended count (a marker of data, a string, an array,
+/// a set or a dictionary with count nibble F) whose integer is 16 bytes or wider (`0x14`…`0x1F`).
+func holdsWideExtendedCount(_ payload: Data) -> Bool {
+    let b = Array(payload)
+    guard b.count > 9 else { return false }
+    for i in 8..<(b.count - 1) where b[i] & 0x0F == 0x0F && [0x4, 0x5, 0x6, 0xA, 0xC, 0xD].contains(b[i] >> 4) {
+        if (0x14...0x1F).contains(b[i + 1]) { return true }
+    }
+    return false
+}
+
+/// Whether some ASCII string (`0x5n`) of a binary property list holds a byte above 0x7F (it may be
+/// one Foundation never reads, as the value of a repeated key).
+func asciiStringHoldsHighByte(_ payload: Data) -> Bool {
+    guard let doc = try? BinaryPlistDocument(payload, options: ourOptions) else { return false }
+    for i in 0..<doc.objectCount {
+        if case .asciiString(let range)? = try? doc.object(ObjectRef(i)),
+            doc.bytes(range).contains(where: { $0 > 0x7F })
+        {
+            return true
+        }
+    }
+    return false
+}
+
+/// Whether `v` holds an infinite real.
+func holdsInfinity(_ v: PlistValue) -> Bool {
+    switch v {
+    case .real(let d): d.isInfinite
+    case .array(let a), .set(let a): a.contains(where: holdsInfinity)
+    case .dictionary(let d): d.entries.contains { holdsInfinity($0.key) || holdsInfinity($0.value) }
+    default: false
+    }
 }
 
 /// Whether `v` holds a real that passes `test`.
