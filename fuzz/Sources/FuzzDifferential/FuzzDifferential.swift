@@ -559,6 +559,9 @@ func classify(_ payload: Data, mode: Int) -> Verdict {
         return .skippedExpansion
     }
     if !json, let trap = foundationTrap(payload) { return .known(trap) }
+    // Foundation bridges every nested array and dictionary to Swift, expanding shared sub-trees:
+    // binary input whose objects expand past the cap is not asked, whatever ours made of it.
+    if !json, binaryExpansion(payload, cap: expansionCap) >= expansionCap { return .skippedExpansion }
     repeatedKeyPrints = repeatedKeys(payload)
     let sniffedJSON = !json && (try? ours.get())?.format == .json
     let theirs = json || sniffedJSON ? readFoundationJSON(payload) : readFoundationPlist(payload)
@@ -1061,6 +1064,58 @@ func holdsWideExtendedCount(_ payload: Data) -> Bool {
         if (0x14...0x1F).contains(b[i + 1]) { return true }
     }
     return false
+}
+
+/// Number of nodes the objects reachable from a binary property list's root expand to (shared
+/// objects counted each time), up to `cap`; `cap` for a cycle or nesting past 512. The bytes are
+/// read raw, with none of our checks (CoreFoundation accepts offsets ours refuses), so that it
+/// also measures input that ours refuses.
+func binaryExpansion(_ payload: Data, cap: Int) -> Int {
+    let b = Array(payload)
+    guard b.count >= 40, b.starts(with: Array("bplist".utf8)) else { return 0 }
+    let t = b.count - 32
+    func be(_ at: Int, _ width: Int) -> Int? {
+        guard width >= 1, width <= 8, at >= 0, at <= b.count - width else { return nil }
+        let v = b[at..<(at + width)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return v > UInt64(Int.max) ? nil : Int(v)
+    }
+    let offsetWidth = Int(b[t + 6])
+    let refWidth = Int(b[t + 7])
+    guard let count = be(t + 8, 8), let top = be(t + 16, 8), let table = be(t + 24, 8), count < 1 << 16,
+        table < b.count
+    else {
+        return 0
+    }
+    func children(_ object: Int) -> [Int] {
+        guard let offset = be(table + object * offsetWidth, offsetWidth), offset < b.count else { return [] }
+        let marker = b[offset]
+        guard [0xA, 0xC, 0xD].contains(marker >> 4) else { return [] }
+        var n = Int(marker & 0x0F)
+        var start = offset + 1
+        if n == 0x0F {
+            guard start < b.count, b[start] >> 4 == 1, let wide = be(start + 1, 1 << Int(b[start] & 0x0F)) else {
+                return []
+            }
+            guard wide < 1 << 16 else { return [] }
+            n = wide
+            start += 1 + (1 << Int(b[start] & 0x0F))
+        }
+        let total = marker >> 4 == 0xD ? 2 * n : n
+        guard total < 1 << 16 else { return [] }
+        return (0..<total).compactMap { be(start + $0 * refWidth, refWidth) }.filter { $0 < count }
+    }
+    var memo: [Int: Int] = [:]
+    var open: Set<Int> = []
+    func size(_ object: Int, _ depth: Int) -> Int {
+        if let known = memo[object] { return known }
+        guard depth < 512, open.insert(object).inserted else { return cap }
+        defer { open.remove(object) }
+        var total = 1
+        for child in children(object) where total < cap { total += size(child, depth + 1) }
+        memo[object] = min(total, cap)
+        return min(total, cap)
+    }
+    return top < count ? size(top, 0) : 0
 }
 
 /// Whether some ASCII string (`0x5n`) of a binary property list holds a byte above 0x7F (it may be
