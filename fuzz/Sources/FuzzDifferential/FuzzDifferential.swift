@@ -215,6 +215,9 @@ func compare(_ ours: PlistValue, _ theirs: FValue, path: String, json: Bool, int
             if case .missing = entry.key {
                 out.append(Difference(known: .foundationNullString, path: path, detail: "key \"$null\" is nil"))
             }
+            if case .integer(let i) = a.entries[last].key, i.high != 0 {
+                out.append(Difference(known: .int128Read, path: path, detail: "16-byte integer key \(i)"))
+            }
             var i = last
             if candidates.count > 1 { i = candidates.first { same(a.entries[$0].value, entry.value, json) } ?? last }
             let keyPath = path + "." + keyText(a.entries[i].key)
@@ -280,6 +283,8 @@ func repeatedKeys(_ payload: Data) -> Set<String> {
 func fingerprint(_ k: PlistValue) -> String {
     switch k {
     case .string(let s): "s:" + s.string
+    // A 16-byte integer key: CoreFoundation keeps its low 64 bits, unsigned (`int128Read`).
+    case .integer(let i) where i.high != 0: "i:\(i.low)"
     case .integer(let i): "i:\(i)"
     case .real(let d): "r:\(d.bitPattern)"
     case .date(let d): "d:\(d.timeIntervalSinceReferenceDate)"
@@ -463,6 +468,12 @@ enum Known: String, CaseIterable {
     /// Foundation defect: in UTF-16 OpenStep text, CoreFoundation's `<data>` reader takes a character's
     /// low byte (U+2331 reads as the digit 1).
     case foundationUTF16DataLowByte
+    /// Decision: nothing but whitespace, comments and processing instructions may follow `</plist>`
+    /// (`syntax`); CoreFoundation ignores what follows.
+    case xmlTextAfterEnd
+    /// Foundation defect: JSONSerialization accepts a trailing comma (`[1,]`, `{"a": 1,}`), which
+    /// RFC 8259 does not allow.
+    case foundationJSONTrailingComma
     /// Decision: XML `<data>` holds base64 (alphabet, `=`, whitespace) only, else `syntax`;
     /// CoreFoundation skips other characters.
     case xmlBase64Strict
@@ -693,6 +704,12 @@ func judge(
         }
         if t.format == .xml, doctypeLiteralHoldsMarkup(payload) {
             return .known(.foundationDoctypeEndsEarly)
+        }
+        if t.format == .xml, e.code == .syntax, textAfterPlistEnd(payload) {
+            return .known(.xmlTextAfterEnd)
+        }
+        if json, e.code == .syntax, holdsTrailingComma(payload) {
+            return .known(.foundationJSONTrailingComma)
         }
         if t.format == .xml, e.code == .syntax, dataElementHoldsNonBase64(payload) {
             return .known(.xmlBase64Strict)
@@ -938,7 +955,11 @@ func stringsPrefixReads(_ payload: Data, error: PlistError, as theirs: FValue) -
     if !wide { cuts.append(end) }
     for cut in cuts.suffix(9).reversed() where cut <= payload.endIndex {
         if case .dictionary(let d) = theirs, d.isEmpty, cut == start { return true }
-        if case .success(let o) = readOurs(payload[..<cut], as: .openStep), same(o.value, theirs, false) { return true }
+        // The prefix alone, or closed as CoreFoundation closes it (an entry without `;`, a `{` left open).
+        for tail in ["", ";", "}"] {
+            let prefix = Data(payload[..<cut]) + Data(tail.utf8)
+            if case .success(let o) = readOurs(prefix, as: .openStep), same(o.value, theirs, false) { return true }
+        }
     }
     return false
 }
@@ -1032,6 +1053,28 @@ func doctypeLiteralHoldsMarkup(_ payload: Data) -> Bool {
             quote = b
         } else if b == UInt8(ascii: ">") || b == UInt8(ascii: "[") {
             return false
+        }
+    }
+    return false
+}
+
+/// Whether XML text holds something other than whitespace after its first `</plist>`.
+func textAfterPlistEnd(_ payload: Data) -> Bool {
+    let bytes = Array(payload)
+    guard let end = bytes.firstRange(of: Array("</plist>".utf8))?.upperBound else { return false }
+    return bytes[end...].contains { !PlistTextSpace.contains($0) }
+}
+
+let PlistTextSpace: Set<UInt8> = [0x09, 0x0A, 0x0D, 0x20]
+
+/// Whether JSON text holds a `,` followed (after whitespace) by `]` or `}`.
+func holdsTrailingComma(_ payload: Data) -> Bool {
+    let bytes = Array(payload)
+    for (i, b) in bytes.enumerated() where b == UInt8(ascii: ",") {
+        if let next = bytes[(i + 1)...].first(where: { !PlistTextSpace.contains($0) }),
+            next == UInt8(ascii: "]") || next == UInt8(ascii: "}")
+        {
+            return true
         }
     }
     return false
