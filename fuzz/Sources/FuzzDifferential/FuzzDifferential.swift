@@ -1238,7 +1238,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         atexit { printTally() }
     }
     if case .unknown(let what) = verdict {
-        let hex = hexString(UnsafeBufferPointer(start: size > 0 ? start : nil, count: max(size, 0)).prefix(512))
+        let hex = hexString(UnsafeBufferPointer(start: size > 0 ? start : nil, count: max(size, 0)))
         if discovering {
             FileHandle.standardError.write(Data("DIFF \(what.prefix(300)) | hex \(hex)\n".utf8))
             tally["unknown", default: 0] += 1
