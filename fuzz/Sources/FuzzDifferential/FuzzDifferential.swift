@@ -436,8 +436,9 @@ enum Known: String, CaseIterable {
     /// Decision: UTF-16 text (with a byte-order mark) with an odd number of bytes is a `syntax` error;
     /// CoreFoundation drops the last byte.
     case oddUTF16Length
-    /// Foundation defect: CoreFoundation ends a `<!DOCTYPE …>` at its first `>`, even inside a quoted
-    /// literal, and reads what follows as the document; ours skips quoted literals whole.
+    /// Foundation defect: CoreFoundation does not see the quotes of a `<!DOCTYPE …>`: it ends it at
+    /// the first `>` (or opens an internal subset at a `[`) inside a quoted literal, and reads what
+    /// follows as the document; ours skips quoted literals whole.
     case foundationDoctypeEndsEarly
     /// Decision: the sniffer looks at the first 256 characters (a whole text that is one unquoted
     /// OpenStep string is recognised when shorter); read with the form named (`as:`), ours reads it
@@ -459,6 +460,10 @@ enum Known: String, CaseIterable {
     /// Decision: a JSON number past `Double`'s range reads as ±infinity (RFC 8259 leaves the range to
     /// the reader); JSONSerialization refuses it.
     case jsonOverflowToInfinity
+    /// Decision (lenient, could be tightened): the XML reader decodes text, not the markup it skips
+    /// (the DOCTYPE, the `<plist>` tag's attributes), so invalid UTF-8 there goes unseen; CoreFoundation
+    /// decodes the whole text first and refuses it.
+    case xmlBytesOutsideText
     /// Decision: an extended count (after a count nibble of F) is an integer object of 1, 2, 4 or 8
     /// bytes (`corrupted` otherwise); CoreFoundation also takes wider integer markers.
     case extendedCountWidth
@@ -474,8 +479,8 @@ enum Known: String, CaseIterable {
     /// Foundation defect: JSONSerialization accepts a trailing comma (`[1,]`, `{"a": 1,}`), which
     /// RFC 8259 does not allow.
     case foundationJSONTrailingComma
-    /// Decision: XML `<data>` holds base64 (alphabet, `=`, whitespace) only, else `syntax`;
-    /// CoreFoundation skips other characters.
+    /// Decision: XML `<data>` holds base64 (alphabet, whitespace, `=` padding at the end) only, else
+    /// `syntax`; CoreFoundation skips other characters and misplaced padding.
     case xmlBase64Strict
     /// Decision: an XML declaration naming an encoding other than UTF-8/16/32 (or ASCII) is a `syntax`
     /// error; CoreFoundation ignores the name.
@@ -764,6 +769,11 @@ func judge(
         if o.format == .xml, doctypeLiteralHoldsMarkup(payload) {
             return .known(.foundationDoctypeEndsEarly)
         }
+        if o.format == .xml, !textWithoutByteOrderMark(payload), !payload.starts(with: [0xFF, 0xFE]),
+            !payload.starts(with: [0xFE, 0xFF]), String(validating: payload, as: UTF8.self) == nil
+        {
+            return .known(.xmlBytesOutsideText)
+        }
         if o.format == .xml, !textWithoutByteOrderMark(payload), holdsControlCharacter(payload) {
             return .known(.xmlRawControlCharacters)
         }
@@ -1041,14 +1051,18 @@ func doctypeHoldsControlCharacter(_ payload: Data) -> Bool {
     return holdsControlCharacter(Data(bytes[start..<end]))
 }
 
-/// Whether a quoted literal of the `<!DOCTYPE …>` of an XML text holds `<` or `>`.
+/// Whether a quoted literal of the `<!DOCTYPE …>` of an XML text holds `<`, `>` or `[`.
 func doctypeLiteralHoldsMarkup(_ payload: Data) -> Bool {
     let bytes = Array(payload)
     guard let start = bytes.firstRange(of: Array("<!DOCTYPE".utf8))?.upperBound else { return false }
     var quote: UInt8? = nil
     for b in bytes[start...] {
         if let q = quote {
-            if b == q { quote = nil } else if b == UInt8(ascii: "<") || b == UInt8(ascii: ">") { return true }
+            if b == q {
+                quote = nil
+            } else if b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "[") {
+                return true
+            }
         } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
             quote = b
         } else if b == UInt8(ascii: ">") || b == UInt8(ascii: "[") {
@@ -1087,6 +1101,12 @@ func dataElementHoldsNonBase64(_ payload: Data) -> Bool {
     while let open = rest.range(of: "<data>") {
         guard let close = rest[open.upperBound...].range(of: "</data>") else { return false }
         let body = rest[open.upperBound..<close.lowerBound]
+        // `=` only at the end, as padding to a multiple of four.
+        let digits = body.unicodeScalars.filter { !" \t\r\n".unicodeScalars.contains($0) }
+        if let pad = digits.firstIndex(of: "="), digits[pad...].contains(where: { $0 != "=" }) || digits.count % 4 != 0
+        {
+            return true
+        }
         if body.unicodeScalars.contains(where: {
             !($0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0)
                 || "+/= \t\r\n".unicodeScalars.contains($0))
