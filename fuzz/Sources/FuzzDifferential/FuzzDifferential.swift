@@ -241,6 +241,8 @@ func compare(_ ours: PlistValue, _ theirs: FValue, path: String, json: Bool, int
             }
             if distinct == b.count {
                 differ(.duplicateKeysKept)
+            } else if numericKeysCollide(a) {
+                differ(.numericKeysKept)
             } else {
                 out.append(Difference(known: nil, path: path, detail: "ours \(a.count) entries, Foundation \(b.count)"))
             }
@@ -457,13 +459,16 @@ enum Known: String, CaseIterable {
     /// Decision: the XML reader reads control characters in text as they are, since CoreFoundation
     /// writes them raw (`XMLPlistWriter.rawCharacters`); CoreFoundation's own reader refuses some (NUL).
     case xmlRawControlCharacters
-    /// Decision: a JSON number past `Double`'s range reads as ±infinity (RFC 8259 leaves the range to
-    /// the reader); JSONSerialization refuses it.
+    /// Decision: a JSON number past `Double`'s range reads as ±infinity, as a real or a typed-JSON
+    /// date (RFC 8259 leaves the range to the reader); JSONSerialization refuses it.
     case jsonOverflowToInfinity
     /// Decision (lenient, could be tightened): the XML reader decodes text, not the markup it skips
     /// (the DOCTYPE, the `<plist>` tag's attributes), so invalid UTF-8 there goes unseen; CoreFoundation
     /// decodes the whole text first and refuses it.
     case xmlBytesOutsideText
+    /// Decision: dictionary keys of different kinds stay apart (`1`, `1.0`); NSDictionary takes
+    /// numbers of equal value for one key and keeps one entry.
+    case numericKeysKept
     /// Decision: an extended count (after a count nibble of F) is an integer object of 1, 2, 4 or 8
     /// bytes (`corrupted` otherwise); CoreFoundation also takes wider integer markers.
     case extendedCountWidth
@@ -499,7 +504,8 @@ enum Known: String, CaseIterable {
     /// Decision: XML must be well-formed (libxml2, through `XMLParser`, agrees that it is not);
     /// CoreFoundation's XML scanner reads many malformed texts.
     case xmlNotWellFormed
-    /// Decision: an XML property list's root element is `<plist>`; CoreFoundation reads a bare value.
+    /// Decision: an XML property list's root element is `<plist>` (and text that does not start like
+    /// one is not sniffed as XML); CoreFoundation reads a bare value (`<array/>`).
     case xmlRootNotPlist
     /// Foundation defect: CoreFoundation's OpenStep reader, falling back to the `.strings` form,
     /// returns the entries read before a syntax error (or `{}` for text with none) instead of failing.
@@ -683,7 +689,7 @@ func judge(
                 return .known(.dateNotNormalized)
             }
         }
-        if e.code == .invalidKey, t.format == .binary, holdsKey(t.value, where: { !isScalarKey($0) }) {
+        if e.code == .invalidKey, t.format == .binary {
             return .known(.dictionaryKeyKindRefused)
         }
         if payload.starts(with: Array("bplist".utf8)), t.format == .openStep {
@@ -710,6 +716,7 @@ func judge(
         if t.format == .xml, doctypeLiteralHoldsMarkup(payload) {
             return .known(.foundationDoctypeEndsEarly)
         }
+        if t.format == .xml, !sniffsAsXML(payload) { return .known(.xmlRootNotPlist) }
         if t.format == .xml, e.code == .syntax, textAfterPlistEnd(payload) {
             return .known(.xmlTextAfterEnd)
         }
@@ -921,6 +928,11 @@ func xmlShape(_ input: Data) -> (wellFormed: Bool, root: String?, elementInScala
     // FoundationXML traps on a processing instruction whose target is not UTF-8 (a Foundation
     // defect of its own, see fuzz/README.md): a UTF-8 text that does not decode is not
     // well-formed anyway, unless it names another encoding or starts with a byte-order mark or NUL.
+    // FoundationXML traps on a processing instruction without data (`<?x?>`: strlen of a null
+    // pointer in `_NSXMLParserProcessingInstruction`): such text is not handed to it.
+    if String(decoding: payload, as: UTF8.self).range(of: #"<\?[^\s?]*\?>"#, options: .regularExpression) != nil {
+        return nil
+    }
     // Not UTF-8 (and no byte-order mark): not well-formed as the UTF-8 text both readers take it for.
     if String(validating: payload, as: UTF8.self) == nil { return (false, nil, false) }
     final class Root: NSObject, XMLParserDelegate {
@@ -1072,6 +1084,14 @@ func doctypeLiteralHoldsMarkup(_ payload: Data) -> Bool {
     return false
 }
 
+/// Whether text starts as our sniffer's XML does (after whitespace): `<?xml`, `<!DOCTYPE`, `<!--`
+/// or `<plist`. CoreFoundation takes any text starting with `<` (a bare `<array/>`) for XML.
+func sniffsAsXML(_ payload: Data) -> Bool {
+    let text = String(decoding: payload.prefix(64).filter { $0 != 0 }, as: UTF8.self)
+        .drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+    return ["<?xml", "<!DOCTYPE", "<!--", "<plist"].contains { text.hasPrefix($0) }
+}
+
 /// Whether XML text holds something other than whitespace after its first `</plist>`.
 func textAfterPlistEnd(_ payload: Data) -> Bool {
     let bytes = Array(payload)
@@ -1195,10 +1215,28 @@ func asciiStringHoldsHighByte(_ payload: Data) -> Bool {
     return false
 }
 
+/// Whether two keys of a dictionary are numbers (or booleans) of equal value but different kinds
+/// (`1`, `1.0`, `true`), which NSDictionary takes for one key.
+func numericKeysCollide(_ d: PlistDictionary) -> Bool {
+    var seen: Set<Double> = []
+    for e in d.entries {
+        let x: Double? =
+            switch e.key {
+            case .integer(let i): Double(i.int128)
+            case .real(let r): r
+            case .bool(let b): b ? 1 : 0
+            default: nil
+            }
+        if let x, !seen.insert(x).inserted { return true }
+    }
+    return false
+}
+
 /// Whether `v` holds an infinite real.
 func holdsInfinity(_ v: PlistValue) -> Bool {
     switch v {
     case .real(let d): d.isInfinite
+    case .date(let d): d.timeIntervalSinceReferenceDate.isInfinite
     case .array(let a), .set(let a): a.contains(where: holdsInfinity)
     case .dictionary(let d): d.entries.contains { holdsInfinity($0.key) || holdsInfinity($0.value) }
     default: false
