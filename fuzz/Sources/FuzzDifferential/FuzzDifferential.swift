@@ -281,13 +281,12 @@ func repeatedKeys(_ payload: Data) -> Set<String> {
     return repeated
 }
 
-/// A key's identity for matching ours with Foundation's (Foundation's `nil` key is "$null").
+/// A key's identity for matching ours with Foundation's (Foundation's `nil` key is "$null"; an
+/// integer by its low 64 bits, as CoreFoundation keeps a 16-byte integer: `int128Read`).
 func fingerprint(_ k: PlistValue) -> String {
     switch k {
     case .string(let s): "s:" + s.string
-    // A 16-byte integer key: CoreFoundation keeps its low 64 bits, unsigned (`int128Read`).
-    case .integer(let i) where i.high != 0: "i:\(i.low)"
-    case .integer(let i): "i:\(i)"
+    case .integer(let i): "i:\(i.low)"
     case .real(let d): "r:\(d.bitPattern)"
     case .date(let d): "d:\(d.timeIntervalSinceReferenceDate)"
     case .data(let d): "x:" + hexString(d)
@@ -299,7 +298,7 @@ func fingerprint(_ k: FValue) -> String {
     switch k {
     case .string(let s): "s:" + s
     case .missing: "s:$null"
-    case .integer(let i): "i:\(i)"
+    case .integer(let i): "i:\(i.low)"
     case .real(let d): "r:\(d.bitPattern)"
     case .date(let d): "d:\(d)"
     case .data(let d): "x:" + hexString(d)
