@@ -48,6 +48,8 @@ let package = Package(
                 .product(name: "TypedStream", package: "KeyedArchive"),
             ]
         ),
+        // Differential (issue 31): our readers against Foundation's on the same bytes.
+        .executableTarget(name: "FuzzDifferential", dependencies: ["FuzzCommon"]),
         .executableTarget(
             name: "MakeSeeds",
             dependencies: [

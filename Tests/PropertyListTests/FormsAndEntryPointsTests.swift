@@ -194,6 +194,30 @@ import Testing
     }
 
     @Test(
+        "a word starting with a slash, a .strings entry `key;`, and text after a vertical tab or form feed sniff as OpenStep, as CoreFoundation reads them (found by FuzzDifferential)"
+    )
+    func slashWordsAndKeyShorthandSniffAsOpenStep() throws {
+        // `/pl` was notAPropertyList: the sniffer took `/` for the start of a comment only.
+        let path = try PlistValue.decode(from: Data("/pl".utf8))
+        #expect(path.format == .openStep)
+        #expect(path.value == "/pl")
+        // `lt;` (a key without a value: the key is its own value) was notAPropertyList too.
+        let strings = try PlistValue.decode(from: Data("lt;\nk = v;".utf8))
+        #expect(strings.format == .openStep)
+        #expect(strings.value == ["lt": "lt", "k": "v"])
+        // Vertical tab and form feed are whitespace to the OpenStep reader (and CoreFoundation), so
+        // to the sniffer too: ` 01\v` was notAPropertyList.
+        let spaced = try PlistValue.decode(from: Data(" 01\u{0B}".utf8))
+        #expect(spaced.format == .openStep)
+        #expect(spaced.value == "01")
+        #expect(try PlistValue.decode(from: Data("\u{0C}a = b;".utf8)).value == ["a": "b"])
+        // Comments still sniff as OpenStep, and two bare words are still no property list.
+        #expect(try PlistValue.decode(from: Data("// c\na = b;".utf8)).value == ["a": "b"])
+        let two = #expect(throws: PlistError.self) { try PlistValue.decode(from: Data("/a /b".utf8)) }
+        #expect(two?.code == .notAPropertyList)
+    }
+
+    @Test(
         "a fill byte (0x0F) where a value belongs is corrupted, read whole or in place (CoreFoundation refuses the file)"
     )
     func fillByteIsNoValue() throws {

@@ -157,7 +157,7 @@ package enum PlistSniffer {
         case binary
         /// XML (`<?xml`, `<!DOCTYPE`, `<!--` or `<plist` after whitespace), in the given encoding.
         case xml(PlistTextEncoding)
-        /// Old-style OpenStep text (`{`, `(`, `"`, `'`, `<` data, a comment, `key =` of a `.strings` file,
+        /// Old-style OpenStep text (`{`, `(`, `"`, `'`, `<` data, a comment, `key =` or `key;` of a `.strings` file,
         /// or a whole text that is one unquoted string).
         case openStep(PlistTextEncoding)
         /// JSON (UTF-8 text starting with `[`, or `{` followed by a `"key":`; `{}` alone is OpenStep,
@@ -199,32 +199,41 @@ package enum PlistSniffer {
         {
             return .xml(encoding)
         }
-        if let first = rest.first {
+        // The old-style parser's whitespace is wider than XML's: vertical tab and form feed too, as
+        // the OpenStep reader skips them (and CoreFoundation).
+        var m = k
+        while m < head.count && isOpenStepSpace(head[m]) { m += 1 }
+        let text = head[m...]
+        if let first = text.first {
             switch first {
             case UInt8(ascii: "["):
                 if encoding == .utf8 { return .json }
             case UInt8(ascii: "{"):
-                if encoding == .utf8 && looksLikeJSONObject(rest) { return .json }
+                if encoding == .utf8 && looksLikeJSONObject(text) { return .json }
                 return .openStep(encoding)
             case UInt8(ascii: "("), UInt8(ascii: "\""), UInt8(ascii: "'"):
                 return .openStep(encoding)
             case UInt8(ascii: "<"):
-                let next = rest.dropFirst().first ?? 0
+                let next = text.dropFirst().first ?? 0
                 if next == UInt8(ascii: ">") || isHexDigit(next) || isWhitespace(next) { return .openStep(encoding) }
             case UInt8(ascii: "/"):
-                let next = rest.dropFirst().first ?? 0
+                let next = text.dropFirst().first ?? 0
                 if next == UInt8(ascii: "/") || next == UInt8(ascii: "*") { return .openStep(encoding) }
             default:
-                // `key = value;` of a .strings file with an unquoted key, or a whole text that is one
-                // unquoted string (`hello`, `bplist00` after a byte-order mark): CoreFoundation reads
-                // both with its old-style parser, after the binary and XML readers refuse them.
-                var j = rest.startIndex
-                while j < rest.endIndex && isUnquotedStringByte(rest[j]) { j += 1 }
-                if j > rest.startIndex {
-                    while j < rest.endIndex && isWhitespace(rest[j]) { j += 1 }
-                    if j < rest.endIndex && rest[j] == UInt8(ascii: "=") { return .openStep(encoding) }
-                    if j == rest.endIndex && head.count < 256 { return .openStep(encoding) }
+                break
+            }
+            // `key = value;` or `key;` of a .strings file with an unquoted key, or a whole text that
+            // is one unquoted string (`hello`, `/usr/bin`, `bplist00` after a byte-order mark):
+            // CoreFoundation reads them with its old-style parser, after the binary and XML readers
+            // refuse them.
+            var j = text.startIndex
+            while j < text.endIndex && isUnquotedStringByte(text[j]) { j += 1 }
+            if j > text.startIndex {
+                while j < text.endIndex && isOpenStepSpace(text[j]) { j += 1 }
+                if j < text.endIndex && (text[j] == UInt8(ascii: "=") || text[j] == UInt8(ascii: ";")) {
+                    return .openStep(encoding)
                 }
+                if j == text.endIndex && head.count < 256 { return .openStep(encoding) }
             }
         }
         throw PlistError(.notAPropertyList, offset: 0, "not a property list: " + describeStart(data))
@@ -289,6 +298,11 @@ package enum PlistSniffer {
 
     @inline(__always) static func isWhitespace(_ b: UInt8) -> Bool {
         b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
+    }
+
+    /// The OpenStep reader's whitespace: tab, line feed, vertical tab, form feed, carriage return, space.
+    @inline(__always) static func isOpenStepSpace(_ b: UInt8) -> Bool {
+        (b >= 0x09 && b <= 0x0D) || b == 0x20
     }
 
     @inline(__always) static func isHexDigit(_ b: UInt8) -> Bool {
