@@ -27,6 +27,10 @@ import Testing
 
 @Suite struct KillDuringWriteTests {
     static let environment = ProcessInfo.processInfo.environment
+    /// The tool's environment: a tool built for coverage (`scripts/test --coverage`) writes its profile
+    /// as it exits, and one killed in the middle of that leaves a torn profile that fails the merge of
+    /// every profile after the run; the killed runs' profiles go to /dev/null.
+    static let unprofiled = environment.merging(["LLVM_PROFILE_FILE": "/dev/null"]) { $1 }
     static let kills = environment["KEYEDARCHIVE_KILLS"].flatMap(Int.init) ?? 300
     static let seconds = environment["KEYEDARCHIVE_KILL_SECONDS"].flatMap(Double.init) ?? 40
 
@@ -52,6 +56,7 @@ import Testing
         let process = Process()
         process.executableURL = exe
         process.arguments = arguments
+        process.environment = unprofiled
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         let start = ContinuousClock.now
@@ -168,6 +173,7 @@ import Testing
             let process = Process()
             process.executableURL = exe
             process.arguments = writer.arguments[next]
+            process.environment = Self.unprofiled
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             let launched = ContinuousClock.now
