@@ -431,6 +431,9 @@ enum Known: String, CaseIterable {
     case jsonIntegerOutOfRange
     /// Decision: JSON is UTF-8 (RFC 8259); JSONSerialization also detects UTF-16 and UTF-32 from NULs.
     case jsonNotUTF8
+    /// Decision: JSON text that starts with a UTF-8 byte-order mark is a `syntax` error (RFC 8259,
+    /// section 8.1: writers must not add one, readers may ignore it); JSONSerialization skips it.
+    case jsonByteOrderMark
     /// Decision: an OpenStep octal escape of a NeXTSTEP character (`\200` … `\377`) is a `syntax`
     /// error; CoreFoundation maps it through the NeXTSTEP table.
     case nextstepOctalEscape
@@ -656,6 +659,11 @@ func judge(
             case .success(let o) = readOurs(payload[..<nul], as: .json), same(o.value, t.value, json)
         {
             return .known(.foundationJSONStopsAtNUL)
+        }
+        if json, payload.starts(with: [0xEF, 0xBB, 0xBF]),
+            case .success(let o) = readOurs(payload.dropFirst(3), as: .json), same(o.value, t.value, json)
+        {
+            return .known(.jsonByteOrderMark)
         }
         if e.code == .offsetOutOfRange, t.format == .binary, offsetTableNamesHeader(payload) {
             return .known(.objectOffsetInHeader)
