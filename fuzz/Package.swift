@@ -50,6 +50,11 @@ let package = Package(
         ),
         // Differential (issue 31): our readers against Foundation's on the same bytes.
         .executableTarget(name: "FuzzDifferential", dependencies: ["FuzzCommon"]),
+        // Keyed archives against NSKeyedUnarchiver, Codable against PropertyListDecoder (issue 31).
+        .executableTarget(
+            name: "FuzzDifferentialArchive",
+            dependencies: ["FuzzCommon", .product(name: "KeyedArchive", package: "KeyedArchive")]
+        ),
         .executableTarget(
             name: "MakeSeeds",
             dependencies: [

@@ -350,12 +350,12 @@ extension BinaryEncoderImpl {
         let last = state.memos[m].last
         let n = state.memos[m].slots.count
         let next = last &+ 1
-        if next < n && state.memos[m].slots[next].key == key {
+        if next < n && state.memos[m].slots[next].holds(key) {
             state.memos[m].last = next
             return state.memos[m].slots[next].ref
         }
-        if last >= 0 && last < n && state.memos[m].slots[last].key == key { return state.memos[m].slots[last].ref }
-        for i in 0..<n where state.memos[m].slots[i].key == key {
+        if last >= 0 && last < n && state.memos[m].slots[last].holds(key) { return state.memos[m].slots[last].ref }
+        for i in 0..<n where state.memos[m].slots[i].holds(key) {
             state.memos[m].last = i
             return state.memos[m].slots[i].ref
         }

@@ -8,8 +8,9 @@
 //   slot = (the key's text, its UTF-8 made once, where it was found last: position and key object)
 //
 // Finding a key: its slot is the one after the last matched (keys are asked for in order), else
-// the last matched, else a search of the slots (by `String ==`, which compares the storage of two
-// literals first). In the dictionary, the key object at the slot's position is compared with the
+// the last matched, else a search of the slots (`DecodeKeySlot.holds`: `String ==`, which compares
+// the storage of two literals first, then the bytes where `==` alone would equate canonically
+// equivalent keys such as "é" and "e" + U+0301, which a property list keeps apart). In the dictionary, the key object at the slot's position is compared with the
 // slot's key object by reference (writers share key strings, so this is usually the whole test);
 // otherwise the keys are searched from the last one back, by reference, then as bytes against the
 // slot's UTF-8 (or its UTF-16, made the first time a UTF-16 key object is met).
@@ -31,10 +32,32 @@ struct DecodeKeySlot {
     /// Where the key was found last: its position in the dictionary and the key object there.
     var position = -1
     var keyRef = -1
+    /// Whether the key is ASCII: then `==` and an equal UTF-8 length prove the same bytes.
+    let ascii: Bool
 
     init(_ key: String) {
         self.key = key
         utf8 = Array(key.utf8)
+        ascii = utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// Whether `other` is this slot's key, byte for byte.
+    @inline(__always)
+    func holds(_ other: String) -> Bool {
+        key == other && KeyText.same(key, other, ascii: ascii)
+    }
+}
+
+/// Key comparison by bytes. `String ==` equates canonically equivalent text ("é" precomposed and
+/// "e" + U+0301, "K" and the Kelvin sign U+212A); a property list, like Foundation's encoders and
+/// plutil, keeps such keys apart, so a key found through `==` is confirmed here.
+enum KeyText {
+    /// Whether `a` and `b`, already equal under `==`, have the same bytes. `ascii`: whether `a` is
+    /// ASCII; then an equal UTF-8 length suffices (no non-ASCII scalar is canonically equivalent to
+    /// ASCII text of its own length: the few that decompose to ASCII, such as U+212A, are longer).
+    @inline(__always)
+    static func same(_ a: String, _ b: String, ascii: Bool) -> Bool {
+        ascii ? a.utf8.count == b.utf8.count : a.utf8.elementsEqual(b.utf8)
     }
 }
 
@@ -87,18 +110,18 @@ extension BinaryDecoderImpl {
         let base = state.memos[m].base
         let last = state.memos[m].last
         let next = last &+ 1
-        if next < state.memos[m].count && state.keySlots[base &+ next].key == key {
+        if next < state.memos[m].count && state.keySlots[base &+ next].holds(key) {
             state.memos[m].last = next
             return base &+ next
         }
-        if last >= 0 && state.keySlots[base &+ last].key == key { return base &+ last }
+        if last >= 0 && state.keySlots[base &+ last].holds(key) { return base &+ last }
         return searchSlot(key, memo: m)
     }
 
     func searchSlot(_ key: String, memo m: Int) -> Int {
         let base = state.memos[m].base
         let n = state.memos[m].count
-        for i in 0..<n where state.keySlots[base &+ i].key == key {
+        for i in 0..<n where state.keySlots[base &+ i].holds(key) {
             state.memos[m].last = i
             return base &+ i
         }
@@ -212,7 +235,12 @@ extension BinaryDecoderImpl {
                 state.largeIndex = LargeDictionaryIndex(ref: ref, positions: positions)
             }
             guard let p = state.largeIndex?.positions[key] else { return nil }  // the last position (below)
-            return try read { (r) throws(DecodeFailure) in reference(r, keysStart, count &+ p) }
+            // The index is keyed by `String`, which equates canonically equivalent keys: the key
+            // found is confirmed by its bytes, else the search below tells the two apart.
+            let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, p) }
+            if let text = try? string(k), text.utf8.elementsEqual(key.utf8) {
+                return try read { (r) throws(DecodeFailure) in reference(r, keysStart, count &+ p) }
+            }
         }
         let utf8 = Array(key.utf8)
         for i in (0..<count).reversed() {
@@ -225,7 +253,7 @@ extension BinaryDecoderImpl {
                 }
                 return false
             }
-            if matches || (try? string(k)) == key {
+            if matches || (try? string(k))?.utf8.elementsEqual(key.utf8) == true {
                 return try read { (r) throws(DecodeFailure) in reference(r, keysStart, count &+ i) }
             }
         }
@@ -239,6 +267,20 @@ extension BinaryDecoderImpl {
 struct EncodeKeySlot {
     let key: String
     let ref: BuilderRef
+    /// Whether the key is ASCII (see `KeyText.same`).
+    let ascii: Bool
+
+    init(key: String, ref: BuilderRef) {
+        self.key = key
+        self.ref = ref
+        ascii = key.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// Whether `other` is this slot's key, byte for byte.
+    @inline(__always)
+    func holds(_ other: String) -> Bool {
+        key == other && KeyText.same(key, other, ascii: ascii)
+    }
 }
 
 /// The key memo of one container type on the encoding side (same order rule as `DecodeKeyMemo`).

@@ -174,7 +174,7 @@ func compare(_ ours: PlistValue, _ theirs: FValue, path: String, json: Bool, int
     case (.integer(let a), .real(let b)) where json && abs(Double(a.int128) - b) <= abs(b) * 0x1p-50:
         differ(.jsonIntegerAsReal)
     case (.real(let a), .real(let b)) where a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN): return
-    case (.real(let a), .real(let b)) where json && a.sign == b.sign && a.isFinite && abs(a - b) <= 4 * a.ulp:
+    case (.real(let a), .real(let b)) where json && a.sign == b.sign && a.isFinite && abs(a - b) <= 16 * a.ulp:
         // A few units in the last place: JSONSerialization's decimal conversion is not correctly rounded.
         differ(.foundationJSONRealRounding)
     case (.date(let a), .date(let b)):
@@ -183,6 +183,10 @@ func compare(_ ours: PlistValue, _ theirs: FValue, path: String, json: Bool, int
         differ()
     case (.data(let a), .data(let b)) where a == b: return
     case (.string(let a), .string(let b)) where a.string.unicodeScalars.elementsEqual(b.unicodeScalars): return
+    case (.string(let a), .string(let b))
+    where json && a.string.unicodeScalars.filter({ $0 != "\u{FEFF}" }).elementsEqual(b.unicodeScalars):
+        // JSONSerialization drops U+FEFF inside a string; it is a character there (RFC 8259).
+        differ(.foundationJSONDropsByteOrderMark)
     case (.uid(let a), .uid(let b)) where a == b: return
     case (.array(let a), .array(let b)):
         guard a.count == b.count else { return differ() }
@@ -287,7 +291,8 @@ func fingerprint(_ k: PlistValue) -> String {
     switch k {
     case .string(let s): "s:" + s.string
     case .integer(let i): "i:\(i.low)"
-    case .real(let d): "r:\(d.bitPattern)"
+    // Any NaN: NSNumber keeps no NaN payload.
+    case .real(let d): d.isNaN ? "r:nan" : "r:\(d.bitPattern)"
     case .date(let d): "d:\(d.timeIntervalSinceReferenceDate)"
     case .data(let d): "x:" + hexString(d)
     default: "o:" + describe(k)
@@ -299,7 +304,7 @@ func fingerprint(_ k: FValue) -> String {
     case .string(let s): "s:" + s
     case .missing: "s:$null"
     case .integer(let i): "i:\(i.low)"
-    case .real(let d): "r:\(d.bitPattern)"
+    case .real(let d): d.isNaN ? "r:nan" : "r:\(d.bitPattern)"
     case .date(let d): "d:\(d)"
     case .data(let d): "x:" + hexString(d)
     default: "o:\(k)"
@@ -399,6 +404,17 @@ enum Known: String, CaseIterable {
     case repeatedKeyLastValue
     /// Decision: a 16-byte integer is signed 128-bit; CoreFoundation keeps its low 64 bits, unsigned.
     case int128Read
+    /// Foundation defect: CoreFoundation's OpenStep reader skips a quote that opens no terminated
+    /// string where a key is expected (`{a = {b = c;'}; d = e;}` reads as `{a = {b = c}; d = e}`).
+    case foundationSkipsUnterminatedQuote
+    /// Foundation defect: JSONSerialization drops U+FEFF (ZERO WIDTH NO-BREAK SPACE) inside a string.
+    case foundationJSONDropsByteOrderMark
+    /// Decision: bytes after a complete binary property list (its trailer) are `trailingData`
+    /// unless `allowsTrailingData`; CoreFoundation reads the input's last 32 bytes as the trailer.
+    case appendedToBinary
+    /// Decision: an XML `<integer>` outside the 64-bit range (below `Int64.min` or above
+    /// `UInt64.max`) but inside the signed 128-bit range is read exactly; CoreFoundation refuses it.
+    case xmlIntegerBeyond64Bits
     /// Decision (ours exact) or Foundation defect (`Int64.min`): JSONSerialization reads an integer
     /// outside its 64-bit range, and `-9223372036854775808`, as a `Double`.
     case jsonIntegerAsReal
@@ -665,6 +681,23 @@ func judge(
         {
             return .known(.jsonByteOrderMark)
         }
+        if e.code == .syntax, t.format == .openStep, e.detail.contains("unterminated string"), let at = e.offset,
+            at >= 0, at < payload.count
+        {
+            // CoreFoundation, meeting a quote that opens no terminated string where a dictionary key
+            // is expected, ends the dictionary there and goes on past the quote.
+            var without = payload
+            without.remove(at: without.startIndex + at)
+            if case .success(let o) = readOurs(without, as: .openStep), same(o.value, t.value, json) {
+                return .known(.foundationSkipsUnterminatedQuote)
+            }
+        }
+        if e.code == .trailingData, t.format == .binary {
+            return .known(.appendedToBinary)
+        }
+        if e.code == .syntax, t.format == .xml, e.detail.contains("expected <plist>") {
+            return .known(.xmlRootNotPlist)
+        }
         if e.code == .offsetOutOfRange, t.format == .binary, offsetTableNamesHeader(payload) {
             return .known(.objectOffsetInHeader)
         }
@@ -772,7 +805,7 @@ func judge(
         if o.format == .xml || o.format == .openStep, textWithoutByteOrderMark(payload) {
             return .known(.textWithoutByteOrderMark)
         }
-        if o.format == .binary, holdsUID(o.value, where: { $0 > UInt32.max }) {
+        if o.format == .binary, holdsUID(o.value, where: { $0 > UInt32.max }) || rawHoldsWideUID(payload) {
             return .known(.wideUID)
         }
         if o.format == .openStep, !textWithoutByteOrderMark(payload), !payload.starts(with: [0xFF, 0xFE]),
@@ -800,6 +833,9 @@ func judge(
         if o.format == .binary, holdsEmptyUTF16String(payload) {
             return .known(.foundationRejectsEmptyUTF16String)
         }
+        if o.format == .xml, holdsWideInteger(o.value) {
+            return .known(.xmlIntegerBeyond64Bits)
+        }
         return .unknown("ours reads \(o.format) \(describe(o.value)), Foundation refuses: \(e.localizedDescription)")
     }
 }
@@ -807,20 +843,11 @@ func judge(
 /// What would trap Foundation in a binary property list (found by scanning every object of its
 /// offset table, reachable or not): a non-empty set (0xC1…0xCF), or a dictionary with a UID key.
 func foundationTrap(_ payload: Data) -> Known? {
-    guard payload.starts(with: Array("bplist".utf8)) else { return nil }
-    guard let doc = try? BinaryPlistDocument(payload, options: ourOptions) else { return nil }
-    for i in 0..<doc.objectCount {
-        switch try? doc.object(ObjectRef(i)) {
-        case .set(let refs)? where refs.count > 0:
-            return .foundationCrashesOnSet
-        case .dictionary(let keys, _)?:
-            for position in keys.indices {
-                if case .uid? = try? doc.object(keys[position]) { return .foundationCrashesOnUIDKey }
-            }
-        default: break
-        }
+    switch rawFoundationTrap(payload) {
+    case .set?: .foundationCrashesOnSet
+    case .uidKey?: .foundationCrashesOnUIDKey
+    case nil: nil
     }
-    return nil
 }
 
 /// Whether Foundation's tree holds a string with a character from U+0080 to U+00FF.
@@ -985,12 +1012,18 @@ func stringsPrefixReads(_ payload: Data, error: PlistError, as theirs: FValue) -
     for cut in cuts.suffix(9).reversed() where cut <= payload.endIndex {
         if case .dictionary(let d) = theirs, d.isEmpty, cut == start { return true }
         // The prefix alone, or closed as CoreFoundation closes it (an entry without `;`, a `{` left open).
-        for tail in ["", ";", "}"] {
+        for tail in closingTails {
             let prefix = Data(payload[..<cut]) + Data(tail.utf8)
             if case .success(let o) = readOurs(prefix, as: .openStep), same(o.value, theirs, false) { return true }
         }
     }
     return false
+}
+
+/// How CoreFoundation closes what it read before an error: nothing, the entry's `;`, and up to
+/// four open dictionaries (`}`, then `;}` for each enclosing one).
+let closingTails: [String] = ["", ";"].flatMap { pre in
+    (0...4).map { k in pre + (k == 0 ? "" : "}" + String(repeating: ";}", count: k - 1)) }
 }
 
 /// The encodings an XML declaration may name for ours (the text is then read as that Unicode form).
@@ -1156,58 +1189,6 @@ func holdsWideExtendedCount(_ payload: Data) -> Bool {
     return false
 }
 
-/// Number of nodes the objects reachable from a binary property list's root expand to (shared
-/// objects counted each time), up to `cap`; `cap` for a cycle or nesting past 512. The bytes are
-/// read raw, with none of our checks (CoreFoundation accepts offsets ours refuses), so that it
-/// also measures input that ours refuses.
-func binaryExpansion(_ payload: Data, cap: Int) -> Int {
-    let b = Array(payload)
-    guard b.count >= 40, b.starts(with: Array("bplist".utf8)) else { return 0 }
-    let t = b.count - 32
-    func be(_ at: Int, _ width: Int) -> Int? {
-        guard width >= 1, width <= 8, at >= 0, at <= b.count - width else { return nil }
-        let v = b[at..<(at + width)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return v > UInt64(Int.max) ? nil : Int(v)
-    }
-    let offsetWidth = Int(b[t + 6])
-    let refWidth = Int(b[t + 7])
-    guard let count = be(t + 8, 8), let top = be(t + 16, 8), let table = be(t + 24, 8), count < 1 << 16,
-        table < b.count
-    else {
-        return 0
-    }
-    func children(_ object: Int) -> [Int] {
-        guard let offset = be(table + object * offsetWidth, offsetWidth), offset < b.count else { return [] }
-        let marker = b[offset]
-        guard [0xA, 0xC, 0xD].contains(marker >> 4) else { return [] }
-        var n = Int(marker & 0x0F)
-        var start = offset + 1
-        if n == 0x0F {
-            guard start < b.count, b[start] >> 4 == 1, let wide = be(start + 1, 1 << Int(b[start] & 0x0F)) else {
-                return []
-            }
-            guard wide < 1 << 16 else { return [] }
-            n = wide
-            start += 1 + (1 << Int(b[start] & 0x0F))
-        }
-        let total = marker >> 4 == 0xD ? 2 * n : n
-        guard total < 1 << 16 else { return [] }
-        return (0..<total).compactMap { be(start + $0 * refWidth, refWidth) }.filter { $0 < count }
-    }
-    var memo: [Int: Int] = [:]
-    var open: Set<Int> = []
-    func size(_ object: Int, _ depth: Int) -> Int {
-        if let known = memo[object] { return known }
-        guard depth < 512, open.insert(object).inserted else { return cap }
-        defer { open.remove(object) }
-        var total = 1
-        for child in children(object) where total < cap { total += size(child, depth + 1) }
-        memo[object] = min(total, cap)
-        return min(total, cap)
-    }
-    return top < count ? size(top, 0) : 0
-}
-
 /// Whether some ASCII string (`0x5n`) of a binary property list holds a byte above 0x7F (it may be
 /// one Foundation never reads, as the value of a repeated key).
 func asciiStringHoldsHighByte(_ payload: Data) -> Bool {
@@ -1246,6 +1227,16 @@ func holdsInfinity(_ v: PlistValue) -> Bool {
     case .date(let d): d.timeIntervalSinceReferenceDate.isInfinite
     case .array(let a), .set(let a): a.contains(where: holdsInfinity)
     case .dictionary(let d): d.entries.contains { holdsInfinity($0.key) || holdsInfinity($0.value) }
+    default: false
+    }
+}
+
+/// Whether `v` holds an integer outside both `Int64` and `UInt64`.
+func holdsWideInteger(_ v: PlistValue) -> Bool {
+    switch v {
+    case .integer(let i): !i.fitsInt64 && i.uint64 == nil
+    case .array(let a), .set(let a): a.contains(where: holdsWideInteger)
+    case .dictionary(let d): d.entries.contains { holdsWideInteger($0.key) || holdsWideInteger($0.value) }
     default: false
     }
 }

@@ -23,6 +23,10 @@ extension Seeds {
         let model = Seeds.codableModel(depth: 2)
         add("codable-model", try w.write(model))
         add("codable-model-xml", try model.encoded(as: .xml))
+        // The same with choice 2 (FuzzDifferentialArchive: Codable against PropertyListDecoder).
+        add("codable-model-choice2", try w.write(model), config: [0, 0x80])
+        add("codable-model-xml-choice2", try model.encoded(as: .xml), config: [0, 0x80])
+        add("codable-models-choice3", try w.write([model, ["name": "second"]]), config: [0, 0xC0])
         add("codable-model-minimal", try w.write(["name": "x"]))
         add(
             "codable-shape-nested",
