@@ -50,7 +50,7 @@ struct CodableKeyBytesTests {
 
     @Test(
         "a second dictionary of the same type keeps its own key",
-        arguments: [PlistFormat.binary, .xml, .openStep, .json])
+        arguments: [PlistFormat.binary, .xml, .json])
     func decodeSecondDictionary(form: PlistFormat) throws {
         for (first, second) in [(Self.precomposed, Self.decomposed), ("K", Self.kelvin), (Self.kelvin, "K")] {
             let value: PlistValue = .array([
@@ -82,7 +82,7 @@ struct CodableKeyBytesTests {
 
     @Test(
         "the encoder writes each dictionary's own key",
-        arguments: [PlistFormat.binary, .xml, .openStep, .json])
+        arguments: [PlistFormat.binary, .xml, .json])
     func encodeSecondDictionary(form: PlistFormat) throws {
         var encoder = PlistEncoder()
         encoder.outputFormat = form
