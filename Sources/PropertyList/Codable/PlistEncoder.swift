@@ -24,10 +24,12 @@
 /// ```
 ///
 /// The binary form is built straight in the object-table builder, without a tree: equal strings,
-/// numbers, dates and data are written once, and so are equal arrays and dictionaries. Keys keep the
-/// order they were encoded in unless ``sortsKeys`` is set. `Float` is written as a 4-byte real,
-/// `Date` and `Data` as the format's dates and data, `nil` as the string `"$null"`, a ``PlistUID``
-/// as a UID; every other type through its own `Encodable` conformance, as Foundation's encoder does
+/// numbers, dates and data are written once, and so are equal arrays and dictionaries. The other
+/// forms and ``encodeValue(_:)`` take that table as a tree directly (no binary copy is written and
+/// read back), so they hold exactly what the binary form holds. Keys keep the order they were
+/// encoded in unless ``sortsKeys`` is set. `Float` is written as a 4-byte real, `Date` and `Data`
+/// as the format's dates and data, `nil` as the string `"$null"`, a ``PlistUID`` as a UID; every
+/// other type through its own `Encodable` conformance, as Foundation's encoder does
 /// (a `URL` as `{relative, base}`, a `UUID` as its string, a `Decimal` as its fields, an
 /// `[Int: V]` as a dictionary whose keys are the numbers' text).
 ///

@@ -56,11 +56,13 @@ private func checkAgainstRoundTrip<T: Encodable>(
                 case .failure(let expected):
                     do {
                         _ = try encoder.encode(value)
-                        Issue.record("\(what): no error, the round trip threw \(expected)", sourceLocation: sourceLocation)
+                        Issue.record(
+                            "\(what): no error, the round trip threw \(expected)", sourceLocation: sourceLocation)
                     } catch EncodingError.invalidValue(_, let context) {
                         let underlying = context.underlyingError as? PlistError
                         #expect(underlying?.code == expected.code, "\(what)", sourceLocation: sourceLocation)
-                        #expect(underlying?.description == expected.description, "\(what)", sourceLocation: sourceLocation)
+                        #expect(
+                            underlying?.description == expected.description, "\(what)", sourceLocation: sourceLocation)
                         #expect(context.codingPath.isEmpty, "\(what)", sourceLocation: sourceLocation)
                         #expect(
                             context.debugDescription == "\(form) output: \(expected)", "\(what)",
