@@ -13,6 +13,11 @@
 // seconds since 2001, an integer outside `Int64` its two words. Strings of up to 15 UTF-8 bytes are
 // Swift small strings; longer ones are slices of one copy of the arena's bytes (no allocation per
 // string; the tree keeps that copy, as a decoded tree keeps its input).
+//
+// Measured against the alternative of no tree at all (the builder walked in place, as a `PlistTree`,
+// by the generic XML writer and its `PlistTreeMeasure` check): callgrind, XML encode-codable of a
+// 2 MB mixed workload, 282 M instructions with this tree against 579 M in place (the generic check
+// and walk copy each node's contents; strings 75 M against 285 M, numbers 166 M against 314 M).
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     import FoundationEssentials
