@@ -1,8 +1,9 @@
 // Sources/PropertyList/Codable/PlistEncoder.swift - Encodable values as property lists: the public API.
 //
-// Every form starts as a binary property list built straight in the object-table builder
-// (BinaryEncoding.swift). XML, OpenStep and `encodeValue` read that back as a `PlistValue` and write
-// it in their form, so every form holds exactly what the binary one does.
+// Every form starts in the object-table builder (BinaryEncoding.swift). The binary form is its output;
+// XML, OpenStep, JSON and `encodeValue` take the table as the `PlistValue` a reader of that output
+// would make (ObjectTableTree.swift: no binary copy is written and read back) and write it in their
+// form, so every form holds exactly what the binary one does.
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
@@ -23,10 +24,12 @@
 /// ```
 ///
 /// The binary form is built straight in the object-table builder, without a tree: equal strings,
-/// numbers, dates and data are written once, and so are equal arrays and dictionaries. Keys keep the
-/// order they were encoded in unless ``sortsKeys`` is set. `Float` is written as a 4-byte real,
-/// `Date` and `Data` as the format's dates and data, `nil` as the string `"$null"`, a ``PlistUID``
-/// as a UID; every other type through its own `Encodable` conformance, as Foundation's encoder does
+/// numbers, dates and data are written once, and so are equal arrays and dictionaries. The other
+/// forms and ``encodeValue(_:)`` take that table as a tree directly (no binary copy is written and
+/// read back), so they hold exactly what the binary form holds. Keys keep the order they were
+/// encoded in unless ``sortsKeys`` is set. `Float` is written as a 4-byte real, `Date` and `Data`
+/// as the format's dates and data, `nil` as the string `"$null"`, a ``PlistUID`` as a UID; every
+/// other type through its own `Encodable` conformance, as Foundation's encoder does
 /// (a `URL` as `{relative, base}`, a `UUID` as its string, a `Decimal` as its fields, an
 /// `[Int: V]` as a dictionary whose keys are the numbers' text).
 ///
@@ -68,24 +71,34 @@ public struct PlistEncoder: Sendable {
     /// - Throws: `EncodingError.invalidValue` with the coding path of the value that could not be
     ///   encoded (its `underlyingError` a ``PlistError`` where one applies).
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        let binary = try encodeBinary(value)
-        do {
-            switch outputFormat {
-            case .binary:
+        switch outputFormat {
+        case .binary:
+            let binary = try encodeBinary(value)
+            do {
                 return try compression.wrap(binary, level: compressionLevel)
-            case .xml, .openStep, .json:
-                // Keys are in their final order already (sorted while encoding when asked).
-                let tree = try BinaryPlistDocument(binary, limits: PlistEncoder.readBack).value()
+            } catch {
+                throw outputError(value, error)
+            }
+        case .xml, .openStep, .json:
+            // Keys are in their final order already (sorted while encoding when asked). The builder is
+            // gone once the tree is made: only the tree is held while the text is written.
+            let tree = try encodeTree(value)
+            do {
                 return try tree.encoded(
                     as: outputFormat, compression: compression,
                     options: PlistWriteOptions(compressionLevel: compressionLevel))
+            } catch {
+                throw outputError(value, error)
             }
-        } catch {
-            throw EncodingError.invalidValue(
-                value,
-                EncodingError.Context(
-                    codingPath: [], debugDescription: "\(outputFormat) output: \(error)", underlyingError: error))
         }
+    }
+
+    /// The error of a failed output step (the envelope, a form that cannot hold a value).
+    private func outputError(_ value: Any, _ error: PlistError) -> EncodingError {
+        EncodingError.invalidValue(
+            value,
+            EncodingError.Context(
+                codingPath: [], debugDescription: "\(outputFormat) output: \(error)", underlyingError: error))
     }
 
     /// Encodes a value as an in-memory property-list value.
@@ -94,20 +107,12 @@ public struct PlistEncoder: Sendable {
     /// - Returns: What ``encode(_:)`` would write, as a tree (keys in the same order).
     /// - Throws: `EncodingError.invalidValue` with the coding path of the value that could not be encoded.
     public func encodeValue<T: Encodable>(_ value: T) throws -> PlistValue {
-        let binary = try encodeBinary(value)
-        do {
-            return try BinaryPlistDocument(binary, limits: PlistEncoder.readBack).value()
-        } catch {
-            throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: [], debugDescription: "\(error)", underlyingError: error))
-        }
+        try encodeTree(value)
     }
 
-    /// What reading our own output back may need: any depth, object count and node count.
-    static let readBack = PlistLimits(maxDepth: Int.max, maxObjects: Int.max / 16, maxValues: Int.max)
-
-    /// The binary property list of `value`, built in the object-table builder.
-    func encodeBinary<T: Encodable>(_ value: T) throws -> Data {
+    /// Encodes `value` into a new object-table builder; returns the builder (its dedup table freed:
+    /// nothing is looked up any more) and the root.
+    private func encodeTable<T: Encodable>(_ value: T) throws -> (ObjectTableBuilder, BuilderRef) {
         let impl = BinaryEncoderImpl(
             userInfo: userInfo.mapValues { $0 as Any }, sortsKeys: sortsKeys, maxDepth: max(1, maxDepth))
         let root = try impl.encodeValue(value, parent: -1, step: .none)
@@ -116,8 +121,26 @@ public struct PlistEncoder: Sendable {
         impl.state.builder = ObjectTableBuilder()
         // Encoding looks nothing up any more: free the dedup table before the output is written.
         builder.table = DedupTable()
+        return (builder, BuilderRef(id: root))
+    }
+
+    /// The binary property list of `value`, built in the object-table builder.
+    func encodeBinary<T: Encodable>(_ value: T) throws -> Data {
+        let (builder, root) = try encodeTable(value)
         do {
-            return try builder.finish(root: BuilderRef(id: root), widths: widths)
+            return try builder.finish(root: root, widths: widths)
+        } catch {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "\(error)", underlyingError: error))
+        }
+    }
+
+    /// The tree of `value`: what reading ``encode(_:)``'s binary output would give, made from the
+    /// object table directly (the builder is released when this returns).
+    func encodeTree<T: Encodable>(_ value: T) throws -> PlistValue {
+        let (builder, root) = try encodeTable(value)
+        do {
+            return try builder.value(root: root)
         } catch {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: "\(error)", underlyingError: error))

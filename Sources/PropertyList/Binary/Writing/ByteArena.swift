@@ -141,6 +141,22 @@ struct ByteArena: Sendable {
         return unsafe body(UnsafeRawBufferPointer(start: buffer.base + start, count: n))
     }
 
+    /// A copy of the bytes `start ..< start + n`.
+    func data(_ start: Int, _ n: Int) -> Data {
+        unsafe withBytes(start, n) { src in
+            // src is the checked range of withBytes; an empty range has nothing to copy.
+            guard n > 0, let base = src.baseAddress else { return Data() }
+            return unsafe Data(bytes: base, count: n)
+        }
+    }
+
+    /// The UTF-8 bytes `start ..< start + n` as a `String` (invalid UTF-8 would read as U+FFFD; the
+    /// builder's strings come from Swift strings and are valid).
+    func string(_ start: Int, _ n: Int) -> String {
+        // src is the checked range of withBytes.
+        unsafe withBytes(start, n) { src in unsafe String(decoding: src, as: UTF8.self) }
+    }
+
     /// UTF-16 code units of the UTF-8 `bytes`: one per scalar (each byte that is not a continuation
     /// byte), two for scalars above U+FFFF (lead byte 0xF0 or more).
     static func utf16Units(_ bytes: Span<UInt8>) -> Int {
