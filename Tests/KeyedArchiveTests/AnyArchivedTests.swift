@@ -253,3 +253,37 @@ enum KeyedCorpus {
         #expect(try !ArchiveGraphEquivalence.same(base, try archive(shared: true, className: "Z")))
     }
 }
+
+/// Found by FuzzDifferentialArchive (fuzz/regressions/crash-keyed-inline-root-empty-objects.bin): an
+/// archive whose root is an inline array and whose `$objects` is empty trapped (an index past the
+/// empty table of objects in progress); inline collections are now counted in depth only.
+@Suite struct InlineCollectionTests {
+    static func archive(root: PlistValue, objects: [PlistValue]) throws -> Data {
+        let archive: PlistValue = .dictionary(
+            PlistDictionary([
+                (.string("$archiver"), .string("NSKeyedArchiver")), (.string("$version"), .int(100_000)),
+                (.string("$top"), .dictionary(PlistDictionary([(.string("root"), root)]))),
+                (.string("$objects"), .array(objects)),
+            ]))
+        return try archive.encoded(as: .binary)
+    }
+
+    @Test func inlineArrayRootWithNoObjectsReadsItsElements() throws {
+        let data = try Self.archive(root: .array([.string("NSIndexPath"), .string("NSObject")]), objects: [])
+        let root = try KeyedUnarchiver(forReadingFrom: data).decodeTopLevelObject()
+        #expect(root == .array([.string("NSIndexPath"), .string("NSObject")]))
+    }
+
+    @Test func inlineArraysNestedPastTheDepthLimitAreRefused() throws {
+        var root: PlistValue = .array([])
+        for _ in 0..<40 { root = .array([root]) }
+        let data = try Self.archive(root: root, objects: [.string("$null")])
+        var limits = KeyedArchiveLimits()
+        limits.maxDepth = 16
+        #expect {
+            _ = try KeyedUnarchiver(forReadingFrom: data, limits: limits).decodeTopLevelObject()
+        } throws: { error in
+            (error as? KeyedArchiveError)?.code == .limitExceeded
+        }
+    }
+}

@@ -255,7 +255,7 @@ extension KeyedUnarchiver {
         case .array(let list), .set(let list):
             // Not written by NSKeyedArchiver, but a plain property-list array holds its elements
             // (UIDs or inline values) as an NSArray would.
-            let elements = try nestedCollection(uid: uid ?? 0) { () throws -> [AnyArchived] in
+            let elements = try nestedCollection(uid: uid ?? -1) { () throws -> [AnyArchived] in
                 try anyElements(r, list)
             }
             if case .set = o { return .set(Set(elements)) }

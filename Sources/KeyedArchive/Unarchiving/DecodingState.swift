@@ -252,21 +252,26 @@ extension KeyedUnarchiver.State {
         if let instance { instances[uid] = instance }
     }
 
+    /// Enters the collection at `uid`, one level deeper. A collection that is no object of
+    /// `$objects` (an inline array, `uid` -1) is only counted in depth: a cycle through it passes
+    /// through a UID, where it is caught.
     mutating func enterCollection(uid: Int, maxDepth: Int, objectCount: Int) throws(KeyedArchiveError) {
         guard depth < maxDepth else {
-            throw error(.limitExceeded, uid: uid, "values nested deeper than \(maxDepth) levels")
+            throw error(.limitExceeded, uid: uid >= 0 ? uid : nil, "values nested deeper than \(maxDepth) levels")
         }
         allocateTables(objectCount)
-        guard !inProgress[uid] else {
-            throw error(.cycle, uid: uid, "the collection at UID \(uid) contains itself")
+        if uid >= 0 && uid < inProgress.count {
+            guard !inProgress[uid] else {
+                throw error(.cycle, uid: uid, "the collection at UID \(uid) contains itself")
+            }
+            inProgress[uid] = true
         }
         depth &+= 1
-        inProgress[uid] = true
     }
 
     mutating func leaveCollection(uid: Int) {
         depth &-= 1
-        inProgress[uid] = false
+        if uid >= 0 && uid < inProgress.count { inProgress[uid] = false }
     }
 
     mutating func nextPending() -> KeyedUnarchiver.PendingFields? {

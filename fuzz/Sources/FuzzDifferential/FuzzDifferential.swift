@@ -407,6 +407,15 @@ enum Known: String, CaseIterable {
     /// Foundation defect: CoreFoundation's OpenStep reader skips a quote that opens no terminated
     /// string where a key is expected (`{a = {b = c;'}; d = e;}` reads as `{a = {b = c}; d = e}`).
     case foundationSkipsUnterminatedQuote
+    /// Decision: OpenStep text that the grammar (FormatReference) does not allow is `syntax`, with
+    /// its line and column; CoreFoundation recovers: it reads `key;` inside braces as `key = key`,
+    /// skips stray bytes and quotes, and returns what it read before an error. The more specific
+    /// classes (`foundationStringsPrefix`, `foundationSkipsUnterminatedQuote`, …) are tried first.
+    case openStepStrictSyntax
+    /// Foundation defect: for some malformed XML (an unknown element such as `<dicd>`, text inside
+    /// `<dict>`, a misspelt `<key>`) `PropertyListSerialization` returns the boolean `false`, or a
+    /// scalar from inside the document, as the whole property list instead of failing.
+    case foundationXMLReadsFalse
     /// Foundation defect: JSONSerialization drops U+FEFF (ZERO WIDTH NO-BREAK SPACE) inside a string.
     case foundationJSONDropsByteOrderMark
     /// Decision: bytes after a complete binary property list (its trailer) are `trailingData`
@@ -634,7 +643,22 @@ func judge(
         if o.format == .xml, doctypeLiteralHoldsMarkup(payload) { return .known(.foundationDoctypeEndsEarly) }
         return .unknown("values differ (\(o.format)): " + diffs.map(\.description).joined(separator: "; "))
     case (.failure(let e), .success(let t)):
-        // Ours refuses what Foundation reads. Retry with the options that read as CoreFoundation does.
+        // Ours refuses what Foundation reads.
+        if t.format == .xml, case .bool(false) = t.value, !payloadHoldsRootFalse(payload) {
+            return .known(.foundationXMLReadsFalse)
+        }
+        if t.format == .xml, e.code == .syntax, e.detail.contains("found <"), isScalar(t.value),
+            payloadRootIsContainer(payload)
+        {
+            // A misspelt element inside a <dict>: Foundation returns a value from inside it.
+            return .known(.foundationXMLReadsFalse)
+        }
+        if t.format == .xml, e.code == .syntax, e.detail.contains("after an attribute name") {
+            // `<plist versi<on="1.0">`: not well-formed (a `<` inside a tag); XMLParser recovers.
+            return .known(.xmlNotWellFormed)
+        }
+        if e.code == .invalidString, e.detail.contains("unpaired surrogate") { return .known(.loneSurrogateRefused) }
+        // Retry with the options that read as CoreFoundation does.
         if e.code == .invalidString {
             var lenient = ourOptions
             lenient.replacesLoneSurrogates = true
@@ -792,6 +816,11 @@ func judge(
         {
             return .known(.referenceSizeChecked)
         }
+        if e.code == .syntax, t.format == .xml, e.detail.contains("base64") { return .known(.xmlBase64Strict) }
+        if json, e.code == .syntax, e.detail.contains("outside the signed 128-bit range") {
+            return .known(.jsonIntegerOutOfRange)
+        }
+        if e.code == .syntax, t.format == .openStep { return .known(.openStepStrictSyntax) }
         let shape = t.format == .xml ? " (libxml2: \(xmlShape(payload).map { "\($0)" } ?? "not asked"))" : ""
         return .unknown(
             "ours refuses (\(e))\(shape), Foundation reads \(t.format.map { "\($0)" } ?? "?"): \(t.value.deep)")
@@ -1229,6 +1258,30 @@ func holdsInfinity(_ v: PlistValue) -> Bool {
     case .dictionary(let d): d.entries.contains { holdsInfinity($0.key) || holdsInfinity($0.value) }
     default: false
     }
+}
+
+/// Whether `v` is neither an array, a set nor a dictionary.
+func isScalar(_ v: FValue) -> Bool {
+    switch v {
+    case .array, .set, .dictionary: false
+    default: true
+    }
+}
+
+/// Whether the XML's root value is a `<dict>` or an `<array>`.
+func payloadRootIsContainer(_ payload: Data) -> Bool {
+    let text = String(decoding: payload, as: UTF8.self)
+    guard let open = text.range(of: "<plist") else { return false }
+    let body = text[open.upperBound...].drop { $0 != ">" }.dropFirst().trimmingCharacters(in: .whitespacesAndNewlines)
+    return body.hasPrefix("<dict") || body.hasPrefix("<array")
+}
+
+/// Whether the XML's root value is `<false/>` (the only text that should read as `false`).
+func payloadHoldsRootFalse(_ payload: Data) -> Bool {
+    let text = String(decoding: payload, as: UTF8.self)
+    guard let open = text.range(of: "<plist") else { return false }
+    let body = text[open.upperBound...].drop { $0 != ">" }.dropFirst()
+    return body.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<false/>")
 }
 
 /// Whether `v` holds an integer outside both `Int64` and `UInt64`.

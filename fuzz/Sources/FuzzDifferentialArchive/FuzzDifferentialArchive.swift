@@ -73,13 +73,82 @@ indirect enum Node {
         }
     }
 
-    /// The tree without the `.absent` members of its arrays.
+    /// The tree without the `.absent` members of its arrays and sets, and without dictionary entries
+    /// whose key or value is `.absent`.
     var withoutNullMembers: Node {
+        func absent(_ n: Node) -> Bool { if case .absent = n { true } else { false } }
         switch self {
-        case .array(let a):
-            return .array(a.compactMap { if case .absent = $0 { nil } else { $0.withoutNullMembers } })
-        case .set(let a): return .set(a.map(\.withoutNullMembers))
-        case .dictionary(let d): return .dictionary(d.map { ($0.key.withoutNullMembers, $0.value.withoutNullMembers) })
+        case .array(let a): return .array(a.filter { !absent($0) }.map(\.withoutNullMembers))
+        case .set(let a): return .set(a.filter { !absent($0) }.map(\.withoutNullMembers))
+        case .dictionary(let d):
+            return .dictionary(
+                d.filter { !absent($0.key) && !absent($0.value) }
+                    .map { ($0.key.withoutNullMembers, $0.value.withoutNullMembers) })
+        default: return self
+        }
+    }
+
+    /// The tree with every string `"$null"` read as `.absent`.
+    var nullStringsAsAbsent: Node {
+        switch self {
+        case .string("$null"): return .absent
+        case .array(let a): return .array(a.map(\.nullStringsAsAbsent))
+        case .set(let a): return .set(a.map(\.nullStringsAsAbsent))
+        case .dictionary(let d): return .dictionary(d.map { ($0.key.nullStringsAsAbsent, $0.value.nullStringsAsAbsent) })
+        default: return self
+        }
+    }
+
+    /// The tree with every `.absent` read as `NSNull`.
+    var nullAsNSNull: Node {
+        switch self {
+        case .absent: return .nsNull
+        case .array(let a): return .array(a.map(\.nullAsNSNull))
+        case .set(let a): return .set(a.map(\.nullAsNSNull))
+        case .dictionary(let d): return .dictionary(d.map { ($0.key.nullAsNSNull, $0.value.nullAsNSNull) })
+        default: return self
+        }
+    }
+
+    /// The tree with dictionaries keyed as `NSDictionary` keys them: `nil` keys dropped, booleans
+    /// and integral reals as integers, the first of equal keys kept.
+    var foundationKeyed: Node {
+        func key(_ k: Node) -> Node? {
+            switch k {
+            case .absent: return nil
+            case .bool(let b): return .integer(b ? 1 : 0)
+            case .real(let bits):
+                let d = Double(bitPattern: bits)
+                if d == d.rounded(), abs(d) < 0x1p62 { return .integer(PlistInteger(Int64(d))) }
+                return k
+            default: return k
+            }
+        }
+        switch self {
+        case .array(let a): return .array(a.map(\.foundationKeyed))
+        case .set(let a): return .set(a.map(\.foundationKeyed))
+        case .dictionary(let d):
+            var seen: Set<String> = []
+            var out: [(key: Node, value: Node)] = []
+            for (k, v) in d {
+                guard let normal = key(k), seen.insert(normal.canonical).inserted else { continue }
+                out.append((k.foundationKeyed, v.foundationKeyed))
+            }
+            return .dictionary(out)
+        default: return self
+        }
+    }
+
+    /// The tree with generic instances of Foundation's collection classes read as empty collections.
+    var instancesAsEmptyCollections: Node {
+        switch self {
+        case .outside(let name) where ["NSArray", "NSMutableArray"].contains(name): return .array([])
+        case .outside(let name) where ["NSDictionary", "NSMutableDictionary"].contains(name): return .dictionary([])
+        case .outside(let name) where ["NSSet", "NSMutableSet"].contains(name): return .set([])
+        case .array(let a): return .array(a.map(\.instancesAsEmptyCollections))
+        case .set(let a): return .set(a.map(\.instancesAsEmptyCollections))
+        case .dictionary(let d):
+            return .dictionary(d.map { ($0.key.instancesAsEmptyCollections, $0.value.instancesAsEmptyCollections) })
         default: return self
         }
     }
@@ -233,65 +302,174 @@ enum Theirs {
 /// How long Foundation may take on one input.
 let foundationSeconds: UInt32 = 5
 
-/// Runs `body` (Foundation's side) in a child process, so that a trap of Foundation ends the child,
-/// not the fuzzer: the prechecks (`foundationHazard`, `rawFoundationTrap`) keep the known traps
-/// away, and any other is a `Theirs.trapped` that the run counts and logs (FUZZ_DIFF_DISCOVER).
-func inChild(_ body: () -> Theirs) -> Theirs {
-    guard isolates else { return body() }
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { return body() }
-    let pid = fork()
-    if pid == 0 {
-        close(fds[0])
-        // The default actions, not libFuzzer's (or ASan's) handlers, which would report the child's
-        // trap as a finding of the fuzzer and write its input as an artifact.
-        for sig in [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP, SIGALRM, SIGINT, SIGTERM] {
-            signal(sig, SIG_DFL)
+/// Foundation's side runs in a worker process forked from this one (once, and again after it
+/// dies), so that a trap of Foundation ends the worker, not the fuzzer: the prechecks
+/// (`foundationHazard`, `rawFoundationTrap`) keep the known traps away, and any other is a
+/// `Theirs.trapped` that the run counts and logs (FUZZ_DIFF_DISCOVER). Requests and answers go
+/// through two pipes: a question is a kind byte (0 archive, 1 Codable, 2 Codable array, 3 whether
+/// `PropertyListSerialization` reads the property list, 4 what it reads), a 4-byte
+/// length and the payload; an answer a 4-byte length and its text (`V`, `R`, `O` or `T` first).
+final class FoundationWorker {
+    var pid: pid_t = -1
+    var requests: Int32 = -1
+    var answers: Int32 = -1
+    var asked = 0
+
+    /// Asks Foundation about `payload` (in this process when FUZZ_DIFF_NO_FORK=1).
+    func ask(_ kind: UInt8, _ payload: Data) -> Theirs {
+        guard isolates else { return FoundationWorker.answer(kind, payload) }
+        if pid < 0 || asked >= 50_000 { restart() }
+        guard pid > 0 else { return FoundationWorker.answer(kind, payload) }
+        asked += 1
+        var question: [UInt8] = [kind]
+        question += withUnsafeBytes(of: UInt32(payload.count).bigEndian, Array.init)
+        question += payload
+        guard FoundationWorker.writeAll(requests, question) else { return died("the worker stopped reading") }
+        guard let header = readAll(4) else { return died(nil) }
+        let length = header.reduce(0) { $0 << 8 | Int($1) }
+        guard let body = readAll(length), let first = body.first else { return died(nil) }
+        let rest = String(decoding: body.dropFirst(), as: UTF8.self)
+        switch first {
+        case UInt8(ascii: "V"): return .value(rest)
+        case UInt8(ascii: "R"): return .refused(rest)
+        case UInt8(ascii: "O"): return .overBudget
+        default: return .trapped(rest)
         }
-        alarm(foundationSeconds)
-        let text: String
-        switch body() {
-        case .value(let v): text = "V" + v
-        case .refused(let why): text = "R" + why
-        case .overBudget: text = "O"
-        case .trapped(let why): text = "T" + why
+    }
+
+    /// Ends the worker after a trap or a timeout, and says how it ended.
+    func died(_ why: String?) -> Theirs {
+        var status: Int32 = 0
+        if why == "ran past \(foundationSeconds) s" { kill(pid, SIGKILL) }
+        close(requests)
+        close(answers)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        pid = -1
+        return .trapped(why ?? "signal \(status & 0x7F), status \(status >> 8 & 0xFF)")
+    }
+
+    /// `count` bytes of an answer, waiting at most `foundationSeconds` for each read.
+    func readAll(_ count: Int) -> [UInt8]? {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: min(max(count, 1), 65536))
+        while out.count < count {
+            var poller = pollfd(fd: answers, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(foundationSeconds) * 1000)
+            if ready == 0 {
+                _ = died("ran past \(foundationSeconds) s")
+                return nil
+            }
+            if ready < 0 && errno == EINTR { continue }
+            let want = min(buffer.count, count - out.count)
+            let n = buffer.withUnsafeMutableBytes { read(answers, $0.baseAddress, want) }
+            if n <= 0 { return nil }
+            out += buffer[0..<n]
         }
-        var bytes = Array(text.utf8)
+        return out
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { write(fds[1], $0.baseAddress! + done, $0.count - done) }
-            if n <= 0 { break }
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
             done += n
         }
-        _exit(0)
+        return true
     }
-    close(fds[1])
-    guard pid > 0 else {
-        close(fds[0])
-        return body()
+
+    static func readExactly(_ fd: Int32, _ count: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, count - done) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return nil }
+            done += n
+        }
+        return out
     }
-    var out: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-        if n <= 0 { break }
-        out += buffer[0..<n]
+
+    func restart() {
+        if pid > 0 {
+            kill(pid, SIGKILL)
+            _ = died("restart")
+        }
+        asked = 0
+        var down: [Int32] = [0, 0]
+        var up: [Int32] = [0, 0]
+        guard pipe(&down) == 0, pipe(&up) == 0 else { return }
+        let child = fork()
+        if child == 0 {
+            close(down[1])
+            close(up[0])
+            // The default actions, not libFuzzer's (or ASan's) handlers, which would report the
+            // worker's trap as a finding of the fuzzer and write its input as an artifact.
+            for sig in [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP, SIGALRM, SIGINT, SIGTERM, SIGPIPE] {
+                signal(sig, SIG_DFL)
+            }
+            while let head = FoundationWorker.readExactly(down[0], 5) {
+                let length = head[1...].reduce(0) { $0 << 8 | Int($1) }
+                guard let payload = FoundationWorker.readExactly(down[0], length) else { break }
+                let text: String
+                switch FoundationWorker.answer(head[0], Data(payload)) {
+                case .value(let v): text = "V" + v
+                case .refused(let why): text = "R" + why
+                case .overBudget: text = "O"
+                case .trapped(let why): text = "T" + why
+                }
+                let body = Array(text.utf8)
+                guard FoundationWorker.writeAll(up[1], withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + body)
+                else { break }
+            }
+            _exit(0)
+        }
+        close(down[0])
+        close(up[1])
+        guard child > 0 else {
+            close(down[1])
+            close(up[0])
+            return
+        }
+        pid = child
+        requests = down[1]
+        answers = up[0]
     }
-    close(fds[0])
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let signal = status & 0x7F
-    guard signal == 0, (status >> 8) & 0xFF == 0, let first = out.first else {
-        return .trapped(signal == SIGALRM ? "ran past \(foundationSeconds) s" : "signal \(signal), status \(status >> 8 & 0xFF)")
-    }
-    let rest = String(decoding: out.dropFirst(), as: UTF8.self)
-    switch first {
-    case UInt8(ascii: "V"): return .value(rest)
-    case UInt8(ascii: "R"): return .refused(rest)
-    case UInt8(ascii: "O"): return .overBudget
-    default: return .trapped(rest)
+
+    /// Foundation's answer, computed here.
+    static func answer(_ kind: UInt8, _ payload: Data) -> Theirs {
+        switch kind {
+        case 0: return theirsArchive(payload)
+        case 4:
+            // The property list `PropertyListSerialization` reads, as canonical text.
+            do {
+                let any = try PropertyListSerialization.propertyList(from: payload, options: [], format: nil)
+                var budget = nodeBudget
+                return .value(try node(foundation: any, budget: &budget).canonical)
+            } catch is OverBudget {
+                return .overBudget
+            } catch {
+                return .refused("\(error)")
+            }
+        case 3:
+            // Only whether `PropertyListSerialization` reads the property list.
+            do {
+                _ = try PropertyListSerialization.propertyList(from: payload, options: [], format: nil)
+                return .value("read")
+            } catch {
+                return .refused("\(error)")
+            }
+        default:
+            switch decodeCodable(payload, array: kind == 2, ours: false) {
+            case .value(let v): return .value(v)
+            case .refused(let why, _): return .refused(why)
+            }
+        }
     }
 }
+
+nonisolated(unsafe) let worker = FoundationWorker()
 
 func theirsArchive(_ payload: Data) -> Theirs {
     do {
@@ -310,6 +488,15 @@ func theirsArchive(_ payload: Data) -> Theirs {
     } catch {
         return .refused("\(error)")
     }
+}
+
+/// Where two canonical texts first differ: a window of each around it.
+func window(_ a: String, _ b: String) -> String {
+    let x = Array(a.utf8), y = Array(b.utf8)
+    var i = 0
+    while i < x.count, i < y.count, x[i] == y[i] { i += 1 }
+    func cut(_ t: [UInt8]) -> String { String(decoding: t[max(0, i - 60)..<min(t.count, i + 100)], as: UTF8.self) }
+    return "at \(i): ours …\(cut(x)) | Foundation …\(cut(y))"
 }
 
 /// The names of the allow-list's classes, as archives spell them.
@@ -412,6 +599,124 @@ func topHasRoot(_ payload: Data) -> Bool { rawTop(payload)?.top["root"] != nil }
 func holdsDataByReference(_ payload: Data) -> Bool {
     guard let objects = rawTop(payload)?.objects else { return false }
     return objects.contains { if case .dictionary(let d) = $0, case .uid? = d["NS.data"] { true } else { false } }
+}
+
+/// Whether a binary dictionary (any object of the offset table) holds a key twice: the same key
+/// object, or two string objects with the same marker and bytes.
+func rawHoldsRepeatedKey(_ payload: Data) -> Bool {
+    guard let (p, offsets, refSize) = rawObjectTable(payload) else { return false }
+    let be = bigEndian(p)
+    func keyBytes(_ r: Int) -> ArraySlice<UInt8>? {
+        guard r < offsets.count, offsets[r] < p.count else { return nil }
+        let o = offsets[r], marker = p[o]
+        guard marker >> 4 == 0x5 || marker >> 4 == 0x6, marker & 0x0F != 0x0F else { return nil }
+        let length = Int(marker & 0x0F) * (marker >> 4 == 0x6 ? 2 : 1)
+        return o + 1 + length <= p.count ? p[o..<(o + 1 + length)] : nil
+    }
+    for o in offsets where o < p.count && p[o] >> 4 == 0xD {
+        var count = Int(p[o] & 0x0F)
+        var keys = o + 1
+        if count == 0x0F {
+            // An extended count: an integer marker and its bytes.
+            guard keys < p.count, p[keys] >> 4 == 0x1, p[keys] & 0x0F < 4,
+                let c = be(keys + 1, 1 << Int(p[keys] & 0x0F))
+            else { continue }
+            count = min(c, p.count)
+            keys += 1 + (1 << Int(p[keys] & 0x0F))
+        }
+        var seen: Set<[UInt8]> = []
+        for k in 0..<count {
+            guard let r = be(keys + k * refSize, refSize) else { break }
+            let key = keyBytes(r).map(Array.init) ?? withUnsafeBytes(of: r, Array.init) + [0xFF]
+            if !seen.insert(key).inserted { return true }
+        }
+    }
+    return false
+}
+
+/// A canonical text with every URL's text left out (`url()`).
+func withoutURLs(_ text: String) -> String {
+    var out = ""
+    var rest = Substring(text)
+    while let r = rest.range(of: "url(") {
+        out += rest[..<r.upperBound]
+        rest = rest[r.upperBound...].drop { $0 != ")" }
+    }
+    return out + rest
+}
+
+/// Whether an object dictionary (one with `$class`) has a key that is not a string.
+func rawHoldsObjectWithNonStringKey(_ payload: Data) -> Bool {
+    guard let objects = rawTop(payload)?.objects else { return false }
+    return objects.contains { object in
+        guard case .dictionary(let d) = object, d["$class"] != nil else { return false }
+        return d.entries.contains { $0.key.stringValue == nil }
+    }
+}
+
+/// Whether an object's `NS.keys` or `NS.objects` holds a member that is not a UID.
+func rawHoldsInlineMembers(_ payload: Data) -> Bool {
+    guard let objects = rawTop(payload)?.objects else { return false }
+    return objects.contains { object in
+        guard case .dictionary(let d) = object else { return false }
+        return ["NS.keys", "NS.objects"].contains { field in
+            guard case .array(let members)? = d[field] else { return false }
+            return members.contains { if case .uid = $0 { false } else { true } }
+        }
+    }
+}
+
+/// Whether a binary property list's offset table holds the null object (`0x00`).
+func rawHoldsNullObject(_ payload: Data) -> Bool {
+    guard let (p, offsets, _) = rawObjectTable(payload) else { return false }
+    return offsets.contains { $0 < p.count && p[$0] == 0x00 }
+}
+
+/// A property-list value in `Node`'s terms (UIDs as Foundation's converter sees them: their class).
+func node(plist v: PlistValue) -> Node {
+    switch v {
+    case .null: return .nsNull
+    case .bool(let b): return .bool(b)
+    case .integer(let i): return .integer(i)
+    case .real(let d): return .real(d.bitPattern)
+    case .date(let d): return .date(d.timeIntervalSinceReferenceDate)
+    case .data(let d): return .data(d)
+    case .string(let s): return .string(s.string)
+    case .uid: return .unknown("_NSKeyedArchiverUID")
+    case .array(let a): return .array(a.map { node(plist: $0) })
+    case .set(let a): return .set(a.map { node(plist: $0) })
+    case .dictionary(let d): return .dictionary(d.entries.map { (node(plist: $0.key), node(plist: $0.value)) })
+    }
+}
+
+/// Whether the property list under an archive reads differently in ours and in
+/// `PropertyListSerialization` (compared with UIDs as their class only): then FuzzDifferential's
+/// classes name the difference.
+func propertyListsDiffer(_ payload: Data) -> Bool {
+    var limits = PlistLimits()
+    limits.maxValues = nodeBudget
+    let ours = try? PlistValue.decode(from: payload, limits: limits).value
+    switch worker.ask(4, payload) {
+    case .value(let theirs): return ours.map { node(plist: $0).canonical } != theirs
+    case .refused: return ours != nil
+    default: return false
+    }
+}
+
+/// The codes of the property-list readers (not of the Codable layer).
+let readerCodes: Set<PlistError.Code> = [
+    .notAPropertyList, .notABinaryPlist, .truncated, .invalidTrailer, .offsetOutOfRange, .badReference,
+    .unknownMarker, .truncatedObject, .corrupted, .invalidString, .invalidKey, .cycle, .trailingData, .syntax,
+]
+
+/// Whether a dictionary of `v` has a key that is not a string.
+func holdsNonStringKey(_ v: PlistValue) -> Bool {
+    switch v {
+    case .array(let a), .set(let a): return a.contains(where: holdsNonStringKey)
+    case .dictionary(let d):
+        return d.entries.contains { $0.key.stringValue == nil || holdsNonStringKey($0.value) }
+    default: return false
+    }
 }
 
 /// The underlying error of a `DecodingError`, if any.
@@ -556,6 +861,64 @@ enum Known: String, CaseIterable {
     /// Decision: `$null` members of an array are kept as `.null` (positions intact); Foundation's
     /// `NSArray` drops them.
     case nullMembersKept
+    /// Decision: a malformed object (a dictionary without a `$class` UID, with keys that are not
+    /// strings; a class description without `$classname`, or with `$classes` that are not strings)
+    /// is `corrupted` (or `badReference`), or read for the fields its class has; Foundation returns
+    /// the raw dictionary, UIDs and all, or takes the class from what is left.
+    case malformedObjectRefused
+    /// Decision: an integer that does not fit `Int` (a 16-byte integer) where an archived value is
+    /// read is `typeMismatch`; Foundation's `NSNumber` keeps some of its bits.
+    case integerBeyondInt
+    /// Decision: a UID where a value is read (a reference to a reference) is `typeMismatch`;
+    /// Foundation returns the UID object itself.
+    case uidAsValueRefused
+    /// Decision: the binary null object (`0x00`, which Apple's writers never emit) reads as `nil`;
+    /// Foundation returns `NSNull`.
+    case plistNullIsNil
+    /// Decision: an object of an allow-listed class whose fields are malformed (an `NSArray` without
+    /// `NS.objects`, an `NSDate` without a real `NS.time`, …) is read as a generic instance that
+    /// keeps its fields; Foundation reads an empty collection or a default value, or what it can.
+    case malformedCollectionAsInstance
+    /// Decision: a class this package has no type for is read as a generic instance
+    /// (`ArchivedInstance`) with its fields; Foundation takes a known class from `$classes` or
+    /// `$classhints` and reads that.
+    case unknownClassAsInstance
+    /// Decision: `NS.keys` entries are kept as read: `true` and `1`, `1` and `1.0` are distinct keys,
+    /// and a `nil` (`$null`) key is kept; `NSDictionary` merges keys that `isEqual:` equates and
+    /// drops `nil` ones.
+    case dictionaryKeysKept
+    /// Decision: a cycle through values that cannot hold one (`AnyArchived` is a value) is `cycle`;
+    /// Foundation returns what it decoded so far. Two-phase `KeyedArchivable` classes read cycles.
+    case cycleRefused
+    /// Decision: `NS.keys`/`NS.objects` members stored inline (values, not references) are read as
+    /// those values; Foundation stops at the first such member.
+    case inlineMembersRead
+    /// Decision: only the reference to `$objects[0]` is `$null` (`nil`); another string `"$null"`
+    /// is that string. Foundation reads every `"$null"` string as `nil`.
+    case nullStringIsAString
+    /// Decision: a UID outside `$objects` is `badReference`; Foundation drops the member.
+    case danglingReferenceRefused
+    /// Decision: a field of a typed Foundation class of the wrong kind (`NS.time` a string, say) is
+    /// `typeMismatch`; Foundation reads a default (`0`, an empty string).
+    case typedFieldMismatchRefused
+    /// Decision: an `NSURL` is read as `URL(string: NS.relative, relativeTo: NS.base)`, also when
+    /// the relative part has no scheme and there is no base, as on Apple platforms; Foundation on
+    /// Linux fails to decode such a URL, or resolves it differently.
+    case relativeURLRead
+    /// Decision: `PlistDecoder` reads, from a binary property list, only the objects the type asks
+    /// for; a broken object elsewhere (under a key the type does not have, unreachable), or a key
+    /// that is not a string, does not fail the decode. Foundation's decoder reads the whole property
+    /// list first, and refuses a dictionary with a key that is not a string.
+    case codableReadsOnlyWhatItDecodes
+    /// Decision: a real that is not exactly a `Float` decodes into a `Float` rounded to the nearest
+    /// one; Foundation throws `dataCorrupted` ("does not fit in Float").
+    case floatRounded
+    /// Decision (ambiguous in the format): a key repeated in a binary dictionary keeps its last
+    /// value (FuzzDifferential's class of the same name); Foundation's decoder keeps the first.
+    case repeatedKeyLastValue
+    /// The property list under the archive is where the two differ (Foundation's reader refuses
+    /// it, code 3840): FuzzDifferential names those classes (fuzz/README.md).
+    case propertyListLayer
     /// Decision: an archive without the top-level key `root` unarchives as `nil`, as
     /// `decodeTopLevelObject(forKey:)` does on Apple platforms for an absent key; Foundation on
     /// Linux fails ("No value found for key root").
@@ -587,7 +950,7 @@ func classifyArchive(_ payload: Data) -> Verdict {
     if binaryExpansion(payload, cap: nodeBudget) >= nodeBudget { return .skippedExpansion }
     if !asksAll, rawFoundationTrap(payload) != nil { return .known(.foundationCrashesOnPropertyList) }
     if !asksAll, let hazard = foundationHazard(payload) { return .known(hazard) }
-    let theirs = inChild { theirsArchive(payload) }
+    let theirs = worker.ask(0, payload)
     if case .trapped(let how) = theirs { return .foundationTrapped(how) }
     switch (ours, theirs) {
     case (.refused, .refused): return .bothRefuse
@@ -597,17 +960,56 @@ func classifyArchive(_ payload: Data) -> Verdict {
             return .known(.countedSetAsInstance)
         }
         if a.withoutNullMembers.canonical == b { return .known(.nullMembersKept) }
-        return .unknown("both read, differently: ours \(a.canonical.prefix(200)) | Foundation \(b.prefix(200))")
+        if a.nullAsNSNull.canonical == b, rawHoldsNullObject(payload) { return .known(.plistNullIsNil) }
+        if a.instancesAsEmptyCollections.canonical == b
+            || a.instancesAsEmptyCollections.withoutNullMembers.canonical == b
+        {
+            return .known(.malformedCollectionAsInstance)
+        }
+        if a.holds({ if case .outside(let name) = $0 { NSClassFromString(name) == nil } else { false } }) {
+            return .known(.unknownClassAsInstance)
+        }
+        if a.holds({ if case .outside(let name) = $0 { allowListNames.contains(name) } else { false } }) {
+            return .known(.malformedCollectionAsInstance)
+        }
+        if a.foundationKeyed.canonical == b || a.foundationKeyed.withoutNullMembers.canonical == b {
+            return .known(.dictionaryKeysKept)
+        }
+        if rawHoldsInlineMembers(payload) { return .known(.inlineMembersRead) }
+        if withoutURLs(a.canonical) == withoutURLs(b) || withoutURLs(a.nullAsNSNull.canonical) == withoutURLs(b) {
+            return .known(.relativeURLRead)
+        }
+        if rawHoldsObjectWithNonStringKey(payload) { return .known(.malformedObjectRefused) }
+        if a.nullStringsAsAbsent.canonical == b { return .known(.nullStringIsAString) }
+        if propertyListsDiffer(payload) { return .known(.propertyListLayer) }
+        return .unknown("both read, differently: " + window(a.canonical, b))
     case (.value(let a), .refused(let why)):
         if a.holds({ if case .outside = $0 { return true } else { return false } }) { return .outsideAllowList }
+        if why.contains("Code=3840") { return .known(.propertyListLayer) }
         if case .absent = a, why.contains("No value found for key"), !topHasRoot(payload) {
             return .known(.absentRootIsNil)
         }
         if why.contains("Data failed to decode"), holdsDataByReference(payload) { return .known(.dataByReference) }
         if why.contains("is not a reference") { return .known(.inlineValueAsObject) }
+        if why.contains("NSURL failed to decode"), a.holds({ if case .url = $0 { true } else { false } }) {
+            return .known(.relativeURLRead)
+        }
         return .unknown("ours read \(a.canonical.prefix(200)) | Foundation refused: \(why.prefix(200))")
     case (.refused(let why), .value(let b)):
-        _ = error
+        if error?.underlying != nil { return .known(.propertyListLayer) }
+        if let code = error?.code, code == .corrupted || code == .badReference,
+            ["$class", "is not a string"].contains(where: { why.contains($0) })
+        {
+            return .known(.malformedObjectRefused)
+        }
+        if error?.code == .typeMismatch, why.contains("does not fit Int") { return .known(.integerBeyondInt) }
+        if error?.code == .badReference, why.contains("is outside $objects") { return .known(.danglingReferenceRefused) }
+        if propertyListsDiffer(payload) { return .known(.propertyListLayer) }
+        if error?.code == .typeMismatch, why.contains("expected") { return .known(.typedFieldMismatchRefused) }
+        if error?.code == .cycle { return .known(.cycleRefused) }
+        if error?.code == .typeMismatch, why.contains("a UID where a value was expected") {
+            return .known(.uidAsValueRefused)
+        }
         return .unknown("ours refused: \(why.prefix(200)) | Foundation read \(b.prefix(200))")
     case (_, .overBudget):
         return .skippedExpansion
@@ -628,22 +1030,30 @@ func classifyCodable(_ payload: Data, array: Bool) -> Verdict {
     }
     if binaryExpansion(payload, cap: nodeBudget * 50) >= nodeBudget * 50 { return .skippedExpansion }
     if !asksAll, rawFoundationTrap(payload) != nil { return .known(.foundationCrashesOnPropertyList) }
-    let theirs = inChild { () -> Theirs in
-        switch decodeCodable(payload, array: array, ours: false) {
-        case .value(let v): .value(v)
-        case .refused(let why, _): .refused(why)
-        }
-    }
+    let theirs = worker.ask(array ? 2 : 1, payload)
     switch (ours, theirs) {
     case (_, .trapped(let how)): return .foundationTrapped(how)
     case (_, .overBudget): return .skippedExpansion
     case (.refused, .refused): return .bothRefuse
     case (.value(let a), .value(let b)):
         if a == b { return .equal }
+        if rawHoldsRepeatedKey(payload) { return .known(.repeatedKeyLastValue) }
         return .unknown("Codable, both decoded, differently: ours \(a.prefix(200)) | Foundation \(b.prefix(200))")
     case (.value(let a), .refused(let why)):
+        if why.contains("does not fit in Float") { return .known(.floatRounded) }
+        guard let whole = try? PlistValue.decode(from: payload).value, !holdsNonStringKey(whole) else {
+            return .known(.codableReadsOnlyWhatItDecodes)
+        }
+        if case .refused = worker.ask(3, payload) { return .known(.propertyListLayer) }
         return .unknown("Codable: ours decoded \(a.prefix(200)) | Foundation refused: \(why)")
-    case (.refused(let why, _), .value(let b)):
+    case (.refused(let why, let error), .value(let b)):
+        if rawHoldsRepeatedKey(payload) { return .known(.repeatedKeyLastValue) }
+        if case .refused = worker.ask(3, payload) { return .known(.propertyListLayer) }
+        if let underlying = (error as? DecodingError).flatMap(underlyingError) as? PlistError,
+            readerCodes.contains(underlying.code)
+        {
+            return .known(.propertyListLayer)
+        }
         return .unknown("Codable: ours refused: \(why) | Foundation decoded \(b.prefix(200))")
     }
 }
