@@ -407,7 +407,7 @@ enum Known: String, CaseIterable {
     /// Foundation defect: CoreFoundation's OpenStep reader skips a quote that opens no terminated
     /// string where a key is expected (`{a = {b = c;'}; d = e;}` reads as `{a = {b = c}; d = e}`).
     case foundationSkipsUnterminatedQuote
-    /// Decision: OpenStep text that the grammar (FormatReference) does not allow is `syntax`, with
+    /// Decision: OpenStep text the reader does not accept (DocC TextForms) is `syntax`, with
     /// its line and column; CoreFoundation recovers: it reads `key;` inside braces as `key = key`,
     /// skips stray bytes and quotes, and returns what it read before an error. The more specific
     /// classes (`foundationStringsPrefix`, `foundationSkipsUnterminatedQuote`, …) are tried first.

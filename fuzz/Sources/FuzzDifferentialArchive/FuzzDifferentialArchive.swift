@@ -371,7 +371,10 @@ final class FoundationWorker {
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+            let n = bytes.withUnsafeBytes { b -> Int in
+                guard let base = b.baseAddress else { return 0 }
+                return write(fd, base + done, b.count - done)
+            }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return false }
             done += n
@@ -383,7 +386,10 @@ final class FoundationWorker {
         var out = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, count - done) }
+            let n = out.withUnsafeMutableBytes { b -> Int in
+                guard let base = b.baseAddress else { return 0 }
+                return read(fd, base + done, count - done)
+            }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return nil }
             done += n
