@@ -184,8 +184,11 @@ func compare(_ ours: PlistValue, _ theirs: FValue, path: String, json: Bool, int
     case (.data(let a), .data(let b)) where a == b: return
     case (.string(let a), .string(let b)) where a.string.unicodeScalars.elementsEqual(b.unicodeScalars): return
     case (.string(let a), .string(let b))
-    where json && a.string.unicodeScalars.filter({ $0 != "\u{FEFF}" }).elementsEqual(b.unicodeScalars):
-        // JSONSerialization drops U+FEFF inside a string; it is a character there (RFC 8259).
+    where json
+        && a.string.unicodeScalars.filter({ $0 != "\u{FEFF}" })
+            .elementsEqual(b.unicodeScalars.filter({ $0 != "\u{FEFF}" })):
+        // JSONSerialization drops U+FEFF inside a string (some of them); it is a character there
+        // (RFC 8259).
         differ(.foundationJSONDropsByteOrderMark)
     case (.uid(let a), .uid(let b)) where a == b: return
     case (.array(let a), .array(let b)):
@@ -641,15 +644,17 @@ func judge(
             return .known(.textWithoutByteOrderMark)
         }
         if o.format == .xml, doctypeLiteralHoldsMarkup(payload) { return .known(.foundationDoctypeEndsEarly) }
+        if o.format == .xml, isScalar(t.value), o.value.kind == .dictionary || o.value.kind == .array {
+            // Malformed XML (here text ours reads past) that Foundation reads as one scalar from inside.
+            return .known(.foundationXMLReadsFalse)
+        }
         return .unknown("values differ (\(o.format)): " + diffs.map(\.description).joined(separator: "; "))
     case (.failure(let e), .success(let t)):
         // Ours refuses what Foundation reads.
         if t.format == .xml, case .bool(false) = t.value, !payloadHoldsRootFalse(payload) {
             return .known(.foundationXMLReadsFalse)
         }
-        if t.format == .xml, e.code == .syntax, e.detail.contains("found <"), isScalar(t.value),
-            payloadRootIsContainer(payload)
-        {
+        if t.format == .xml, e.code == .syntax, isScalar(t.value), payloadRootIsContainer(payload) {
             // A misspelt element inside a <dict>: Foundation returns a value from inside it.
             return .known(.foundationXMLReadsFalse)
         }
@@ -774,6 +779,9 @@ func judge(
             case .failure(let forced)
             where form == .openStep && stringsPrefixReads(payload, error: forced, as: t.value):
                 return .known(.foundationStringsPrefix)
+            case .failure(let forced) where form == .openStep && forced.code == .syntax:
+                // Read as OpenStep, ours refuses the text too: CoreFoundation's recovery.
+                return .known(.openStepStrictSyntax)
             default: break
             }
         }
@@ -1260,6 +1268,16 @@ func holdsInfinity(_ v: PlistValue) -> Bool {
     }
 }
 
+/// The payload as text: UTF-16 after its byte-order mark, else UTF-8 (invalid bytes replaced).
+func payloadText(_ payload: Data) -> String {
+    if payload.starts(with: [0xFF, 0xFE]) || payload.starts(with: [0xFE, 0xFF]),
+        let text = String(data: payload, encoding: .utf16)
+    {
+        return text
+    }
+    return String(decoding: payload, as: UTF8.self)
+}
+
 /// Whether `v` is neither an array, a set nor a dictionary.
 func isScalar(_ v: FValue) -> Bool {
     switch v {
@@ -1270,7 +1288,7 @@ func isScalar(_ v: FValue) -> Bool {
 
 /// Whether the XML's root value is a `<dict>` or an `<array>`.
 func payloadRootIsContainer(_ payload: Data) -> Bool {
-    let text = String(decoding: payload, as: UTF8.self)
+    let text = payloadText(payload)
     guard let open = text.range(of: "<plist") else { return false }
     let body = text[open.upperBound...].drop { $0 != ">" }.dropFirst().trimmingCharacters(in: .whitespacesAndNewlines)
     return body.hasPrefix("<dict") || body.hasPrefix("<array")
@@ -1278,7 +1296,7 @@ func payloadRootIsContainer(_ payload: Data) -> Bool {
 
 /// Whether the XML's root value is `<false/>` (the only text that should read as `false`).
 func payloadHoldsRootFalse(_ payload: Data) -> Bool {
-    let text = String(decoding: payload, as: UTF8.self)
+    let text = payloadText(payload)
     guard let open = text.range(of: "<plist") else { return false }
     let body = text[open.upperBound...].drop { $0 != ">" }.dropFirst()
     return body.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<false/>")

@@ -57,7 +57,9 @@ indirect enum Node {
         case .nsNull: return "NSNull"
         case .bool(let b): return "bool(\(b))"
         case .integer(let i): return "int(\(i))"
-        case .real(let bits): return "real(0x\(String(bits, radix: 16)))"
+        case .real(let bits):
+            // Every NaN alike: NSNumber keeps no NaN payload.
+            return Double(bitPattern: bits).isNaN ? "real(nan)" : "real(0x\(String(bits, radix: 16)))"
         case .date(let d): return "date(\(d))"
         case .data(let d): return "data(\(d.map { String($0, radix: 16) }.joined(separator: ".")))"
         // By Unicode scalars: `String ==` equates canonically equivalent text.
@@ -111,8 +113,8 @@ indirect enum Node {
     }
 
     /// The tree with dictionaries keyed as `NSDictionary` keys them: `nil` keys dropped, booleans
-    /// and integral reals as integers, the first of equal keys kept.
-    var foundationKeyed: Node {
+    /// and integral reals as integers, the first (or last) of equal keys kept.
+    func foundationKeyed(keepingLast: Bool) -> Node {
         func key(_ k: Node) -> Node? {
             switch k {
             case .absent: return nil
@@ -125,14 +127,14 @@ indirect enum Node {
             }
         }
         switch self {
-        case .array(let a): return .array(a.map(\.foundationKeyed))
-        case .set(let a): return .set(a.map(\.foundationKeyed))
+        case .array(let a): return .array(a.map { $0.foundationKeyed(keepingLast: keepingLast) })
+        case .set(let a): return .set(a.map { $0.foundationKeyed(keepingLast: keepingLast) })
         case .dictionary(let d):
             var seen: Set<String> = []
             var out: [(key: Node, value: Node)] = []
-            for (k, v) in d {
+            for (k, v) in keepingLast ? d.reversed() : d {
                 guard let normal = key(k), seen.insert(normal.canonical).inserted else { continue }
-                out.append((k.foundationKeyed, v.foundationKeyed))
+                out.append((k.foundationKeyed(keepingLast: keepingLast), v.foundationKeyed(keepingLast: keepingLast)))
             }
             return .dictionary(out)
         default: return self
@@ -608,16 +610,24 @@ func holdsDataByReference(_ payload: Data) -> Bool {
 }
 
 /// Whether a binary dictionary (any object of the offset table) holds a key twice: the same key
-/// object, or two string objects with the same marker and bytes.
+/// object, or two string objects of the same text.
 func rawHoldsRepeatedKey(_ payload: Data) -> Bool {
     guard let (p, offsets, refSize) = rawObjectTable(payload) else { return false }
     let be = bigEndian(p)
-    func keyBytes(_ r: Int) -> ArraySlice<UInt8>? {
+    /// A string key's text as UTF-8 (ASCII and UTF-16 objects of the same text alike).
+    func keyBytes(_ r: Int) -> [UInt8]? {
         guard r < offsets.count, offsets[r] < p.count else { return nil }
         let o = offsets[r], marker = p[o]
         guard marker >> 4 == 0x5 || marker >> 4 == 0x6, marker & 0x0F != 0x0F else { return nil }
-        let length = Int(marker & 0x0F) * (marker >> 4 == 0x6 ? 2 : 1)
-        return o + 1 + length <= p.count ? p[o..<(o + 1 + length)] : nil
+        let wide = marker >> 4 == 0x6
+        let length = Int(marker & 0x0F) * (wide ? 2 : 1)
+        guard o + 1 + length <= p.count else { return nil }
+        let bytes = p[(o + 1)..<(o + 1 + length)]
+        guard wide else { return Array(bytes) }
+        let units = stride(from: bytes.startIndex, to: bytes.endIndex, by: 2).map {
+            UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1])
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
     }
     for o in offsets where o < p.count && p[o] >> 4 == 0xD {
         var count = Int(p[o] & 0x0F)
@@ -633,7 +643,7 @@ func rawHoldsRepeatedKey(_ payload: Data) -> Bool {
         var seen: Set<[UInt8]> = []
         for k in 0..<count {
             guard let r = be(keys + k * refSize, refSize) else { break }
-            let key = keyBytes(r).map(Array.init) ?? withUnsafeBytes(of: r, Array.init) + [0xFF]
+            let key = keyBytes(r) ?? withUnsafeBytes(of: r, Array.init) + [0xFF]
             if !seen.insert(key).inserted { return true }
         }
     }
@@ -658,6 +668,11 @@ func rawHoldsObjectWithNonStringKey(_ payload: Data) -> Bool {
         guard case .dictionary(let d) = object, d["$class"] != nil else { return false }
         return d.entries.contains { $0.key.stringValue == nil }
     }
+}
+
+/// Whether `$objects[0]` is the string `$null`, as every writer makes it.
+func objectZeroIsNull(_ payload: Data) -> Bool {
+    rawTop(payload)?.objects.first?.stringValue == "$null"
 }
 
 /// Whether an object's `NS.keys` or `NS.objects` holds a member that is not a UID.
@@ -763,11 +778,15 @@ struct DiffModel: Codable {
     var shape: DiffShape?
     var children: [DiffModel]?
 
-    /// A canonical text (reals by bit pattern, strings by scalars, dictionaries sorted), bounded.
+    /// A canonical text (reals by bit pattern, any NaN alike; strings by scalars; dictionaries
+    /// sorted), bounded.
     func canonical(depth: Int = 0) -> String {
         func s(_ x: String?) -> String { x.map { $0.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ".") } ?? "-" }
         func o<T>(_ x: T?) -> String { x.map { "\($0)" } ?? "-" }
-        var parts = [s(name), o(count), o(small), o(ratio?.bitPattern), o(single?.bitPattern), o(flag)]
+        // Reals by bit pattern, every NaN alike (Foundation keeps no NaN payload).
+        func bits(_ d: Double?) -> String { d.map { $0.isNaN ? "nan" : "\($0.bitPattern)" } ?? "-" }
+        func bits(_ f: Float?) -> String { f.map { $0.isNaN ? "nan" : "\($0.bitPattern)" } ?? "-" }
+        var parts = [s(name), o(count), o(small), bits(ratio), bits(single), o(flag)]
         parts.append(o(when?.timeIntervalSinceReferenceDate.bitPattern))
         parts.append(o(blob.map { Array($0) }))
         parts.append(tags.map { $0.map(s).joined(separator: ",") } ?? "-")
@@ -786,7 +805,7 @@ struct DiffModel: Codable {
 func shapeText(_ shape: DiffShape) -> String {
     switch shape {
     case .point: return "point"
-    case .circle(let r): return "circle(\(String(r.bitPattern, radix: 16)))"
+    case .circle(let r): return r.isNaN ? "circle(nan)" : "circle(\(String(r.bitPattern, radix: 16)))"
     case .labelled(let t, let p): return "labelled(\(t.unicodeScalars.map { $0.value }),\(p))"
     case .nested(let inner): return "nested(\(inner.map(shapeText) ?? "-"))"
     }
@@ -893,6 +912,16 @@ enum Known: String, CaseIterable {
     /// and a `nil` (`$null`) key is kept; `NSDictionary` merges keys that `isEqual:` equates and
     /// drops `nil` ones.
     case dictionaryKeysKept
+    /// Decision: UIDs inside an inline array (a plain property-list array where an object is
+    /// read) are resolved, as an `NSArray`'s would be; Foundation returns the array with its UID
+    /// objects.
+    case inlineArrayReferencesResolved
+    /// Decision: UID 0 is `$null` whatever `$objects[0]` holds (Apple's writers always put the
+    /// string `$null` there); Foundation compares strings with `"$null"` instead.
+    case uidZeroIsNull
+    /// Decision: `PlistDecoder` decodes an array from a binary set object (which Apple's writers
+    /// never emit); Foundation's decoder refuses ("found a set instead").
+    case setAsArray
     /// Decision: a cycle through values that cannot hold one (`AnyArchived` is a value) is `cycle`;
     /// Foundation returns what it decoded so far. Two-phase `KeyedArchivable` classes read cycles.
     case cycleRefused
@@ -978,9 +1007,14 @@ func classifyArchive(_ payload: Data) -> Verdict {
         if a.holds({ if case .outside(let name) = $0 { allowListNames.contains(name) } else { false } }) {
             return .known(.malformedCollectionAsInstance)
         }
-        if a.foundationKeyed.canonical == b || a.foundationKeyed.withoutNullMembers.canonical == b {
+        if a.foundationKeyed(keepingLast: false).canonical == b
+            || a.foundationKeyed(keepingLast: true).canonical == b
+            || a.foundationKeyed(keepingLast: false).withoutNullMembers.canonical == b
+        {
             return .known(.dictionaryKeysKept)
         }
+        if b.contains("unknown(_NSKeyedArchiverUID)") { return .known(.inlineArrayReferencesResolved) }
+        if !objectZeroIsNull(payload) { return .known(.uidZeroIsNull) }
         if rawHoldsInlineMembers(payload) { return .known(.inlineMembersRead) }
         if withoutURLs(a.canonical) == withoutURLs(b) || withoutURLs(a.nullAsNSNull.canonical) == withoutURLs(b) {
             return .known(.relativeURLRead)
@@ -997,6 +1031,7 @@ func classifyArchive(_ payload: Data) -> Verdict {
         }
         if why.contains("Data failed to decode"), holdsDataByReference(payload) { return .known(.dataByReference) }
         if why.contains("is not a reference") { return .known(.inlineValueAsObject) }
+        if !objectZeroIsNull(payload) { return .known(.uidZeroIsNull) }
         if why.contains("NSURL failed to decode"), a.holds({ if case .url = $0 { true } else { false } }) {
             return .known(.relativeURLRead)
         }
@@ -1047,6 +1082,8 @@ func classifyCodable(_ payload: Data, array: Bool) -> Verdict {
         return .unknown("Codable, both decoded, differently: ours \(a.prefix(200)) | Foundation \(b.prefix(200))")
     case (.value(let a), .refused(let why)):
         if why.contains("does not fit in Float") { return .known(.floatRounded) }
+        if why.contains("found a set instead") { return .known(.setAsArray) }
+        if rawHoldsRepeatedKey(payload) { return .known(.repeatedKeyLastValue) }
         guard let whole = try? PlistValue.decode(from: payload).value, !holdsNonStringKey(whole) else {
             return .known(.codableReadsOnlyWhatItDecodes)
         }
