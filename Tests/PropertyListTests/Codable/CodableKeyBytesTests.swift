@@ -32,7 +32,11 @@ struct KeyPairs: Codable {
     }
 
     /// The pairs as (UTF-8 bytes of the key, value), sorted: comparable without `String ==`.
-    var bytes: [[UInt8]] { pairs.map { Array($0.key.utf8) + [0xFF, UInt8(truncatingIfNeeded: $0.value)] }.sorted { $0.lexicographicallyPrecedes($1) } }
+    var bytes: [[UInt8]] {
+        pairs.map { Array($0.key.utf8) + [0xFF, UInt8(truncatingIfNeeded: $0.value)] }.sorted {
+            $0.lexicographicallyPrecedes($1)
+        }
+    }
 }
 
 @Suite("Codable keys are compared by their bytes")
@@ -86,7 +90,10 @@ struct CodableKeyBytesTests {
     func encodeSecondDictionary(form: PlistFormat) throws {
         var encoder = PlistEncoder()
         encoder.outputFormat = form
-        let models = [KeyPairs([(Self.precomposed, 1)]), KeyPairs([(Self.decomposed, 2)]), KeyPairs([("K", 3)]), KeyPairs([(Self.kelvin, 4)])]
+        let models = [
+            KeyPairs([(Self.precomposed, 1)]), KeyPairs([(Self.decomposed, 2)]), KeyPairs([("K", 3)]),
+            KeyPairs([(Self.kelvin, 4)]),
+        ]
         let data = try encoder.encode(models)
         let read = try PlistValue.decode(from: data).value
         guard case .array(let dictionaries) = read else {

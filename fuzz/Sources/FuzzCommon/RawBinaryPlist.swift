@@ -22,7 +22,8 @@ public func rawObjectTable(_ payload: Data) -> (bytes: [UInt8], offsets: [Int], 
     guard p.count >= 40 else { return nil }
     let t = p.count - 32
     let be = bigEndian(p)
-    let offsetSize = Int(p[t + 6]), refSize = Int(p[t + 7])
+    let offsetSize = Int(p[t + 6])
+    let refSize = Int(p[t + 7])
     guard let count = be(t + 8, 8), let table = be(t + 24, 8), (1...8).contains(offsetSize),
         (1...8).contains(refSize), count > 0, count <= p.count, table <= p.count
     else { return nil }
@@ -86,7 +87,6 @@ public func binaryExpansion(_ payload: Data, cap: Int) -> Int {
     return top < count ? size(top, 0) : 0
 }
 
-
 /// What traps Foundation when it reads a binary property list: a non-empty set (bridging it to
 /// `Set<AnyHashable>`), or a dictionary with a UID key (iterating the `NSDictionary`).
 public enum RawFoundationTrap: Sendable {
@@ -112,7 +112,9 @@ public func rawFoundationTrap(_ payload: Data) -> RawFoundationTrap? {
             var keys = off + 1
             if n == 0x0F {
                 // An extended count: an integer marker and its bytes.
-                guard keys < p.count, p[keys] >> 4 == 0x1, let c = be(keys + 1, 1 << Int(p[keys] & 0x0F)) else { continue }
+                guard keys < p.count, p[keys] >> 4 == 0x1, let c = be(keys + 1, 1 << Int(p[keys] & 0x0F)) else {
+                    continue
+                }
                 n = min(c, p.count)
                 keys += 1 + (1 << Int(p[keys] & 0x0F))
             }
@@ -137,4 +139,3 @@ public func rawHoldsWideUID(_ payload: Data) -> Bool {
     }
     return false
 }
-

@@ -21,11 +21,12 @@
 
 import Foundation
 import FuzzCommon
+import KeyedArchive
+import PropertyList
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import KeyedArchive
-import PropertyList
 
 // MARK: - One tree for both sides
 
@@ -63,7 +64,8 @@ indirect enum Node {
         case .date(let d): return "date(\(d))"
         case .data(let d): return "data(\(d.map { String($0, radix: 16) }.joined(separator: ".")))"
         // By Unicode scalars: `String ==` equates canonically equivalent text.
-        case .string(let s): return "str(\(s.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ".")))"
+        case .string(let s):
+            return "str(\(s.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ".")))"
         case .url(let u): return "url(\(u.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ".")))"
         case .uuid(let u): return "uuid(\(u.uuidString))"
         case .array(let a): return "[" + a.map(\.canonical).joined(separator: ",") + "]"
@@ -96,7 +98,8 @@ indirect enum Node {
         case .string("$null"): return .absent
         case .array(let a): return .array(a.map(\.nullStringsAsAbsent))
         case .set(let a): return .set(a.map(\.nullStringsAsAbsent))
-        case .dictionary(let d): return .dictionary(d.map { ($0.key.nullStringsAsAbsent, $0.value.nullStringsAsAbsent) })
+        case .dictionary(let d):
+            return .dictionary(d.map { ($0.key.nullStringsAsAbsent, $0.value.nullStringsAsAbsent) })
         default: return self
         }
     }
@@ -231,7 +234,9 @@ func node(foundation any: Any, budget: inout Int) throws(OverBudget) -> Node {
         return .set(out)
     case let d as NSDictionary:
         var out: [(key: Node, value: Node)] = []
-        for (k, e) in d { out.append((try node(foundation: k, budget: &budget), try node(foundation: e, budget: &budget))) }
+        for (k, e) in d {
+            out.append((try node(foundation: k, budget: &budget), try node(foundation: e, budget: &budget)))
+        }
         return .dictionary(out)
     default:
         let mirror = Mirror(reflecting: any)
@@ -428,7 +433,9 @@ final class FoundationWorker {
                 case .trapped(let why): text = "T" + why
                 }
                 let body = Array(text.utf8)
-                guard FoundationWorker.writeAll(up[1], withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + body)
+                guard
+                    FoundationWorker.writeAll(
+                        up[1], withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init) + body)
                 else { break }
             }
             _exit(0)
@@ -500,7 +507,8 @@ func theirsArchive(_ payload: Data) -> Theirs {
 
 /// Where two canonical texts first differ: a window of each around it.
 func window(_ a: String, _ b: String) -> String {
-    let x = Array(a.utf8), y = Array(b.utf8)
+    let x = Array(a.utf8)
+    let y = Array(b.utf8)
     var i = 0
     while i < x.count, i < y.count, x[i] == y[i] { i += 1 }
     func cut(_ t: [UInt8]) -> String { String(decoding: t[max(0, i - 60)..<min(t.count, i + 100)], as: UTF8.self) }
@@ -617,7 +625,8 @@ func rawHoldsRepeatedKey(_ payload: Data) -> Bool {
     /// A string key's text as UTF-8 (ASCII and UTF-16 objects of the same text alike).
     func keyBytes(_ r: Int) -> [UInt8]? {
         guard r < offsets.count, offsets[r] < p.count else { return nil }
-        let o = offsets[r], marker = p[o]
+        let o = offsets[r]
+        let marker = p[o]
         guard marker >> 4 == 0x5 || marker >> 4 == 0x6, marker & 0x0F != 0x0F else { return nil }
         let wide = marker >> 4 == 0x6
         let length = Int(marker & 0x0F) * (wide ? 2 : 1)
@@ -781,7 +790,9 @@ struct DiffModel: Codable {
     /// A canonical text (reals by bit pattern, any NaN alike; strings by scalars; dictionaries
     /// sorted), bounded.
     func canonical(depth: Int = 0) -> String {
-        func s(_ x: String?) -> String { x.map { $0.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ".") } ?? "-" }
+        func s(_ x: String?) -> String {
+            x.map { $0.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ".") } ?? "-"
+        }
         func o<T>(_ x: T?) -> String { x.map { "\($0)" } ?? "-" }
         // Reals by bit pattern, every NaN alike (Foundation keeps no NaN payload).
         func bits(_ d: Double?) -> String { d.map { $0.isNaN ? "nan" : "\($0.bitPattern)" } ?? "-" }
@@ -796,7 +807,8 @@ struct DiffModel: Codable {
         parts.append(maybe.map { $0.map { s($0) }.joined(separator: ",") } ?? "-")
         parts.append(shape.map { shapeText($0) } ?? "-")
         if depth < 200 {
-            parts.append(children.map { "[" + $0.map { $0.canonical(depth: depth + 1) }.joined(separator: ";") + "]" } ?? "-")
+            parts.append(
+                children.map { "[" + $0.map { $0.canonical(depth: depth + 1) }.joined(separator: ";") + "]" } ?? "-")
         }
         return "(" + parts.joined(separator: "|") + ")"
     }
@@ -1044,7 +1056,9 @@ func classifyArchive(_ payload: Data) -> Verdict {
             return .known(.malformedObjectRefused)
         }
         if error?.code == .typeMismatch, why.contains("does not fit Int") { return .known(.integerBeyondInt) }
-        if error?.code == .badReference, why.contains("is outside $objects") { return .known(.danglingReferenceRefused) }
+        if error?.code == .badReference, why.contains("is outside $objects") {
+            return .known(.danglingReferenceRefused)
+        }
         if propertyListsDiffer(payload) { return .known(.propertyListLayer) }
         if error?.code == .typeMismatch, why.contains("expected") { return .known(.typedFieldMismatchRefused) }
         if error?.code == .cycle { return .known(.cycleRefused) }
