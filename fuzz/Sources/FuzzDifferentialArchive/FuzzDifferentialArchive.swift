@@ -92,6 +92,28 @@ indirect enum Node {
         }
     }
 
+    /// Whether a dictionary holds two keys `NSNumber` equates (`true` and `1`, `1` and `1.0`).
+    var holdsNumericKeyCollision: Bool {
+        switch self {
+        case .array(let a), .set(let a): return a.contains { $0.holdsNumericKeyCollision }
+        case .dictionary(let d):
+            var seen: Set<Double> = []
+            for (k, v) in d {
+                if v.holdsNumericKeyCollision { return true }
+                let number: Double?
+                switch k {
+                case .bool(let b): number = b ? 1 : 0
+                case .integer(let i): number = Double(i.int128)
+                case .real(let bits): number = Double(bitPattern: bits)
+                default: number = nil
+                }
+                if let number, !seen.insert(number).inserted { return true }
+            }
+            return false
+        default: return false
+        }
+    }
+
     /// The tree with every string `"$null"` read as `.absent`.
     var nullStringsAsAbsent: Node {
         switch self {
@@ -1026,6 +1048,7 @@ func classifyArchive(_ payload: Data) -> Verdict {
             return .known(.dictionaryKeysKept)
         }
         if b.contains("unknown(_NSKeyedArchiverUID)") { return .known(.inlineArrayReferencesResolved) }
+        if a.holdsNumericKeyCollision { return .known(.dictionaryKeysKept) }
         if !objectZeroIsNull(payload) { return .known(.uidZeroIsNull) }
         if rawHoldsInlineMembers(payload) { return .known(.inlineMembersRead) }
         if withoutURLs(a.canonical) == withoutURLs(b) || withoutURLs(a.nullAsNSNull.canonical) == withoutURLs(b) {
@@ -1044,6 +1067,7 @@ func classifyArchive(_ payload: Data) -> Verdict {
         if why.contains("Data failed to decode"), holdsDataByReference(payload) { return .known(.dataByReference) }
         if why.contains("is not a reference") { return .known(.inlineValueAsObject) }
         if !objectZeroIsNull(payload) { return .known(.uidZeroIsNull) }
+        if rawHoldsInlineMembers(payload) { return .known(.inlineMembersRead) }
         if why.contains("NSURL failed to decode"), a.holds({ if case .url = $0 { true } else { false } }) {
             return .known(.relativeURLRead)
         }
