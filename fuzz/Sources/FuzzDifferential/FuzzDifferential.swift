@@ -211,13 +211,24 @@ func compare(_ ours: PlistValue, _ theirs: FValue, path: String, json: Bool, int
     case (.dictionary(let a), .dictionary(let b)):
         // Ours keeps every entry in order; Foundation keeps one per key (the first in a binary
         // property list, the last in XML and JSON): its value must be one of ours for that key.
+        // JSON keys are matched without U+FEFF, which JSONSerialization drops from strings
+        // (`foundationJSONDropsByteOrderMark`).
+        func print(_ k: PlistValue) -> String {
+            json ? fingerprint(k).replacingOccurrences(of: "\u{FEFF}", with: "") : fingerprint(k)
+        }
+        func print(_ k: FValue) -> String {
+            json ? fingerprint(k).replacingOccurrences(of: "\u{FEFF}", with: "") : fingerprint(k)
+        }
         var index: [String: [Int]] = [:]
-        for (i, e) in a.entries.enumerated() { index[fingerprint(e.key), default: []].append(i) }
+        for (i, e) in a.entries.enumerated() { index[print(e.key), default: []].append(i) }
         var unmatched = 0
         for entry in b {
-            guard let candidates = index[fingerprint(entry.key)], let last = candidates.last else {
+            guard let candidates = index[print(entry.key)], let last = candidates.last else {
                 unmatched += 1
                 continue
+            }
+            if json, fingerprint(a.entries[last].key) != fingerprint(entry.key) {
+                out.append(Difference(known: .foundationJSONDropsByteOrderMark, path: path, detail: "U+FEFF in a key"))
             }
             if case .missing = entry.key {
                 out.append(Difference(known: .foundationNullString, path: path, detail: "key \"$null\" is nil"))
@@ -654,7 +665,12 @@ func judge(
         if t.format == .xml, case .bool(false) = t.value, !payloadHoldsRootFalse(payload) {
             return .known(.foundationXMLReadsFalse)
         }
-        if t.format == .xml, e.code == .syntax, isScalar(t.value), payloadRootIsContainer(payload) {
+        if t.format == .xml, e.code == .syntax || e.code == .notAPropertyList, isScalar(t.value),
+            payloadRootIsContainer(payload) || payloadText(payload).contains("<dict>")
+                || {
+                    if case .string(let text) = t.value { payloadText(payload).contains(">\(text)</") } else { false }
+                }()
+        {
             // A misspelt element inside a <dict>: Foundation returns a value from inside it.
             return .known(.foundationXMLReadsFalse)
         }
@@ -824,7 +840,9 @@ func judge(
         {
             return .known(.referenceSizeChecked)
         }
-        if e.code == .syntax, t.format == .xml, e.detail.contains("base64") { return .known(.xmlBase64Strict) }
+        if e.code == .syntax, t.format == .xml, e.detail.contains("base64") || e.detail.contains("in <data>") {
+            return .known(.xmlBase64Strict)
+        }
         if json, e.code == .syntax, e.detail.contains("outside the signed 128-bit range") {
             return .known(.jsonIntegerOutOfRange)
         }

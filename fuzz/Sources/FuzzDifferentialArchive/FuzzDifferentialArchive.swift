@@ -336,7 +336,8 @@ let foundationSeconds: UInt32 = 5
 /// (`foundationHazard`, `rawFoundationTrap`) keep the known traps away, and any other is a
 /// `Theirs.trapped` that the run counts and logs (FUZZ_DIFF_DISCOVER). Requests and answers go
 /// through two pipes: a question is a kind byte (0 archive, 1 Codable, 2 Codable array, 3 whether
-/// `PropertyListSerialization` reads the property list, 4 what it reads), a 4-byte
+/// `PropertyListSerialization` reads the property list, 4 what it reads, 5 and 6 Codable without
+/// the `Float` fields), a 4-byte
 /// length and the payload; an answer a 4-byte length and its text (`V`, `R`, `O` or `T` first).
 final class FoundationWorker {
     var pid: pid_t = -1
@@ -498,7 +499,7 @@ final class FoundationWorker {
                 return .refused("\(error)")
             }
         default:
-            switch decodeCodable(payload, array: kind == 2, ours: false) {
+            switch decodeCodable(payload, array: kind == 2 || kind == 6, ours: false, singles: kind < 5) {
             case .value(let v): return .value(v)
             case .refused(let why, _): return .refused(why)
             }
@@ -811,7 +812,7 @@ struct DiffModel: Codable {
 
     /// A canonical text (reals by bit pattern, any NaN alike; strings by scalars; dictionaries
     /// sorted), bounded.
-    func canonical(depth: Int = 0) -> String {
+    func canonical(depth: Int = 0, singles: Bool = true) -> String {
         func s(_ x: String?) -> String {
             x.map { $0.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ".") } ?? "-"
         }
@@ -819,7 +820,7 @@ struct DiffModel: Codable {
         // Reals by bit pattern, every NaN alike (Foundation keeps no NaN payload).
         func bits(_ d: Double?) -> String { d.map { $0.isNaN ? "nan" : "\($0.bitPattern)" } ?? "-" }
         func bits(_ f: Float?) -> String { f.map { $0.isNaN ? "nan" : "\($0.bitPattern)" } ?? "-" }
-        var parts = [s(name), o(count), o(small), bits(ratio), bits(single), o(flag)]
+        var parts = [s(name), o(count), o(small), bits(ratio), singles ? bits(single) : "~", o(flag)]
         parts.append(o(when?.timeIntervalSinceReferenceDate.bitPattern))
         parts.append(o(blob.map { Array($0) }))
         parts.append(tags.map { $0.map(s).joined(separator: ",") } ?? "-")
@@ -830,7 +831,9 @@ struct DiffModel: Codable {
         parts.append(shape.map { shapeText($0) } ?? "-")
         if depth < 200 {
             parts.append(
-                children.map { "[" + $0.map { $0.canonical(depth: depth + 1) }.joined(separator: ";") + "]" } ?? "-")
+                children.map {
+                    "[" + $0.map { $0.canonical(depth: depth + 1, singles: singles) }.joined(separator: ";") + "]"
+                } ?? "-")
         }
         return "(" + parts.joined(separator: "|") + ")"
     }
@@ -851,20 +854,21 @@ enum CodableOutcome {
     case refused(String, Error)
 }
 
-func decodeCodable(_ payload: Data, array: Bool, ours: Bool) -> CodableOutcome {
+/// `singles`: whether the `Float` fields are in the text (`floatRounded` compares without them).
+func decodeCodable(_ payload: Data, array: Bool, ours: Bool, singles: Bool = true) -> CodableOutcome {
     do {
         if array {
             let models =
                 ours
                 ? try PlistDecoder().decode([DiffModel].self, from: payload)
                 : try PropertyListDecoder().decode([DiffModel].self, from: payload)
-            return .value(models.map { $0.canonical() }.joined(separator: ";"))
+            return .value(models.map { $0.canonical(singles: singles) }.joined(separator: ";"))
         }
         let model =
             ours
             ? try PlistDecoder().decode(DiffModel.self, from: payload)
             : try PropertyListDecoder().decode(DiffModel.self, from: payload)
-        return .value(model.canonical())
+        return .value(model.canonical(singles: singles))
     } catch {
         return .refused("\(error)".prefix(300).description, error)
     }
@@ -956,6 +960,13 @@ enum Known: String, CaseIterable {
     /// Decision: `PlistDecoder` decodes an array from a binary set object (which Apple's writers
     /// never emit); Foundation's decoder refuses ("found a set instead").
     case setAsArray
+    /// Decision: `PlistDecoder` refuses an integer that does not fit the type asked for
+    /// (`numberOutOfRange`: a 16-byte integer for `Int`); Foundation's decoder keeps some of its
+    /// bits.
+    case integerOutOfRangeRefused
+    /// Decision: an `NSURL` whose `NS.relative` is no URL is `corrupted`; Foundation reads
+    /// something (what `URL(string:)` on Linux makes of it).
+    case malformedURLRefused
     /// Decision: a cycle through values that cannot hold one (`AnyArchived` is a value) is `cycle`;
     /// Foundation returns what it decoded so far. Two-phase `KeyedArchivable` classes read cycles.
     case cycleRefused
@@ -980,7 +991,8 @@ enum Known: String, CaseIterable {
     /// list first, and refuses a dictionary with a key that is not a string.
     case codableReadsOnlyWhatItDecodes
     /// Decision: a real that is not exactly a `Float` decodes into a `Float` rounded to the nearest
-    /// one; Foundation throws `dataCorrupted` ("does not fit in Float").
+    /// one; Foundation throws `dataCorrupted` ("does not fit in Float"), or (for reals far outside
+    /// `Float`'s precision) returns another `Float`.
     case floatRounded
     /// Decision (ambiguous in the format): a key repeated in a binary dictionary keeps its last
     /// value (FuzzDifferential's class of the same name); Foundation's decoder keeps the first.
@@ -1083,6 +1095,7 @@ func classifyArchive(_ payload: Data) -> Verdict {
         if error?.code == .badReference, why.contains("is outside $objects") {
             return .known(.danglingReferenceRefused)
         }
+        if error?.code == .corrupted, why.contains("is not a URL") { return .known(.malformedURLRefused) }
         if propertyListsDiffer(payload) { return .known(.propertyListLayer) }
         if error?.code == .typeMismatch, why.contains("expected") { return .known(.typedFieldMismatchRefused) }
         if error?.code == .cycle { return .known(.cycleRefused) }
@@ -1117,7 +1130,14 @@ func classifyCodable(_ payload: Data, array: Bool) -> Verdict {
     case (.value(let a), .value(let b)):
         if a == b { return .equal }
         if rawHoldsRepeatedKey(payload) { return .known(.repeatedKeyLastValue) }
-        return .unknown("Codable, both decoded, differently: ours \(a.prefix(200)) | Foundation \(b.prefix(200))")
+        if propertyListsDiffer(payload) { return .known(.propertyListLayer) }
+        if case .value(let x) = decodeCodable(payload, array: array, ours: true, singles: false),
+            case .value(let y) = worker.ask(array ? 6 : 5, payload), x == y
+        {
+            // Only the `Float` fields differ: a real that is not exactly a `Float` (ours: the nearest).
+            return .known(.floatRounded)
+        }
+        return .unknown("Codable, both decoded, differently: " + window(a, b))
     case (.value(let a), .refused(let why)):
         if why.contains("does not fit in Float") { return .known(.floatRounded) }
         if why.contains("found a set instead") { return .known(.setAsArray) }
@@ -1129,6 +1149,11 @@ func classifyCodable(_ payload: Data, array: Bool) -> Verdict {
         return .unknown("Codable: ours decoded \(a.prefix(200)) | Foundation refused: \(why)")
     case (.refused(let why, let error), .value(let b)):
         if rawHoldsRepeatedKey(payload) { return .known(.repeatedKeyLastValue) }
+        if let underlying = (error as? DecodingError).flatMap(underlyingError) as? PlistError,
+            underlying.code == .numberOutOfRange
+        {
+            return .known(.integerOutOfRangeRefused)
+        }
         if case .refused = worker.ask(3, payload) { return .known(.propertyListLayer) }
         if let underlying = (error as? DecodingError).flatMap(underlyingError) as? PlistError,
             readerCodes.contains(underlying.code)
