@@ -295,6 +295,39 @@ private func outcome(_ data: Data) -> Outcome {
         }
     }
 
+    /// Text over 16 bytes is copied and classified 16 bytes at a time, the last block overlapping the one
+    /// before: a byte to escape, or one XML cannot hold, is found at every position of every block, in
+    /// strings sliced from an XML input (an array of them is written in one run) and in owned strings.
+    @Test func everyPositionOfLongTextIsClassified() throws {
+        for length in 17...50 {
+            for at in 0..<length {
+                var chars = Array(repeating: UInt8(ascii: "m"), count: length)
+                chars[at] = UInt8(ascii: ">")
+                let raw = String(decoding: chars, as: UTF8.self)
+                let escaped = raw.replacingOccurrences(of: ">", with: "&gt;")
+                // '>' may stand unescaped in XML text, so the reader slices these strings from its input.
+                let input = Data(
+                    ("<plist version=\"1.0\"><array><string>\(raw)</string><string>\(raw)</string></array></plist>")
+                        .utf8)
+                let sliced = try XMLPlist.decode(input)
+                let text = String(decoding: try XMLPlist.encode(sliced), as: UTF8.self)
+                #expect(
+                    text.contains("\t<string>\(escaped)</string>\n\t<string>\(escaped)</string>"), "\(length) at \(at)")
+                let owned = String(decoding: try XMLPlist.encode(.string(raw)), as: UTF8.self)
+                #expect(owned.contains("<string>\(escaped)</string>"), "\(length) at \(at)")
+
+                var bad = Array(repeating: "a", count: length - 2)
+                bad.insert("\u{FFFE}", at: min(at, bad.count))  // 3 bytes: EF BF BE
+                do throws(PlistError) {
+                    _ = try XMLPlist.encode(.string(bad.joined()))
+                    Issue.record("U+FFFE at \(at) of \(length + 1) bytes written")
+                } catch {
+                    #expect(error.code == .unencodable)
+                }
+            }
+        }
+    }
+
     @Test func realsAreSwiftsShortestForm() throws {
         var rng = SplitMix64(seed: propertySeed())
         var values: [Double] = [

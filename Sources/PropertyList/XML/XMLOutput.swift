@@ -163,40 +163,58 @@
                 escapes: (XMLOutput.escapeBytes(w0) & m0) | (XMLOutput.escapeBytes(w1) & m1) != 0,
                 suspicious: (XMLOutput.controlOrEF(w0) & m0) | (XMLOutput.controlOrEF(w1) & m1) != 0)
         }
-        let start = count
-        append(bytes)
-        // start ..< count was just written (inside the block).
-        return unsafe XMLOutput.classify(UnsafeRawBufferPointer(start: base + start, count: count &- start))
+        let p = unsafe room(n)
+        let found = unsafe bytes.withUnsafeBytes { src in
+            // room reserved n (== src.count > 16) bytes at p.
+            unsafe XMLOutput.copyClassifying(src, to: p)
+        }
+        count &+= n
+        return found
+    }
+
+    /// Copies `src` (more than 16 bytes) to `dst` 16 bytes at a time, classifying each block as it goes
+    /// through the registers: one pass over the text, no second read of the copy. The last block is the
+    /// final 16 bytes, overlapping the one before (classes are ORed, so counting a byte twice is harmless).
+    @inline(__always)
+    private static func copyClassifying(_ src: UnsafeRawBufferPointer, to dst: UnsafeMutableRawPointer)
+        -> TextClass
+    {
+        let n = src.count
+        guard n >= 16, let s = src.baseAddress else { return TextClass() }
+        let amp = SIMD16<UInt8>(repeating: UInt8(ascii: "&"))
+        let lt = SIMD16<UInt8>(repeating: UInt8(ascii: "<"))
+        let gt = SIMD16<UInt8>(repeating: UInt8(ascii: ">"))
+        let space = SIMD16<UInt8>(repeating: 0x20)
+        let ef = SIMD16<UInt8>(repeating: 0xEF)
+        var escapes = SIMDMask<SIMD16<Int8>>(repeating: false)
+        var suspicious = SIMDMask<SIMD16<Int8>>(repeating: false)
+        var k = 0
+        while true {
+            // k + 16 <= n: the loop's bound below, and the final block starts at n - 16 >= 0.
+            let v = unsafe s.loadUnaligned(fromByteOffset: k, as: SIMD16<UInt8>.self)
+            unsafe dst.storeBytes(of: v, toByteOffset: k, as: SIMD16<UInt8>.self)
+            escapes = escapes .| (v .== amp) .| (v .== lt) .| (v .== gt)
+            suspicious = suspicious .| (v .< space) .| (v .== ef)
+            if k == n &- 16 { break }
+            k = Swift.min(k &+ 16, n &- 16)
+        }
+        return TextClass(escapes: XMLOutput.anyLane(escapes), suspicious: XMLOutput.anyLane(suspicious))
+    }
+
+    /// Whether any lane of `mask` is set, as two words (the standard library's `any` reduces lane by
+    /// lane through a generic `min` that is not inlined: about 60 instructions a call).
+    @inline(__always)
+    private static func anyLane(_ mask: SIMDMask<SIMD16<Int8>>) -> Bool {
+        // A SIMDMask<SIMD16<Int8>> is 16 lanes of 0 or -1 bytes (its storage, SIMD16<Int8>): the same 16
+        // bytes as two 8-byte words, both BitwiseCopyable.
+        let words = unsafe unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
     }
 
     /// Drops the bytes from `mark` on (written by the caller after it took `mark = count`).
     mutating func truncate(_ mark: Int) {
         precondition(mark >= 0 && mark <= count, "XML output mark")
         count = mark
-    }
-
-    /// The classes of the bytes of `raw`, tested a word at a time.
-    private static func classify(_ raw: UnsafeRawBufferPointer) -> TextClass {
-        let n = raw.count
-        guard n > 0, let p = raw.baseAddress else { return TextClass() }
-        var k = 0
-        var escapes: UInt64 = 0
-        var suspicious: UInt64 = 0
-        while k &+ 8 <= n {
-            // k + 8 <= n = raw.count: inside the lent bytes.
-            let w = unsafe p.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-            escapes |= XMLOutput.escapeBytes(w)
-            suspicious |= XMLOutput.controlOrEF(w)
-            k &+= 8
-        }
-        while k < n {
-            // k < n.
-            let b = unsafe p.load(fromByteOffset: k, as: UInt8.self)
-            if b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") { escapes = 1 }
-            if b < 0x20 || b == 0xEF { suspicious = 1 }
-            k &+= 1
-        }
-        return TextClass(escapes: escapes != 0, suspicious: suspicious != 0)
     }
 
     /// Non-zero when a byte of `w` is below 0x20 or is 0xEF (exact as to whether one is: the zero-byte

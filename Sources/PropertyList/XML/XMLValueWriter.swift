@@ -113,15 +113,24 @@ extension XMLPlistWriter {
         let bytes = source.data.span
         var k = start
         while k < elements.count && out.count < limit {
-            guard case .string(let s) = elements[k], case .slice(let from, let packed) = s.storage, from === source
-            else { break }
+            // The element's slice, matched in a scope of its own with no call in it, so that the optimiser
+            // drops the copy of the source reference the match makes (a retain and release per string).
+            let packed: UInt64
+            switch elements[k] {
+            case .string(let s):
+                guard case .slice(let from, let p) = s.storage, from === source else { return k }
+                packed = p
+            default: return k
+            }
             // The slice lies in its source (checked when it was made).
             let text = bytes.extracting(PlistString.range(packed))
             out.append(tabs: indent)
             out.append(word: 0x3e67_6e69_7274_733c, 8)  // "<string>"
             let mark = out.count
             let found = out.appendScanning(text)
-            if found.suspicious && !rawCharacters, let bad = XMLCharacters.firstInvalidScalar(s.string) {
+            if found.suspicious && !rawCharacters, case .string(let s) = elements[k],
+                let bad = XMLCharacters.firstInvalidScalar(s.string)
+            {
                 out.truncate(mark)
                 throw XMLCharacters.describe(bad, "the string at \(XMLCharacters.place(path(k &+ 1)))")
             }
