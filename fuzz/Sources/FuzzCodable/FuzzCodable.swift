@@ -15,13 +15,6 @@ import Foundation
 import FuzzCommon
 import PropertyList
 
-indirect enum FuzzShape: Codable, Equatable {
-    case point
-    case circle(radius: Double)
-    case labelled(String, points: [Int])
-    case nested(FuzzShape?)
-}
-
 /// A recursive model with every kind the coders read and write; optional fields, so that arbitrary
 /// input decodes often.
 struct FuzzModel: Codable {

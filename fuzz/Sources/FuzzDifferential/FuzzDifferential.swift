@@ -1363,34 +1363,14 @@ func containsNullString(_ v: PlistValue) -> Bool {
 
 // MARK: - Entry point
 
-nonisolated(unsafe) var tally: [String: Int] = [:]
-nonisolated(unsafe) var statsRegistered = false
-let discovering = ProcessInfo.processInfo.environment["FUZZ_DIFF_DISCOVER"] == "1"
-let printsStats = ProcessInfo.processInfo.environment["FUZZ_DIFF_STATS"] == "1"
-
-func printTally() {
-    var lines = ["FuzzDifferential verdicts:"]
-    for (k, n) in tally.sorted(by: { $0.value > $1.value }) { lines.append("  \(n)\t\(k)") }
-    FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(start, size)
     let verdict = classify(input.payload, mode: input.config.choice)
-    if printsStats, !statsRegistered {
-        statsRegistered = true
-        atexit { printTally() }
-    }
-    if case .unknown(let what) = verdict {
-        let hex = hexString(UnsafeBufferPointer(start: size > 0 ? start : nil, count: max(size, 0)))
-        if discovering {
-            FileHandle.standardError.write(Data("DIFF \(what.prefix(300)) | hex \(hex)\n".utf8))
-            tally["unknown", default: 0] += 1
-            return 0
-        }
-        fatalError("fuzz oracle failed: unclassified disagreement with Foundation: \(what)\ninput hex: \(hex)")
-    }
-    if printsStats { tally[verdict.description, default: 0] += 1 }
+    var unnamed: String? = nil
+    if case .unknown(let what) = verdict { unnamed = what }
+    DifferentialVerdicts.record(
+        target: "FuzzDifferential", key: unnamed == nil ? verdict.description : "unknown", unnamed: unnamed,
+        logLimit: 300, input: start, size: size)
     return 0
 }

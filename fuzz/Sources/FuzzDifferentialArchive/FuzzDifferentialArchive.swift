@@ -784,13 +784,6 @@ func underlyingError(_ error: DecodingError) -> Error? {
 
 // MARK: - Codable
 
-indirect enum DiffShape: Codable, Equatable {
-    case point
-    case circle(radius: Double)
-    case labelled(String, points: [Int])
-    case nested(DiffShape?)
-}
-
 /// A recursive model of the kinds both coders read (FuzzCodable's model without `PlistUID` and
 /// `Int128`, which are ours only); every field optional but the name, so that input decodes often.
 struct DiffModel: Codable {
@@ -807,7 +800,7 @@ struct DiffModel: Codable {
     var scores: [String: Int]?
     var byNumber: [Int: String]?
     var maybe: [String?]?
-    var shape: DiffShape?
+    var shape: FuzzShape?
     var children: [DiffModel]?
 
     /// A canonical text (reals by bit pattern, any NaN alike; strings by scalars; dictionaries
@@ -839,7 +832,7 @@ struct DiffModel: Codable {
     }
 }
 
-func shapeText(_ shape: DiffShape) -> String {
+func shapeText(_ shape: FuzzShape) -> String {
     switch shape {
     case .point: return "point"
     case .circle(let r): return r.isNaN ? "circle(nan)" : "circle(\(String(r.bitPattern, radix: 16)))"
@@ -1166,43 +1159,23 @@ func classifyCodable(_ payload: Data, array: Bool) -> Verdict {
 
 // MARK: - Entry point
 
-nonisolated(unsafe) var tally: [String: Int] = [:]
-nonisolated(unsafe) var statsRegistered = false
-let discovering = ProcessInfo.processInfo.environment["FUZZ_DIFF_DISCOVER"] == "1"
-let printsStats = ProcessInfo.processInfo.environment["FUZZ_DIFF_STATS"] == "1"
 /// FUZZ_DIFF_NO_FORK=1: ask Foundation in this process (a trap then ends the run: to replay one).
 let isolates = ProcessInfo.processInfo.environment["FUZZ_DIFF_NO_FORK"] != "1"
 /// FUZZ_DIFF_ASK_ALL=1: ask Foundation even what traps it (to replay the defects' reproducers).
 let asksAll = ProcessInfo.processInfo.environment["FUZZ_DIFF_ASK_ALL"] == "1"
 
-func printTally() {
-    var lines = ["FuzzDifferentialArchive verdicts:"]
-    for (k, n) in tally.sorted(by: { $0.value > $1.value }) { lines.append("  \(n)\t\(k)") }
-    FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(start, size)
     let verdict = classify(input.payload, mode: input.config.choice)
-    if printsStats, !statsRegistered {
-        statsRegistered = true
-        atexit { printTally() }
-    }
     let key = (input.config.choice < 2 ? "archive " : "codable ") + verdict.description
-    if discovering, case .foundationTrapped(let how) = verdict {
+    if DifferentialVerdicts.discovering, case .foundationTrapped(let how) = verdict {
         let hex = hexString(UnsafeBufferPointer(start: size > 0 ? start : nil, count: max(size, 0)))
         FileHandle.standardError.write(Data("TRAP Foundation: \(how) | hex \(hex)\n".utf8))
     }
-    if case .unknown(let what) = verdict {
-        let hex = hexString(UnsafeBufferPointer(start: size > 0 ? start : nil, count: max(size, 0)))
-        if discovering {
-            FileHandle.standardError.write(Data("DIFF \(what.prefix(400)) | hex \(hex)\n".utf8))
-            tally[key, default: 0] += 1
-            return 0
-        }
-        fatalError("fuzz oracle failed: unclassified disagreement with Foundation: \(what)\ninput hex: \(hex)")
-    }
-    if printsStats { tally[key, default: 0] += 1 }
+    var unnamed: String? = nil
+    if case .unknown(let what) = verdict { unnamed = what }
+    DifferentialVerdicts.record(
+        target: "FuzzDifferentialArchive", key: key, unnamed: unnamed, input: start, size: size)
     return 0
 }
