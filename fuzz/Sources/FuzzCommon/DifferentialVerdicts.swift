@@ -33,7 +33,8 @@ public enum DifferentialVerdicts {
         if let unnamed {
             let hex = hexString(UnsafeBufferPointer(start: size > 0 ? start : nil, count: max(size, 0)))
             guard discovering else {
-                fatalError("fuzz oracle failed: unclassified disagreement with Foundation: \(unnamed)\ninput hex: \(hex)")
+                fatalError(
+                    "fuzz oracle failed: unclassified disagreement with Foundation: \(unnamed)\ninput hex: \(hex)")
             }
             FileHandle.standardError.write(Data("DIFF \(unnamed.prefix(logLimit)) | hex \(hex)\n".utf8))
             tally[key, default: 0] += 1
