@@ -4,9 +4,9 @@
 // handed over as `Data` without a copy (`finish`) or drained into a `TextSink` as the writer goes.
 // Every store first makes room for what it writes (`room`, a comparison with the capacity; the block
 // always keeps 16 bytes of slack past the room asked for, so the word stores of short tags and
-// digits may write up to 16 bytes and count fewer). Text is copied in bulk: a scan 16 bytes at a
-// time finds the bytes XML escapes (`&`, `<`, `>`) and those that need a closer look (control
-// characters, and 0xEF, the lead byte of U+FFFE and U+FFFF).
+// digits may write up to 16 bytes and count fewer). Text is copied in bulk and classified in the same
+// pass, 16 bytes at a time in SIMD registers: the bytes XML escapes (`&`, `<`, `>`) and those that need
+// a closer look (control characters, and 0xEF, the lead byte of U+FFFE and U+FFFF).
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     import FoundationEssentials
