@@ -1,0 +1,1 @@
+../../../../Tests/KeyedArchiveTests/ConcurrencyTests.swift

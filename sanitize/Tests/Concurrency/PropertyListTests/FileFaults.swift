@@ -1,0 +1,1 @@
+../../../../Tests/PropertyListTests/Support/FileFaults.swift

@@ -1,0 +1,1 @@
+../../../../Tests/PropertyListTests/SoakConcurrencyTests.swift
