@@ -1371,6 +1371,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     if case .unknown(let what) = verdict { unnamed = what }
     DifferentialVerdicts.record(
         target: "FuzzDifferential", key: unnamed == nil ? verdict.description : "unknown", unnamed: unnamed,
-        logLimit: 300, input: start, size: size)
+        logLimit: 300,
+        inputHex: { hexString(UnsafeBufferPointer(start: size > 0 ? start : nil, count: max(size, 0))) })
     return 0
 }

@@ -1176,6 +1176,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     var unnamed: String? = nil
     if case .unknown(let what) = verdict { unnamed = what }
     DifferentialVerdicts.record(
-        target: "FuzzDifferentialArchive", key: key, unnamed: unnamed, input: start, size: size)
+        target: "FuzzDifferentialArchive", key: key, unnamed: unnamed,
+        inputHex: { hexString(UnsafeBufferPointer(start: size > 0 ? start : nil, count: max(size, 0))) })
     return 0
 }
