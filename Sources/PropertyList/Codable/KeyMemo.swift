@@ -145,12 +145,11 @@ extension BinaryDecoderImpl {
             }
             if same { return false }
         }
-        // Keys by their UTF-8 bytes: a Set<String> would call "é" and "e" + U+0301 the same key.
-        var texts = Set<[UInt8]>()
+        var texts = Set<String>()
         var repeated = false
         for i in 0..<count {
             let k = try read { (r) throws(DecodeFailure) in reference(r, keysStart, i) }
-            if let text = try? readString(k), !texts.insert(Array(text.utf8)).inserted { repeated = true }
+            if let text = try? readString(k), !texts.insert(text).inserted { repeated = true }
         }
         if !repeated, let bytes = try? read({ (r) throws(DecodeFailure) in r.data(offset: keysStart, length: length) })
         {
