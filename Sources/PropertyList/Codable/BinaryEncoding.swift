@@ -32,11 +32,8 @@ struct EncoderState {
     var current = -1
     /// The generation given to the next frame pushed.
     var generation = 0
-    /// The key memo of each container type met (KeyMemo.swift).
-    var memos: [EncodeKeyMemo] = []
-    var memoIndex: [ObjectIdentifier: Int] = [:]
-    var lastMemoType: ObjectIdentifier? = nil
-    var lastMemo = 0
+    /// The key memo of each container type met (KeyMemo.swift): each key's string object.
+    var keyMemos = EncodeKeyMemos<BuilderRef>()
     /// A misuse found where nothing can throw (`nestedContainer`, `superEncoder`, a second kind of
     /// container for one value): thrown when the encode ends.
     var failure: EncodingError? = nil
@@ -50,6 +47,30 @@ enum EncodeStep {
     case none
     case key(any CodingKey)
     case index(Int)
+}
+
+extension EncodeStep {
+    /// The coding path of frame `f` of a stack of `frameCount` frames: the steps from the root frame,
+    /// found through each frame's `parent`.
+    static func path(
+        to f: Int, frameCount: Int, step: (Int) -> EncodeStep, parent: (Int) -> Int
+    ) -> [any CodingKey] {
+        var steps: [EncodeStep] = []
+        var i = f
+        while i >= 0 && i < frameCount {
+            steps.append(step(i))
+            i = parent(i)
+        }
+        var path: [any CodingKey] = []
+        for step in steps.reversed() {
+            switch step {
+            case .none: break
+            case .key(let k): path.append(k)
+            case .index(let n): path.append(PlistCodingKey(index: n))
+            }
+        }
+        return path
+    }
 }
 
 /// A value being encoded, or a nested container of one (see the file header).
@@ -124,21 +145,11 @@ extension BinaryEncoderImpl {
 
     /// The coding path of the value of frame `f`.
     func codingPath(frame f: Int) -> [any CodingKey] {
-        var steps: [EncodeStep] = []
-        var i = f
-        while i >= 0 && i < state.frameCount {
-            steps.append(state.frames[i].step)
-            i = state.frames[i].parent
+        EncodeStep.path(to: f, frameCount: state.frameCount) {
+            state.frames[$0].step
+        } parent: {
+            state.frames[$0].parent
         }
-        var path: [any CodingKey] = []
-        for step in steps.reversed() {
-            switch step {
-            case .none: break
-            case .key(let k): path.append(k)
-            case .index(let n): path.append(PlistCodingKey(index: n))
-            }
-        }
-        return path
     }
 
     var codingPath: [any CodingKey] { codingPath(frame: state.current) }
@@ -347,43 +358,15 @@ extension BinaryEncoderImpl {
     /// The builder id of the string object for `key` (a memo of each container type's keys).
     @inline(__always)
     func keyReference(_ key: String, memo m: Int) -> BuilderRef {
-        let last = state.memos[m].last
-        let n = state.memos[m].slots.count
-        let next = last &+ 1
-        if next < n && state.memos[m].slots[next].holds(key) {
-            state.memos[m].last = next
-            return state.memos[m].slots[next].ref
-        }
-        if last >= 0 && last < n && state.memos[m].slots[last].holds(key) { return state.memos[m].slots[last].ref }
-        for i in 0..<n where state.memos[m].slots[i].holds(key) {
-            state.memos[m].last = i
-            return state.memos[m].slots[i].ref
-        }
+        if let slot = state.keyMemos.find(key, in: m) { return state.keyMemos.made(slot, in: m) }
         let ref = state.builder.addString(key)
-        if n < EncodeKeyMemo.capacity {
-            state.memos[m].slots.append(EncodeKeySlot(key: key, ref: ref))
-            state.memos[m].last = n
-        }
+        _ = state.keyMemos.add(key, made: ref, to: m)
         return ref
     }
 
     /// The memo of the container type `type`.
     @inline(__always)
-    func memo(for type: Any.Type) -> Int {
-        let id = ObjectIdentifier(type)
-        if state.lastMemoType == id { return state.lastMemo }
-        let index: Int
-        if let i = state.memoIndex[id] {
-            index = i
-        } else {
-            index = state.memos.count
-            state.memos.append(EncodeKeyMemo())
-            state.memoIndex[id] = index
-        }
-        state.lastMemoType = id
-        state.lastMemo = index
-        return index
-    }
+    func memo(for type: Any.Type) -> Int { state.keyMemos.memo(for: type) }
 
     /// Stores `slot` under the key object `key` in keyed frame `f`, replacing a value encoded under
     /// the same key before (the last one wins, as in Foundation's encoders).
@@ -417,6 +400,8 @@ extension BinaryEncoderImpl {
 /// strings, `"1"` for `1`, as Foundation writes them).
 protocol StringKeyedDictionaryEncodable {
     func encodeEntries(to impl: BinaryEncoderImpl, parent: Int, step: EncodeStep) throws -> Int32?
+    /// The XML encoder's twin (XMLEncoding.swift): writes the dictionary, or returns false.
+    func writeEntries(to impl: XMLEncoderImpl, parent: Int, indent: Int, step: EncodeStep) throws -> Bool
 }
 
 extension Dictionary: StringKeyedDictionaryEncodable where Key: Encodable, Value: Encodable {

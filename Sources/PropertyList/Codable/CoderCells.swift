@@ -3,7 +3,7 @@
 //
 // Fenced (scripts/check-unsafe). Three things here need unsafe constructs:
 //
-// 1. The state of `BinaryDecoderImpl` and `BinaryEncoderImpl`. Every field or element read or written
+// 1. The state of `BinaryDecoderImpl`, `BinaryEncoderImpl` and `XMLEncoderImpl`. Every field or element read or written
 //    touches the coder's state (the value budget, the key memo, the frame stack). As a stored `var`
 //    of a class, each of those accesses is checked for exclusivity at run time (`swift_beginAccess`,
 //    `swift_endAccess`): measured on the unarchiver, 18 % of its instructions. In release builds the
@@ -133,9 +133,38 @@ final class BinaryEncoderImpl: Encoder {
     }
 }
 
+/// The `Encoder` of an XML encode: writes the text as the values are encoded (see XMLEncoding.swift).
+/// One instance serves the whole encode; `state.current` is the frame the next container request
+/// goes to.
+final class XMLEncoderImpl: Encoder {
+    let userInfo: [CodingUserInfoKey: Any]
+    let maxDepth: Int
+
+    #if DEBUG
+        var state: XMLEncoderState
+    #else
+        private let cell: CoderCell<XMLEncoderState>
+        var state: XMLEncoderState {
+            unsafeAddress { unsafe UnsafePointer(cell.address) }
+            unsafeMutableAddress { unsafe cell.address }
+        }
+        deinit { cell.destroy() }
+    #endif
+
+    init(userInfo: [CodingUserInfoKey: Any], maxDepth: Int) {
+        self.userInfo = userInfo
+        self.maxDepth = maxDepth
+        #if DEBUG
+            state = XMLEncoderState()
+        #else
+            cell = CoderCell(XMLEncoderState())
+        #endif
+    }
+}
+
 #if !DEBUG
     /// One heap cell holding a coder's state, owned by exactly one coder (see the file header).
-    @safe struct CoderCell<State> {
+    @safe struct CoderCell<State: ~Copyable> {
         private let pointer: UnsafeMutablePointer<State>
 
         /// A cell holding `state`.

@@ -263,16 +263,17 @@ extension BinaryDecoderImpl {
 
 // MARK: - Encoding
 
-/// One key of a container type, as the encoder remembers it: the string object it was added as.
-struct EncodeKeySlot {
+/// One key of a container type, as an encoder remembers it: its text and what the encoder made of it
+/// once (the binary encoder: the key's string object; the XML encoder: the key's `<key>` line).
+struct EncodeKeySlot<Made> {
     let key: String
-    let ref: BuilderRef
+    let made: Made
     /// Whether the key is ASCII (see `KeyText.same`).
     let ascii: Bool
 
-    init(key: String, ref: BuilderRef) {
+    init(key: String, made: Made) {
         self.key = key
-        self.ref = ref
+        self.made = made
         ascii = key.utf8.allSatisfy { $0 < 0x80 }
     }
 
@@ -283,9 +284,71 @@ struct EncodeKeySlot {
     }
 }
 
-/// The key memo of one container type on the encoding side (same order rule as `DecodeKeyMemo`).
-struct EncodeKeyMemo {
-    static let capacity = 64
-    var slots: [EncodeKeySlot] = []
-    var last = -1
+/// The key memos of an encode, one per container type (same order rule as `DecodeKeyMemo`): a
+/// memo's slots are its type's keys in the order first encoded, at most `capacity` of them.
+struct EncodeKeyMemos<Made> {
+    static var capacity: Int { 64 }
+
+    struct Memo {
+        var slots: [EncodeKeySlot<Made>] = []
+        /// The slot found last.
+        var last = -1
+    }
+
+    var memos: [Memo] = []
+    private var index: [ObjectIdentifier: Int] = [:]
+    private var lastType: ObjectIdentifier? = nil
+    private var lastMemo = 0
+
+    /// The memo of the container type `type` (a new one the first time it is met).
+    @inline(__always)
+    mutating func memo(for type: Any.Type) -> Int {
+        let id = ObjectIdentifier(type)
+        if lastType == id { return lastMemo }
+        let m: Int
+        if let i = index[id] {
+            m = i
+        } else {
+            m = memos.count
+            memos.append(Memo())
+            index[id] = m
+        }
+        lastType = id
+        lastMemo = m
+        return m
+    }
+
+    /// The slot of memo `m` holding `key`: the one after the last found (keys come in the same order
+    /// each time), else the last found, else a search; `nil` when the memo does not hold it.
+    @inline(__always)
+    mutating func find(_ key: String, in m: Int) -> Int? {
+        let last = memos[m].last
+        let n = memos[m].slots.count
+        let next = last &+ 1
+        if next < n && memos[m].slots[next].holds(key) {
+            memos[m].last = next
+            return next
+        }
+        if last >= 0 && last < n && memos[m].slots[last].holds(key) { return last }
+        for i in 0..<n where memos[m].slots[i].holds(key) {
+            memos[m].last = i
+            return i
+        }
+        return nil
+    }
+
+    /// Adds `key` (not held yet) to memo `m` with what was made of it: its slot, or `nil` when the
+    /// memo is full.
+    @inline(__always)
+    mutating func add(_ key: String, made: Made, to m: Int) -> Int? {
+        let n = memos[m].slots.count
+        guard n < Self.capacity else { return nil }
+        memos[m].slots.append(EncodeKeySlot(key: key, made: made))
+        memos[m].last = n
+        return n
+    }
+
+    /// What was made of the key in slot `slot` of memo `m`.
+    @inline(__always)
+    func made(_ slot: Int, in m: Int) -> Made { memos[m].slots[slot].made }
 }

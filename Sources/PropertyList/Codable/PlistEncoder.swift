@@ -79,6 +79,13 @@ public struct PlistEncoder: Sendable {
             } catch {
                 throw outputError(value, error)
             }
+        case .xml where !sortsKeys:
+            let xml = try encodeXML(value)
+            do {
+                return try compression.wrap(xml, level: compressionLevel)
+            } catch {
+                throw outputError(value, error)
+            }
         case .xml, .openStep, .json:
             // Keys are in their final order already (sorted while encoding when asked). The builder is
             // gone once the tree is made: only the tree is held while the text is written.
@@ -132,6 +139,33 @@ public struct PlistEncoder: Sendable {
         } catch {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: "\(error)", underlyingError: error))
+        }
+    }
+
+    /// The XML property list of `value`, written as it is encoded (XMLEncoding.swift); through the
+    /// object table and its tree when the stream is abandoned (a value that writes out of order, or
+    /// anything the stream leaves to the table's route to write or report).
+    func encodeXML<T: Encodable>(_ value: T) throws -> Data {
+        if let xml = try streamedXML(value) { return xml }
+        let tree = try encodeTree(value)
+        do {
+            return try tree.encoded(as: .xml, options: PlistWriteOptions(compressionLevel: compressionLevel))
+        } catch {
+            throw outputError(value, error)
+        }
+    }
+
+    /// The XML property list of `value` written as it is encoded; `nil` when the stream was abandoned
+    /// (then ``encode(_:)`` writes it through the object table; the tests tell the routes apart here).
+    package func streamedXML<T: Encodable>(_ value: T) throws -> Data? {
+        let impl = XMLEncoderImpl(userInfo: userInfo.mapValues { $0 as Any }, maxDepth: max(1, maxDepth))
+        do {
+            let xml = try impl.encodeRoot(value)
+            return impl.state.abandoned || impl.state.interrupted ? nil : xml
+        } catch {
+            // The value's own error ends the encode, as on every route.
+            guard impl.state.abandoned else { throw error }
+            return nil
         }
     }
 

@@ -341,6 +341,20 @@
         return unsafe Data(bytesNoCopy: block, count: n, deallocator: .free)
     }
 
+    /// The written bytes as `Data` (as ``finish()``), leaving this buffer empty with a small new block.
+    mutating func take() -> Data {
+        var taken = XMLOutput(capacity: 0)
+        swap(&self, &taken)
+        return taken.finish()
+    }
+
+    /// A copy of the bytes written from `mark` on (`mark` a `count` read before).
+    func bytes(from mark: Int) -> [UInt8] {
+        guard mark >= 0 && mark < count else { return [] }
+        // mark ..< count is written and inside the block.
+        return unsafe Array(UnsafeRawBufferPointer(start: base + mark, count: count &- mark))
+    }
+
     /// Hands the written bytes to `sink` and empties the buffer.
     mutating func drain(into sink: inout TextSink) {
         guard count > 0 else { return }

@@ -218,6 +218,24 @@ package struct XMLPlistWriter: Sendable {
         }
     }
 
+    /// Writes `s` as XML text (`&`, `<`, `>` escaped), as ``text(_:into:failure:)`` writes it without
+    /// `rawCharacters`; returns false, with nothing written, when `s` holds a character XML 1.0 cannot
+    /// hold.
+    @inline(__always)
+    static func appendText(_ s: String, into out: inout XMLOutput) -> Bool {
+        let mark = out.count
+        let found = out.appendScanning(s.utf8.span)
+        if found.suspicious && XMLCharacters.firstInvalidScalar(s) != nil {
+            out.truncate(mark)
+            return false
+        }
+        if found.escapes {
+            out.truncate(mark)
+            out.appendEscaped(s.utf8.span)
+        }
+        return true
+    }
+
     static let header =
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         + "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"

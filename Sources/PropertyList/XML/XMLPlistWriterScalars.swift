@@ -25,62 +25,102 @@ extension XMLPlistWriter {
                 return XMLCharacters.describe(bad, "the string at \(XMLCharacters.place(try path()))")
             }
             out.append(words: 0x676e_6972_7473_2f3c, 0x0a3e, 10)  // "</string>\n"
-        case .integer(let i):
-            out.append(words: 0x7265_6765_746e_693c, 0x3e, 9)  // "<integer>"
-            if let v = i.int64 {
-                out.appendDecimal(v)
-            } else if let v = i.uint64 {
-                out.appendDecimal(v)
-            } else {
-                out.append(contentsOf: String(i).utf8)
-            }
-            out.append(words: 0x6567_6574_6e69_2f3c, 0x0a_3e72, 11)  // "</integer>\n"
-        case .real(let d):
-            out.append(word: 0x3e_6c61_6572_3c, 6)  // "<real>"
-            if d.isNaN {
-                out.append(word: 0x6e_616e, 3)  // "nan"
-            } else if d.isInfinite {
-                // "-inf", "inf"
-                if d < 0 { out.append(word: 0x66_6e69_2d, 4) } else { out.append(word: 0x66_6e69, 3) }
-            } else if d == 0 {
-                // "-0.0", "0.0"
-                if d.sign == .minus { out.append(word: 0x30_2e30_2d, 4) } else { out.append(word: 0x30_2e30, 3) }
-            } else {
-                out.appendShortest(d, dropsPointZero: true)
-            }
-            out.append(word: 0x0a3e_6c61_6572_2f3c, 8)  // "</real>\n"
-        case .bool(let b):
-            if b {
-                out.append(word: 0x0a3e_2f65_7572_743c, 8)  // "<true/>\n"
-            } else {
-                out.append(words: 0x3e2f_6573_6c61_663c, 0x0a, 9)  // "<false/>\n"
-            }
-        case .date(let d):
-            out.append(word: 0x3e_6574_6164_3c, 6)  // "<date>"
-            try XMLPlistWriter.appendDate(d, into: &out)
-            out.append(word: 0x0a3e_6574_6164_2f3c, 8)  // "</date>\n"
-        case .data(let d):
-            out.append(word: 0x0a_3e61_7461_643c, 7)  // "<data>\n"
-            XMLPlistWriter.appendBase64(d, indent: indent, into: &out)
-            out.append(tabs: indent)
-            out.append(word: 0x0a3e_6174_6164_2f3c, 8)  // "</data>\n"
-        case .uid(let u):
-            out.append(word: 0x0a_3e74_6369_643c, 7)  // "<dict>\n"
-            out.append(tabs: indent &+ 1)
-            out.append(words: 0x2446_433e_7965_6b3c, 0x7965_6b2f_3c44_4955, 16)  // "<key>CF$UID</key"
-            out.append(word: 0x0a3e, 2)  // ">\n"
-            out.append(tabs: indent &+ 1)
-            out.append(words: 0x7265_6765_746e_693c, 0x3e, 9)  // "<integer>"
-            out.appendDecimal(u)
-            out.append(words: 0x6567_6574_6e69_2f3c, 0x0a_3e72, 11)  // "</integer>\n"
-            out.append(tabs: indent)
-            out.append(word: 0x0a3e_7463_6964_2f3c, 8)  // "</dict>\n"
+        case .integer(let i): XMLPlistWriter.appendInteger(i, into: &out)
+        case .real(let d): XMLPlistWriter.appendReal(d, into: &out)
+        case .bool(let b): XMLPlistWriter.appendBool(b, into: &out)
+        case .date(let d): try XMLPlistWriter.appendDateElement(d, into: &out)
+        case .data(let d): XMLPlistWriter.appendDataElement(d, indent: indent, into: &out)
+        case .uid(let u): XMLPlistWriter.appendUID(u, indent: indent, into: &out)
         case .null:
             throw PlistError(.unencodable, "XML property lists have no null (at nesting level \(indent))")
         case .array, .set, .dictionary:
             // Containers come as frames (PlistTree never gives one as a scalar).
             break
         }
+    }
+
+    // The elements of the scalars, each ending in a newline (shared with the Codable XML encoder).
+
+    /// `<integer>…</integer>`: exact over the whole `Int128` range.
+    @inline(__always)
+    static func appendInteger(_ i: PlistInteger, into out: inout XMLOutput) {
+        out.append(words: 0x7265_6765_746e_693c, 0x3e, 9)  // "<integer>"
+        if let v = i.int64 {
+            out.appendDecimal(v)
+        } else if let v = i.uint64 {
+            out.appendDecimal(v)
+        } else {
+            out.append(contentsOf: String(i).utf8)
+        }
+        out.append(words: 0x6567_6574_6e69_2f3c, 0x0a_3e72, 11)  // "</integer>\n"
+    }
+
+    /// `<integer>…</integer>` of a 64-bit integer.
+    @inline(__always)
+    static func appendInteger(_ v: Int64, into out: inout XMLOutput) {
+        out.append(words: 0x7265_6765_746e_693c, 0x3e, 9)  // "<integer>"
+        out.appendDecimal(v)
+        out.append(words: 0x6567_6574_6e69_2f3c, 0x0a_3e72, 11)  // "</integer>\n"
+    }
+
+    /// `<real>…</real>`: the fewest digits that read back to `d` (`%g`'s `1` for `1.0`), `0.0`/`-0.0`
+    /// for zeros, `nan`, `inf`, `-inf`.
+    @inline(__always)
+    static func appendReal(_ d: Double, into out: inout XMLOutput) {
+        out.append(word: 0x3e_6c61_6572_3c, 6)  // "<real>"
+        if d.isNaN {
+            out.append(word: 0x6e_616e, 3)  // "nan"
+        } else if d.isInfinite {
+            // "-inf", "inf"
+            if d < 0 { out.append(word: 0x66_6e69_2d, 4) } else { out.append(word: 0x66_6e69, 3) }
+        } else if d == 0 {
+            // "-0.0", "0.0"
+            if d.sign == .minus { out.append(word: 0x30_2e30_2d, 4) } else { out.append(word: 0x30_2e30, 3) }
+        } else {
+            out.appendShortest(d, dropsPointZero: true)
+        }
+        out.append(word: 0x0a3e_6c61_6572_2f3c, 8)  // "</real>\n"
+    }
+
+    /// `<true/>` or `<false/>`.
+    @inline(__always)
+    static func appendBool(_ b: Bool, into out: inout XMLOutput) {
+        if b {
+            out.append(word: 0x0a3e_2f65_7572_743c, 8)  // "<true/>\n"
+        } else {
+            out.append(words: 0x3e2f_6573_6c61_663c, 0x0a, 9)  // "<false/>\n"
+        }
+    }
+
+    /// `<date>…</date>`; throws for a date XML cannot hold (see ``appendDate(_:into:)``).
+    @inline(__always)
+    static func appendDateElement(_ d: Date, into out: inout XMLOutput) throws(PlistError) {
+        out.append(word: 0x3e_6574_6164_3c, 6)  // "<date>"
+        try XMLPlistWriter.appendDate(d, into: &out)
+        out.append(word: 0x0a3e_6574_6164_2f3c, 8)  // "</date>\n"
+    }
+
+    /// `<data>`, base64 lines indented for `indent`, `</data>`.
+    @inline(__always)
+    static func appendDataElement(_ d: Data, indent: Int, into out: inout XMLOutput) {
+        out.append(word: 0x0a_3e61_7461_643c, 7)  // "<data>\n"
+        XMLPlistWriter.appendBase64(d, indent: indent, into: &out)
+        out.append(tabs: indent)
+        out.append(word: 0x0a3e_6174_6164_2f3c, 8)  // "</data>\n"
+    }
+
+    /// A UID as CoreFoundation writes it: `<dict><key>CF$UID</key><integer>u</integer></dict>`.
+    static func appendUID(_ u: UInt64, indent: Int, into out: inout XMLOutput) {
+        out.append(word: 0x0a_3e74_6369_643c, 7)  // "<dict>\n"
+        out.append(tabs: indent &+ 1)
+        out.append(words: 0x2446_433e_7965_6b3c, 0x7965_6b2f_3c44_4955, 16)  // "<key>CF$UID</key"
+        out.append(word: 0x0a3e, 2)  // ">\n"
+        out.append(tabs: indent &+ 1)
+        out.append(words: 0x7265_6765_746e_693c, 0x3e, 9)  // "<integer>"
+        out.appendDecimal(u)
+        out.append(words: 0x6567_6574_6e69_2f3c, 0x0a_3e72, 11)  // "</integer>\n"
+        out.append(tabs: indent)
+        out.append(word: 0x0a3e_7463_6964_2f3c, 8)  // "</dict>\n"
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` of `date`, rounded down to the whole second (``dateText(_:)``'s text).
