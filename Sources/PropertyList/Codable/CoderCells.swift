@@ -138,6 +138,7 @@ final class BinaryEncoderImpl: Encoder {
 /// goes to.
 final class XMLEncoderImpl: Encoder {
     let userInfo: [CodingUserInfoKey: Any]
+    let sortsKeys: Bool
     let maxDepth: Int
 
     #if DEBUG
@@ -151,8 +152,9 @@ final class XMLEncoderImpl: Encoder {
         deinit { cell.destroy() }
     #endif
 
-    init(userInfo: [CodingUserInfoKey: Any], maxDepth: Int) {
+    init(userInfo: [CodingUserInfoKey: Any], sortsKeys: Bool, maxDepth: Int) {
         self.userInfo = userInfo
+        self.sortsKeys = sortsKeys
         self.maxDepth = maxDepth
         #if DEBUG
             state = XMLEncoderState()

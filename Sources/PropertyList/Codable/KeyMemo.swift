@@ -348,6 +348,10 @@ struct EncodeKeyMemos<Made> {
         return n
     }
 
+    /// Whether memo `m` can take another key.
+    @inline(__always)
+    func hasRoom(in m: Int) -> Bool { memos[m].slots.count < Self.capacity }
+
     /// What was made of the key in slot `slot` of memo `m`.
     @inline(__always)
     func made(_ slot: Int, in m: Int) -> Made { memos[m].slots[slot].made }

@@ -1,9 +1,11 @@
 // Sources/PropertyList/Codable/PlistEncoder.swift - Encodable values as property lists: the public API.
 //
-// Every form starts in the object-table builder (BinaryEncoding.swift). The binary form is its output;
-// XML, OpenStep, JSON and `encodeValue` take the table as the `PlistValue` a reader of that output
-// would make (ObjectTableTree.swift: no binary copy is written and read back) and write it in their
-// form, so every form holds exactly what the binary one does.
+// The binary form is built in the object-table builder (BinaryEncoding.swift). XML is written as the
+// values are encoded (XMLEncoding.swift), with no table and no tree; a value the stream cannot write
+// in order is encoded again through the table. OpenStep, JSON, sorted XML and `encodeValue` take the
+// table as the `PlistValue` a reader of the binary output would make (ObjectTableTree.swift: no
+// binary copy is written and read back) and write it in their form, so every form holds exactly what
+// the binary one does.
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
@@ -24,9 +26,12 @@
 /// ```
 ///
 /// The binary form is built straight in the object-table builder, without a tree: equal strings,
-/// numbers, dates and data are written once, and so are equal arrays and dictionaries. The other
-/// forms and ``encodeValue(_:)`` take that table as a tree directly (no binary copy is written and
-/// read back), so they hold exactly what the binary form holds. Keys keep the order they were
+/// numbers, dates and data are written once, and so are equal arrays and dictionaries. XML is written
+/// as the values are encoded, without a table or a tree (a value that writes into a container after
+/// a later sibling, or encodes a key twice, is encoded a second time through the table, which places
+/// every value whatever the order). The other forms and ``encodeValue(_:)`` take the table as a tree
+/// directly (no binary copy is written and read back). Every form holds exactly what the binary form
+/// holds. Keys keep the order they were
 /// encoded in unless ``sortsKeys`` is set. `Float` is written as a 4-byte real, `Date` and `Data`
 /// as the format's dates and data, `nil` as the string `"$null"`, a ``PlistUID`` as a UID; every
 /// other type through its own `Encodable` conformance, as Foundation's encoder does
@@ -79,14 +84,14 @@ public struct PlistEncoder: Sendable {
             } catch {
                 throw outputError(value, error)
             }
-        case .xml where !sortsKeys:
+        case .xml:
             let xml = try encodeXML(value)
             do {
                 return try compression.wrap(xml, level: compressionLevel)
             } catch {
                 throw outputError(value, error)
             }
-        case .xml, .openStep, .json:
+        case .openStep, .json:
             // Keys are in their final order already (sorted while encoding when asked). The builder is
             // gone once the tree is made: only the tree is held while the text is written.
             let tree = try encodeTree(value)
@@ -158,7 +163,8 @@ public struct PlistEncoder: Sendable {
     /// The XML property list of `value` written as it is encoded; `nil` when the stream was abandoned
     /// (then ``encode(_:)`` writes it through the object table; the tests tell the routes apart here).
     package func streamedXML<T: Encodable>(_ value: T) throws -> Data? {
-        let impl = XMLEncoderImpl(userInfo: userInfo.mapValues { $0 as Any }, maxDepth: max(1, maxDepth))
+        let impl = XMLEncoderImpl(
+            userInfo: userInfo.mapValues { $0 as Any }, sortsKeys: sortsKeys, maxDepth: max(1, maxDepth))
         do {
             let xml = try impl.encodeRoot(value)
             return impl.state.abandoned || impl.state.interrupted ? nil : xml

@@ -43,8 +43,9 @@ struct XMLEncoderState: ~Copyable {
     var current = -1
     /// The generation given to the next frame pushed.
     var generation = 0
-    /// Each container type's keys, as `<key>…</key>\n` lines (KeyMemo.swift).
-    var keyMemos = EncodeKeyMemos<[UInt8]>()
+    /// Each container type's keys (KeyMemo.swift), as the number of their `<key>…</key>\n` line
+    /// saved in `out` (a snippet).
+    var keyMemos = EncodeKeyMemos<Int>()
     /// The stream cannot hold what was asked (see the file header): the encode is done again through
     /// the object table.
     var abandoned = false
@@ -80,6 +81,24 @@ struct XMLEncodeFrame {
     var otherKeys: Set<String>? = nil
     /// Single: whether its value is written.
     var hasSingle = false
+    /// Keyed, when keys are sorted: where each entry starts in the output, and its key.
+    var entryStarts: [Int] = []
+    var entryKeys: [String] = []
+
+    /// Makes this (reused) frame a new one, keeping its arrays' capacity.
+    mutating func reset(
+        kind: EncodeFrame.Kind, generation: Int, parent: Int, step: EncodeStep, depth: Int, indent: Int,
+        isEncoding: Bool
+    ) {
+        (self.kind, self.generation, self.parent, self.step) = (kind, generation, parent, step)
+        (self.depth, self.indent, self.isEncoding) = (depth, indent, isEncoding)
+        (count, isOpen, memo, usedSlots, hasSingle) = (0, false, -1, 0, false)
+        if otherKeys != nil { otherKeys = nil }
+        if !entryStarts.isEmpty {
+            entryStarts.removeAll(keepingCapacity: true)
+            entryKeys.removeAll(keepingCapacity: true)
+        }
+    }
 }
 
 /// Thrown through the values' `encode(to:)` when the stream is abandoned (see the file header);
@@ -101,11 +120,9 @@ extension XMLEncoderImpl {
         let depth = parent >= 0 ? state.frames[parent].depth &+ 1 : 1
         state.generation &+= 1
         if index == state.frames.count { state.frames.append(XMLEncodeFrame()) }
-        let reused = state.frames[index].otherKeys != nil
-        state.frames[index] = XMLEncodeFrame(
+        state.frames[index].reset(
             kind: kind, generation: state.generation, parent: parent, step: step, depth: depth, indent: indent,
             isEncoding: isEncoding)
-        if reused { state.frames[index].otherKeys = nil }
         state.frameCount = index &+ 1
         return index
     }
@@ -155,6 +172,7 @@ extension XMLEncoderImpl {
             state.out.append(word: 0x0a3e_2f74_6369_643c, 8)  // "<dict/>\n"
         case .keyed:
             if frame.isOpen {
+                if sortsKeys { state.out.sortRuns(starts: frame.entryStarts, keys: frame.entryKeys) }
                 state.out.append(tabs: frame.indent)
                 state.out.append(word: 0x0a3e_7463_6964_2f3c, 8)  // "</dict>\n"
             } else {
@@ -207,15 +225,20 @@ extension XMLEncoderImpl {
         guard state.frames[f].kind == .keyed, m >= 0 else { throw abandon() }
         let indent = state.frames[f].indent &+ 1
         openTag(f, keyed: true)
+        if sortsKeys {
+            state.frames[f].entryStarts.append(state.out.count)
+            state.frames[f].entryKeys.append(key)
+        }
         state.out.append(tabs: indent)
         if let slot = state.keyMemos.find(key, in: m) {
             try use(slot, in: f)
-            let line = state.keyMemos.made(slot, in: m)
-            state.out.append(line.span)
+            state.out.appendSnippet(state.keyMemos.made(slot, in: m))
         } else {
             let mark = state.out.count
             try appendKeyLine(key)
-            if let slot = state.keyMemos.add(key, made: state.out.bytes(from: mark), to: m) {
+            if state.keyMemos.hasRoom(in: m),
+                let slot = state.keyMemos.add(key, made: state.out.saveSnippet(from: mark), to: m)
+            {
                 try use(slot, in: f)
             } else {
                 if state.frames[f].otherKeys == nil { state.frames[f].otherKeys = [] }
@@ -471,13 +494,24 @@ extension Dictionary where Key: Encodable, Value: Encodable {
         }
         impl.state.out.append(word: 0x0a_3e74_6369_643c, 7)  // "<dict>\n"
         let inner = indent &+ 1
+        var starts: [Int] = []
+        var keys: [String] = []
+        if impl.sortsKeys {
+            starts.reserveCapacity(count)
+            keys.reserveCapacity(count)
+        }
         for (k, v) in self {
             let text = k as? String ?? (k as? Int).map { String($0) } ?? "\(k)"
+            if impl.sortsKeys {
+                starts.append(impl.state.out.count)
+                keys.append(text)
+            }
             impl.state.out.append(tabs: inner)
             try impl.appendKeyLine(text)
             impl.state.out.append(tabs: inner)
             try impl.writeValue(v, parent: f, indent: inner, step: .key(PlistCodingKey(text)))
         }
+        if impl.sortsKeys { impl.state.out.sortRuns(starts: starts, keys: keys) }
         impl.state.out.append(tabs: indent)
         impl.state.out.append(word: 0x0a3e_7463_6964_2f3c, 8)  // "</dict>\n"
         impl.state.frameCount = f

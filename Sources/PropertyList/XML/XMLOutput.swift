@@ -34,6 +34,12 @@
     private(set) var count = 0
     /// Bytes past `capacity` that a word store may touch (and not count).
     private static let slack = 16
+    /// Runs of bytes saved to be written again (the Codable XML encoder's `<key>` lines): a block from
+    /// `malloc` (none until the first), each run stored as its length (8 bytes) and its bytes, of which
+    /// `snippetsUsed` bytes of `snippetsCapacity` are used.
+    private var snippets: UnsafeMutableRawPointer? = nil
+    private var snippetsUsed = 0
+    private var snippetsCapacity = 0
 
     init(capacity: Int) {
         let n = Swift.max(capacity, 256)
@@ -42,7 +48,10 @@
         self.capacity = n
     }
 
-    deinit { unsafe free(base) }
+    deinit {
+        unsafe free(base)
+        unsafe free(snippets)
+    }
 
     /// The address of the next `n` bytes (with `slack` more behind them); grows as needed.
     @inline(__always)
@@ -326,6 +335,77 @@
         }
     }
 
+    // MARK: Snippets
+
+    /// Saves the bytes written from `mark` on (`mark` a `count` read before) to be written again;
+    /// returns the snippet's place, for ``appendSnippet(_:)``.
+    mutating func saveSnippet(from mark: Int) -> Int {
+        let length = mark >= 0 && mark < count ? count &- mark : 0
+        let at = snippetsUsed
+        let needed = at &+ 8 &+ length
+        if needed > snippetsCapacity {
+            let newCapacity = Swift.max(needed, snippetsCapacity &* 2, 256)
+            guard let p = unsafe realloc(snippets, newCapacity) else {
+                preconditionFailure("out of memory (\(newCapacity) bytes)")
+            }
+            unsafe snippets = p
+            snippetsCapacity = newCapacity
+        }
+        guard let block = unsafe snippets else { return at }
+        // at + 8 + length <= snippetsCapacity: the length and the bytes fit in the block; mark ..< count is
+        // written (length is 0 otherwise). storeBytes takes any alignment.
+        unsafe block.storeBytes(of: length, toByteOffset: at, as: Int.self)
+        unsafe (block + (at &+ 8)).copyMemory(from: base + mark, byteCount: length)
+        snippetsUsed = needed
+        return at
+    }
+
+    /// Writes the snippet saved at `at` (a place ``saveSnippet(from:)`` returned) again.
+    @inline(__always)
+    mutating func appendSnippet(_ at: Int) {
+        precondition(at >= 0 && at <= snippetsUsed &- 8, "no snippet at \(at)")
+        guard let block = unsafe snippets else { return }
+        // A snippet starts at `at` (saveSnippet returned it): its length, then that many bytes, all inside
+        // the used part of the block; room reserves `length` bytes at p.
+        let length = unsafe block.loadUnaligned(fromByteOffset: at, as: Int.self)
+        let p = unsafe room(length)
+        unsafe p.copyMemory(from: block + (at &+ 8), byteCount: length)
+        count &+= length
+    }
+
+    // MARK: Reordering
+
+    /// Puts the runs of bytes that start at `starts` (ascending; the last runs to the end of the
+    /// output) in the order of their `keys`' UTF-8 bytes: a dictionary's entries, written in the order
+    /// they were encoded, sorted by key. Nothing moves when they are in order already.
+    mutating func sortRuns(starts: [Int], keys: [String]) {
+        let n = starts.count
+        guard n > 1 && keys.count == n, let first = starts.first, first >= 0, first <= count else { return }
+        var sorted = true
+        for i in 1..<n where !keys[i &- 1].utf8.lexicographicallyPrecedes(keys[i].utf8) {
+            sorted = false
+            break
+        }
+        if sorted { return }
+        let order = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+        let length = count &- first
+        // The runs lie inside first ..< count: the starts ascend from `first` and none passes `count`.
+        for i in 1..<n where starts[i] < starts[i &- 1] || starts[i] > count { return }
+        let copy = unsafe Array(UnsafeRawBufferPointer(start: base + first, count: length))
+        var at = first
+        unsafe copy.withUnsafeBytes { src in
+            guard let s = src.baseAddress else { return }
+            for i in order {
+                let start = starts[i] &- first
+                let end = (i &+ 1 < n ? starts[i &+ 1] : count) &- first
+                // start ..< end is inside the copy (0 ... length), and the runs' lengths add up to `length`,
+                // so at + (end - start) <= count: inside the written part of the block.
+                unsafe (base + at).copyMemory(from: s + start, byteCount: end &- start)
+                at &+= end &- start
+            }
+        }
+    }
+
     // MARK: Handing over
 
     /// The written bytes as `Data`, which takes the block and frees it. A block more than twice the
@@ -337,6 +417,7 @@
         let n = count
         // Shrinking keeps the first n bytes; if it fails the larger block is still valid.
         let block = unsafe capacity / 2 > n ? (realloc(base, Swift.max(n, 1)) ?? base) : base
+        unsafe free(snippets)
         discard self
         return unsafe Data(bytesNoCopy: block, count: n, deallocator: .free)
     }
@@ -346,13 +427,6 @@
         var taken = XMLOutput(capacity: 0)
         swap(&self, &taken)
         return taken.finish()
-    }
-
-    /// A copy of the bytes written from `mark` on (`mark` a `count` read before).
-    func bytes(from mark: Int) -> [UInt8] {
-        guard mark >= 0 && mark < count else { return [] }
-        // mark ..< count is written and inside the block.
-        return unsafe Array(UnsafeRawBufferPointer(start: base + mark, count: count &- mark))
     }
 
     /// Hands the written bytes to `sink` and empties the buffer.

@@ -27,16 +27,20 @@ private func xmlEncoder() -> PlistEncoder {
     return encoder
 }
 
-/// Checks that `value` stays on the stream and gives the table route's bytes.
+/// Checks that `value` stays on the stream and gives the table route's bytes, keys sorted or not.
 private func checkStreamed<T: Encodable>(
     _ value: T, _ label: String, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
-    let encoder = xmlEncoder()
-    let expected = try tableXML(value, encoder).get()
-    let streamed = try encoder.streamedXML(value)
-    #expect(streamed != nil, "\(label): left the stream", sourceLocation: sourceLocation)
-    #expect(streamed == expected, "\(label): streamed bytes", sourceLocation: sourceLocation)
-    #expect(try encoder.encode(value) == expected, "\(label): encode", sourceLocation: sourceLocation)
+    for sorts in [false, true] {
+        var encoder = xmlEncoder()
+        encoder.sortsKeys = sorts
+        let what = "\(label), sortsKeys \(sorts)"
+        let expected = try tableXML(value, encoder).get()
+        let streamed = try encoder.streamedXML(value)
+        #expect(streamed != nil, "\(what): left the stream", sourceLocation: sourceLocation)
+        #expect(streamed == expected, "\(what): streamed bytes", sourceLocation: sourceLocation)
+        #expect(try encoder.encode(value) == expected, "\(what): encode", sourceLocation: sourceLocation)
+    }
 }
 
 /// Checks that `value` leaves the stream and that `encode` gives the table route's bytes, or an
@@ -254,14 +258,27 @@ struct CodableXMLStreamTests {
         #expect(counter.count == 1)
     }
 
-    /// Sorted keys and envelopes: the stream is for plain, unsorted XML; the others take the table
-    /// route, with the same bytes as before.
-    @Test func sortedAndCompressedOutputMatchTheTableRoute() throws {
+    /// Sorted keys: each dictionary's entries, written as encoded, are put in the order of their keys'
+    /// UTF-8 bytes when it closes (nested ones first), as the table sorts them.
+    @Test func sortedKeysMatchTheTableRoute() throws {
         var encoder = xmlEncoder()
         encoder.sortsKeys = true
-        let value = ["b": 1, "a": 2, "é": 3, "Z": 4]
-        #expect(try encoder.encode(value) == tableXML(value, encoder).get())
-        encoder.sortsKeys = false
+        let value = ["b": [3: "x", 10: "y", -2: "z"], "a": [:], "é": [1: "w"], "Z": [:], "😀": [:], "\u{FF61}": [:]]
+        let streamed = try encoder.streamedXML(value)
+        #expect(streamed == (try tableXML(value, encoder).get()))
+        // The keys in UTF-8 order in the text: "Z" < "a" < "b" < "é" < U+FF61 < "😀" (UTF-16 would put
+        // "😀" before U+FF61); "-2" < "10" < "3".
+        let text = String(decoding: streamed ?? Data(), as: UTF8.self)
+        let keys = text.split(separator: "\n").compactMap { line -> String? in
+            guard let open = line.range(of: "<key>"), let close = line.range(of: "</key>") else { return nil }
+            return String(line[open.upperBound..<close.lowerBound])
+        }
+        #expect(keys == ["Z", "a", "b", "-2", "10", "3", "é", "1", "\u{FF61}", "😀"])
+    }
+
+    /// Envelopes wrap the streamed text.
+    @Test func compressedOutputWrapsTheStream() throws {
+        var encoder = xmlEncoder()
         encoder.compression = .zlib
         let wrapped = try encoder.encode(Leaf())
         #expect(try Zlib.inflate(wrapped, limit: 1 << 20) == tableXML(Leaf(), xmlEncoder()).get())
