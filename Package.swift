@@ -117,9 +117,14 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Runs the built `bplist` (ToolRunner.swift finds it in the products directory, which
+        // `swift build --build-tests` and `swift test` fill) and imports nothing of it, so it does not
+        // depend on it: the test targets are compiled for the host (KeyedArchiveMacrosExpansionTests
+        // depends on the macro), and a dependency compiled the tool and swift-argument-parser a second
+        // time, for the host, only to link them unused into the test bundle.
         .testTarget(
             name: "bplistToolTests",
-            dependencies: ["bplist", "PropertyList", "KeyedArchive", "TypedStream", "KeyedArchiveTestSupport"]
+            dependencies: ["PropertyList", "KeyedArchive", "TypedStream", "KeyedArchiveTestSupport"]
         ),
     ]
 )
