@@ -85,6 +85,28 @@ struct XMLEncodeFrame {
     var entryStarts: [Int] = []
     var entryKeys: [String] = []
 
+    /// Counts an entry whose key is memo slot `slot`, and opens the frame: nil when that key was used
+    /// already, else whether the frame was open before.
+    @inline(__always)
+    mutating func enter(slot: Int) -> Bool? {
+        let bit: UInt64 = 1 &<< UInt64(slot)
+        guard usedSlots & bit == 0 else { return nil }
+        usedSlots |= bit
+        count &+= 1
+        let wasOpen = isOpen
+        isOpen = true
+        return wasOpen
+    }
+
+    /// Counts an element and opens the frame: whether it was open before.
+    @inline(__always)
+    mutating func enterElement() -> Bool {
+        count &+= 1
+        let wasOpen = isOpen
+        isOpen = true
+        return wasOpen
+    }
+
     /// Makes this (reused) frame a new one, keeping its arrays' capacity.
     mutating func reset(
         kind: EncodeFrame.Kind, generation: Int, parent: Int, step: EncodeStep, depth: Int, indent: Int,
@@ -224,6 +246,14 @@ extension XMLEncoderImpl {
         let m = state.frames[f].memo
         guard state.frames[f].kind == .keyed, m >= 0 else { throw abandon() }
         let indent = state.frames[f].indent &+ 1
+        if !sortsKeys, let slot = state.keyMemos.find(key, in: m) {
+            // The usual entry: a key the memo holds, not used yet in this dictionary. One change to the
+            // frame, one store of the tabs, the key line and the value's tabs.
+            guard let wasOpen = state.frames[f].enter(slot: slot) else { throw abandon() }
+            if !wasOpen { state.out.append(word: 0x0a_3e74_6369_643c, 7) }  // "<dict>\n"
+            state.out.appendSnippet(state.keyMemos.made(slot, in: m), tabs: indent)
+            return indent
+        }
         openTag(f, keyed: true)
         if sortsKeys {
             state.frames[f].entryStarts.append(state.out.count)
@@ -272,9 +302,8 @@ extension XMLEncoderImpl {
         try settle(f, generation)
         guard state.frames[f].kind == .unkeyed else { throw abandon() }
         let indent = state.frames[f].indent &+ 1
-        openTag(f, keyed: false)
+        if !state.frames[f].enterElement() { state.out.append(word: 0x0a3e_7961_7272_613c, 8) }  // "<array>\n"
         state.out.append(tabs: indent)
-        state.frames[f].count &+= 1
         return indent
     }
 

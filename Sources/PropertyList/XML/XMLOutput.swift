@@ -360,6 +360,31 @@
         return at
     }
 
+    /// Writes the snippet saved at `at` between `tabs` tabs before and `tabs` after (a dictionary
+    /// entry's indentation, key line and its value's indentation), with one check for room.
+    @inline(__always)
+    mutating func appendSnippet(_ at: Int, tabs: Int) {
+        guard tabs >= 0 && tabs <= 16 else {
+            append(tabs: tabs)
+            appendSnippet(at)
+            append(tabs: tabs)
+            return
+        }
+        precondition(at >= 0 && at <= snippetsUsed &- 8, "no snippet at \(at)")
+        guard let block = unsafe snippets else { return }
+        // As appendSnippet(_:); room reserves the tabs, the snippet and the tabs again (16 bytes of slack
+        // behind them take the whole-word stores of the tabs).
+        let length = unsafe block.loadUnaligned(fromByteOffset: at, as: Int.self)
+        let p = unsafe room(tabs &+ length &+ tabs)
+        let word: UInt64 = 0x0909_0909_0909_0909
+        unsafe p.storeBytes(of: word, toByteOffset: 0, as: UInt64.self)
+        unsafe p.storeBytes(of: word, toByteOffset: 8, as: UInt64.self)
+        unsafe (p + tabs).copyMemory(from: block + (at &+ 8), byteCount: length)
+        unsafe p.storeBytes(of: word, toByteOffset: tabs &+ length, as: UInt64.self)
+        unsafe p.storeBytes(of: word, toByteOffset: tabs &+ length &+ 8, as: UInt64.self)
+        count &+= tabs &+ length &+ tabs
+    }
+
     /// Writes the snippet saved at `at` (a place ``saveSnippet(from:)`` returned) again.
     @inline(__always)
     mutating func appendSnippet(_ at: Int) {

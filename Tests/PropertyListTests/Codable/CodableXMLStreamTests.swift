@@ -123,6 +123,11 @@ private final class Derived: Encodable {
     }
 }
 
+private struct Nest: Encodable {
+    var name = "level"
+    var next: [Nest]
+}
+
 private enum StreamShape: Encodable {
     case circle(radius: Double)
     case labelled(String, points: [Int])
@@ -144,6 +149,10 @@ struct CodableXMLStreamTests {
         try checkStreamed("a top-level string", "string")
         try checkStreamed(Date(timeIntervalSinceReferenceDate: 0), "date")
         try checkStreamed(PlistUID(9), "uid")
+        // Nested deeper than 16 levels: entries indented by more tabs than one store holds.
+        var nest = Nest(next: [])
+        for _ in 0..<20 { nest = Nest(next: [nest]) }
+        try checkStreamed(nest, "20 levels")
         try checkStreamed(["<&>", "tab\t", "\u{7F}", "😀 and more than sixteen bytes"], "text")
         // Nested containers and single-value containers, each used in order.
         try checkStreamed(

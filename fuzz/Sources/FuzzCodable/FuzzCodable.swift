@@ -147,6 +147,10 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         var xml = encoder
         xml.outputFormat = .xml
         if let text = try? xml.encode(model) {
+            // Written as the values are encoded (or, when the stream gives up, through the object
+            // table): the same bytes as the table's tree written by the XML writer.
+            let viaTree = try? xml.encodeValue(model).encoded(as: .xml)
+            require(viaTree == text, "PlistEncoder's XML differs from its tree written as XML")
             let back = decoded("XML round trip") { try roundTrip.decode(FuzzModel.self, from: text) }
             require(back.map { same($0, model, wholeSeconds: true) } == true, "XML round trip changed the model")
         }
