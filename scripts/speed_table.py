@@ -12,11 +12,13 @@ compared peer:
 - decode, encode: the fastest other untyped peer of that pass (its name under the table), and
   Foundation's PropertyListSerialization;
 - decode-codable, encode-codable: rust plist with serde (the fastest typed peer) and Foundation's
-  PropertyListDecoder/Encoder.
+  PropertyListDecoder/Encoder;
+- unarchive, archive (keyed archives): Foundation's NSKeyedUnarchiver/NSKeyedArchiver (the peer
+  swift-NSKeyedArchiver, whose decode and encode are those; it is not a plain property-list peer).
 
 A ratio under its target is in bold: 2x the fastest peer warm, 1.5x cold, 10x Foundation warm (the
-performance issue's goals; a cold Foundation cell has no target). The raw JSON lines are the files
-the manifest names.
+performance issue's goals; a cold Foundation cell has no target), 25x NSKeyedUnarchiver and 40x
+NSKeyedArchiver warm. The raw JSON lines are the files the manifest names.
 """
 import collections
 import os
@@ -28,7 +30,8 @@ from peer_table import ORDER, TYPED, load  # noqa: E402
 PLS = "swift-PropertyListSerialization"
 CODER = "swift-PropertyListCoder"
 SERDE = "rust-plist-serde"
-TARGET = {"warm": 2.0, "cold": 1.5, "foundation": 10.0}
+ARCHIVER = "swift-NSKeyedArchiver"
+TARGET = {"warm": 2.0, "cold": 1.5, "foundation": 10.0, "unarchive": 25.0, "archive": 40.0}
 
 
 def read_manifest(path):
@@ -50,7 +53,7 @@ def cell(peer, ours, target):
 
 def fastest_untyped(rows, wl, op):
     others = [(p, d[op]) for (w, p), d in rows.items()
-              if w == wl and p != "ours" and p not in TYPED and op in d
+              if w == wl and p not in ("ours", ARCHIVER) and p not in TYPED and op in d
               and not p.startswith(("ref", "zlib-"))]
     return min(others, key=lambda pr: pr[1]["median_ms"], default=(None, None))
 
@@ -77,12 +80,16 @@ def main():
         misses = 0
         for wl in workloads:
             for op, typed in (("decode", False), ("encode", False), ("decode-codable", True),
-                              ("encode-codable", True)):
+                              ("encode-codable", True), ("unarchive", None), ("archive", None)):
                 if not any(op in rows.get((wl, "ours"), {}) for _, _, rows, _ in columns):
                     continue
-                base = op.split("-")[0]
+                base = {"unarchive": "decode", "archive": "encode"}.get(op, op.split("-")[0])
                 lines = []
-                if typed:
+                if typed is None:
+                    lines.append(("NSKeyed%s" % op.capitalize().replace("Unarchive", "Unarchiver")
+                                  .replace("Archive", "Archiver"),
+                                  lambda rows: rows.get((wl, ARCHIVER), {}).get(base), op))
+                elif typed:
                     lines.append(("rust serde", lambda rows: rows.get((wl, SERDE), {}).get(base), None))
                     lines.append(("Foundation coder", lambda rows: rows.get((wl, CODER), {}).get(base),
                                   "foundation"))
@@ -95,13 +102,15 @@ def main():
                     for _, protocol, rows, _ in columns:
                         ours = rows.get((wl, "ours"), {}).get(op)
                         target = 0.0 if kind and protocol == "cold" else TARGET[kind or protocol]
-                        text, r = cell(pick(rows), ours, target)
+                        if against == "fastest peer":
+                            name, peer = fastest_untyped(rows, wl, base)
+                            if name and ours:
+                                fastest_names[name] += 1
+                        else:
+                            peer = pick(rows)
+                        text, r = cell(peer, ours, target)
                         if r is not None and r < target:
                             misses += 1
-                        if against == "fastest peer":
-                            name = fastest_untyped(rows, wl, base)[0]
-                            if name:
-                                fastest_names[name] += 1
                         cells.append(text)
                     if all(c == "–" for c in cells):
                         continue
