@@ -104,33 +104,12 @@ extension PlistValue {
         if x.isInfinite { return x < 0 ? "-inf" : "inf" }
         let sign = x.sign == .minus ? "-" : ""
         if x == 0 { return sign + "0.0" }
-        // Swift's description is also shortest-round-trip; take its digits and decimal exponent.
-        var digits: [UInt8] = []
-        var pointPosition: Int? = nil
-        var exponent = 0
-        var sawExponent = false
-        var exponentText: [UInt8] = []
-        for c in x.magnitude.description.utf8 {
-            if sawExponent {
-                exponentText.append(c)
-            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
-                sawExponent = true
-            } else if c == UInt8(ascii: ".") {
-                pointPosition = digits.count
-            } else {
-                digits.append(c)
-            }
-        }
-        if sawExponent { exponent = Int(String(decoding: exponentText, as: UTF8.self)) ?? 0 }
+        // The digits Swift's description prints (the fewest that read back, the closest of them).
+        let shortest = ShortestDigits(x)
+        let d = String(shortest.significand)
+        let n = d.utf8.count
         // value = 0.d1d2d3... × 10^decpt
-        var decpt = (pointPosition ?? digits.count) + exponent
-        while let first = digits.first, first == UInt8(ascii: "0") {
-            digits.removeFirst()
-            decpt -= 1
-        }
-        while let last = digits.last, last == UInt8(ascii: "0") { digits.removeLast() }
-        let d = String(decoding: digits, as: UTF8.self)
-        let n = digits.count
+        let decpt = shortest.exponent + n
         if decpt <= -4 || decpt > 16 {
             var s = sign + String(d.prefix(1))
             if n > 1 { s += "." + String(d.dropFirst()) }
