@@ -50,9 +50,8 @@ struct DecoderState {
     /// The facts of the unkeyed containers of the frames on the stack (see `UnkeyedInfo`).
     var unkeyed: [UnkeyedInfo] = []
     var unkeyedGeneration = 0
-    /// The last type `isStringKeyedDictionary` answered for.
-    var lastTypeChecked: ObjectIdentifier? = nil
-    var lastTypeIsDictionary = false
+    /// Whether the last type asked about is a `Dictionary` (`isStringKeyedDictionary`).
+    var dictionaryTypes = TypeMemo()
     /// The string cache (see `string(_:)`): object index and `String` per slot; mask -1 until made,
     /// `stringCacheOff` once the first 4,096 misses found fewer than 512 hits (strings that do not
     /// repeat gain nothing from it).

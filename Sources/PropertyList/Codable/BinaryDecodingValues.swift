@@ -105,17 +105,10 @@ extension BinaryDecoderImpl {
         identityCast(try D.decodeEntries(from: self, ref, step: step, prefix: prefix), to: T.self)
     }
 
-    /// Whether `type` is a `Dictionary` (a pointer comparison of its generic type descriptor is not
-    /// available, so the answer is cached per type; conformance checks cost hundreds of
-    /// instructions each).
+    /// Whether `type` conforms to `StringKeyedDictionaryDecodable` (a `Dictionary`).
     @inline(__always)
     func isStringKeyedDictionary(_ type: Any.Type) -> Bool {
-        let id = ObjectIdentifier(type)
-        if state.lastTypeChecked == id { return state.lastTypeIsDictionary }
-        let answer = type is any StringKeyedDictionaryDecodable.Type
-        state.lastTypeChecked = id
-        state.lastTypeIsDictionary = answer
-        return answer
+        state.dictionaryTypes.answer(for: type) { $0 is any StringKeyedDictionaryDecodable.Type }
     }
 
     /// The elements of array (or set) `ref` read by `element`, in one loop.

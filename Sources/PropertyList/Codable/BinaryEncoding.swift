@@ -37,9 +37,8 @@ struct EncoderState {
     /// A misuse found where nothing can throw (`nestedContainer`, `superEncoder`, a second kind of
     /// container for one value): thrown when the encode ends.
     var failure: EncodingError? = nil
-    /// The last type `isStringKeyedDictionary` answered for.
-    var lastTypeChecked: ObjectIdentifier? = nil
-    var lastTypeIsDictionary = false
+    /// Whether the last type asked about is a `Dictionary` (`isStringKeyedDictionary`).
+    var dictionaryTypes = TypeMemo()
 }
 
 /// How a nested value was reached from its parent.
@@ -256,16 +255,10 @@ extension BinaryEncoderImpl {
         return nil
     }
 
-    /// Whether `type` conforms to `StringKeyedDictionaryEncodable` (a `Dictionary`), answered once per
-    /// type in a row: the conformance check and the cast box the value, hundreds of instructions.
+    /// Whether `type` conforms to `StringKeyedDictionaryEncodable` (a `Dictionary`).
     @inline(__always)
     func isStringKeyedDictionary(_ type: Any.Type) -> Bool {
-        let id = ObjectIdentifier(type)
-        if state.lastTypeChecked == id { return state.lastTypeIsDictionary }
-        let answer = type is any StringKeyedDictionaryEncodable.Type
-        state.lastTypeChecked = id
-        state.lastTypeIsDictionary = answer
-        return answer
+        state.dictionaryTypes.answer(for: type) { $0 is any StringKeyedDictionaryEncodable.Type }
     }
 
     /// An array object of `elements`, each added by `add`.

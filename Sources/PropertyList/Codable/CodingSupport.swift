@@ -205,3 +205,22 @@ package enum NumberConversion {
         }
     }
 }
+
+/// The answer to a question about a type (does it conform to a protocol), kept for the last type asked:
+/// a conformance check costs hundreds of instructions, and a model asks about the same type in a row
+/// (each element of an array, each value of a dictionary). Every coder's state holds one.
+struct TypeMemo {
+    private var lastType: ObjectIdentifier? = nil
+    private var lastAnswer = false
+
+    /// `question(type)`, asked only when `type` is not the last type asked about.
+    @inline(__always)
+    mutating func answer(for type: Any.Type, _ question: (Any.Type) -> Bool) -> Bool {
+        let id = ObjectIdentifier(type)
+        if lastType == id { return lastAnswer }
+        let answer = question(type)
+        lastType = id
+        lastAnswer = answer
+        return answer
+    }
+}

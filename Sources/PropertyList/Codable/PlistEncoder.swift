@@ -78,19 +78,9 @@ public struct PlistEncoder: Sendable {
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         switch outputFormat {
         case .binary:
-            let binary = try encodeBinary(value)
-            do {
-                return try compression.wrap(binary, level: compressionLevel)
-            } catch {
-                throw outputError(value, error)
-            }
+            return try wrapped(encodeBinary(value), value)
         case .xml:
-            let xml = try encodeXML(value)
-            do {
-                return try compression.wrap(xml, level: compressionLevel)
-            } catch {
-                throw outputError(value, error)
-            }
+            return try wrapped(encodeXML(value), value)
         case .openStep, .json:
             // Keys are in their final order already (sorted while encoding when asked). The builder is
             // gone once the tree is made: only the tree is held while the text is written.
@@ -102,6 +92,15 @@ public struct PlistEncoder: Sendable {
             } catch {
                 throw outputError(value, error)
             }
+        }
+    }
+
+    /// `bytes` in the envelope ``compression`` asks for.
+    private func wrapped<T>(_ bytes: Data, _ value: T) throws -> Data {
+        do {
+            return try compression.wrap(bytes, level: compressionLevel)
+        } catch {
+            throw outputError(value, error)
         }
     }
 

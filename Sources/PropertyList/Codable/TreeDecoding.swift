@@ -44,9 +44,8 @@ final class TreeDecoderImpl: Decoder {
     /// The position after the last key found in a dictionary: keys are usually asked for in order,
     /// so the next one is looked at there first (only a hint, checked before it is used).
     var keyHint = 0
-    /// The last type `isStringKeyedDictionary` answered for.
-    var lastTypeChecked: ObjectIdentifier? = nil
-    var lastTypeIsDictionary = false
+    /// Whether the last type asked about is a `Dictionary` (`isStringKeyedDictionary`).
+    var dictionaryTypes = TypeMemo()
 
     init(root: PlistValue, userInfo: [CodingUserInfoKey: Any], maxDepth: Int, budget: Int) {
         current = root
@@ -398,16 +397,10 @@ extension TreeDecoderImpl {
         identityCast(try D.decodeEntries(from: self, value, step: step, prefix: prefix), to: T.self)
     }
 
-    /// Whether `type` is a `Dictionary` (cached for the last type asked: conformance checks cost
-    /// hundreds of instructions each).
+    /// Whether `type` conforms to `TreeDictionaryDecodable` (a `Dictionary`).
     @inline(__always)
     func isStringKeyedDictionary(_ type: Any.Type) -> Bool {
-        let id = ObjectIdentifier(type)
-        if lastTypeChecked == id { return lastTypeIsDictionary }
-        let answer = type is any TreeDictionaryDecodable.Type
-        lastTypeChecked = id
-        lastTypeIsDictionary = answer
-        return answer
+        dictionaryTypes.answer(for: type) { $0 is any TreeDictionaryDecodable.Type }
     }
 
     /// The elements of array (or set) `value` read by `element`, in one loop.

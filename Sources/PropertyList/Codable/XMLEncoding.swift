@@ -52,9 +52,8 @@ struct XMLEncoderState: ~Copyable {
     /// An error left a nested value's `encode(to:)`: the text holds part of that value. Harmless when
     /// the error ends the encode; when a value caught it and went on, the encode is done again.
     var interrupted = false
-    /// The last type `isStringKeyedDictionary` answered for.
-    var lastTypeChecked: ObjectIdentifier? = nil
-    var lastTypeIsDictionary = false
+    /// Whether the last type asked about is a `Dictionary` (`isStringKeyedDictionary`).
+    var dictionaryTypes = TypeMemo()
 }
 
 /// A value being encoded, a nested container or a super encoder (see the file header).
@@ -443,15 +442,10 @@ extension XMLEncoderImpl {
         return false
     }
 
-    /// Whether `type` conforms to `StringKeyedDictionaryEncodable` (see the binary encoder's twin).
+    /// Whether `type` conforms to `StringKeyedDictionaryEncodable` (a `Dictionary`).
     @inline(__always)
     func isStringKeyedDictionary(_ type: Any.Type) -> Bool {
-        let id = ObjectIdentifier(type)
-        if state.lastTypeChecked == id { return state.lastTypeIsDictionary }
-        let answer = type is any StringKeyedDictionaryEncodable.Type
-        state.lastTypeChecked = id
-        state.lastTypeIsDictionary = answer
-        return answer
+        state.dictionaryTypes.answer(for: type) { $0 is any StringKeyedDictionaryEncodable.Type }
     }
 
     /// An array of `elements`, each written by `write` after its indentation.
