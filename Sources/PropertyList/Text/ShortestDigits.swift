@@ -94,15 +94,16 @@ struct ShortestDigits {
         if spIn != tpIn {
             return trimmed(spIn ? sp10 : tp10, exponent: k)
         }
-        // Else s or s + 1, the one inside; both inside: the closer, an even one on a tie.
+        // Else s or s + 1, the one inside; both inside: the closer, an even one on a tie. Neither is a
+        // multiple of 10 here (one inside would have been the answer above), so nothing to trim.
         let t = s &+ 1
         let sIn = vbl &+ outside <= s << 2
         let tIn = t << 2 &+ outside <= vbr
         if sIn != tIn {
-            return trimmed(sIn ? s : t, exponent: k)
+            return ShortestDigits(significand: sIn ? s : t, exponent: k)
         }
         let distance = Int64(bitPattern: vb &- (s &+ t) << 1)
-        return trimmed(distance < 0 || distance == 0 && s & 1 == 0 ? s : t, exponent: k)
+        return ShortestDigits(significand: distance < 0 || distance == 0 && s & 1 == 0 ? s : t, exponent: k)
     }
 
     /// floor(g * cp / 2^127) with its lowest bit set when the dropped part is not zero, for

@@ -300,16 +300,6 @@ extension XMLPlistWriter {
         return PlistError(.unencodable, "\(XMLCharacters.place(path)) cannot be written in XML")
     }
 
-    /// The shortest text that reads back as the same double; `nan`, `inf`, `-inf`; `1` for 1.0.
-    static func realText(_ d: Double) -> String {
-        if d.isNaN { return "nan" }
-        if d.isInfinite { return d < 0 ? "-inf" : "inf" }
-        if d == 0 { return d.sign == .minus ? "-0.0" : "0.0" }
-        // Swift's description is the shortest round-trip form; drop a trailing ".0" as %g does.
-        let s = d.description
-        return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
-    }
-
     /// `YYYY-MM-DDTHH:MM:SSZ`, rounded down to the whole second.
     static func dateText(_ date: Date) throws(PlistError) -> String {
         var out = XMLOutput(capacity: 32)
