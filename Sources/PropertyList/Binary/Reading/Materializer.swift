@@ -465,6 +465,10 @@ struct Materializer<Memo: MemoTable> {
             // so doubling it cannot overflow.
             let bytes = type == 0x6 ? 2 &* n : n
             guard bytes <= regionEnd &- start else { break }
+            // The first build is marked before the value exists: marked after, the value would be
+            // copied around the memo's store (a retain and a release of a slice's source per string).
+            // The general path below marks it again, harmlessly.
+            if state == 0 { memo.setState(index, 1) }
             if type == 0x5 {
                 // Non-ASCII bytes go to the general path (an error, or UTF-8 when the options allow it).
                 // Up to 15 bytes a String is held inline; a longer one is a slice of the input, read in
@@ -472,16 +476,16 @@ struct Materializer<Memo: MemoTable> {
                 if n > 15, !inMappedFile {
                     if unsafe reader.isASCII(unchecked: start, length: n) {
                         let text = PlistString(stringSource(), offset: start, count: n)
-                        return remember(.string(text), index, state, &memo)
+                        return memoised(.string(text), index, state, &memo)
                     }
                 } else if let s = unsafe reader.asciiString(unchecked: start, length: n) {
-                    return remember(.string(s), index, state, &memo)
+                    return memoised(.string(s), index, state, &memo)
                 }
             } else if type == 0x4 {
-                return remember(.data(reader.data(offset: start, length: n) ?? Data()), index, state, &memo)
+                return memoised(.data(reader.data(offset: start, length: n) ?? Data()), index, state, &memo)
             } else if case .success(let s) = unsafe reader.string(utf16BEUnchecked: start, units: n) {
                 // An unpaired surrogate goes to the general path, which reports it.
-                return remember(.string(s), index, state, &memo)
+                return memoised(.string(s), index, state, &memo)
             }
         default:
             if let v = ScanContext.fixedScalar(reader, marker: marker, at: off, end: regionEnd, maxUID: maxUID) {
@@ -498,6 +502,19 @@ struct Materializer<Memo: MemoTable> {
     {
         let raw = try scanned(index)
         return try scalar(raw, index, state: state, &memo)
+    }
+
+    /// Memoises a string or data value the second time its object is built (the fast path of
+    /// `scalar(_:at:marker:state:_:)` has marked the first build already).
+    @inline(__always)
+    private mutating func memoised(_ v: consuming PlistValue, _ index: Int, _ state: Int, _ memo: inout Memo)
+        -> PlistValue
+    {
+        if state != 0 {
+            values.append(copy v)
+            memo.setState(index, values.count &+ 1)
+        }
+        return v
     }
 
     /// Memoises a string or data value the second time its object is built.
