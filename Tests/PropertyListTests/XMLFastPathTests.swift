@@ -365,6 +365,9 @@ private func outcome(_ data: Data) -> Outcome {
             (0, "2001-01-01T00:00:00Z"), (-0.5, "2000-12-31T23:59:59Z"), (59.999, "2001-01-01T00:00:59Z"),
             (-978_307_200, "1970-01-01T00:00:00Z"), (-63_113_904_000, "0001-01-01T00:00:00Z"),
             (252_423_993_599, "9999-12-31T23:59:59Z"),
+            // Outside the three-word fast path: each field zero-padded to its width (%04d counts the sign).
+            (252_423_993_600, "10000-01-01T00:00:00Z"), (-63_177_062_400 + 3_723, "-001-01-01T01:02:03Z"),
+            (-63_145_526_400, "0000-01-01T00:00:00Z"),
         ]
         for (t, text) in dates {
             let date = Date(timeIntervalSinceReferenceDate: t)

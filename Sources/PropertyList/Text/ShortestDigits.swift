@@ -50,7 +50,8 @@ struct ShortestDigits {
     static func trimmed(_ significand: UInt64, exponent: Int) -> ShortestDigits {
         var f = significand
         var e = exponent
-        while true {
+        // f != 0: no caller passes 0 (zero is handled before), but 0 would otherwise loop forever.
+        while f != 0 {
             let q = f / 10
             if q &* 10 != f { break }
             f = q

@@ -297,6 +297,17 @@
         count &+= digits
     }
 
+    /// The decimal digits of `v`, with leading zeros to `minimumDigits` (at most 20) digits.
+    @inline(__always)
+    mutating func appendDecimal(_ v: UInt64, minimumDigits: Int) {
+        // store writes the last n <= 20 digits of v, zero-padded.
+        let digits = Swift.min(20, Swift.max(minimumDigits, XMLOutput.digitCount(v)))
+        let p = unsafe room(digits)
+        // As in appendDecimal(_:): room reserved `digits` bytes at p, the slack takes the 8 past them.
+        unsafe XMLOutput.store(v, digits: digits, at: p)
+        count &+= digits
+    }
+
     /// The number of decimal digits of `v` (1 for 0): floor(log10(2^bits)) from the bit length, one more
     /// when `v` reaches the next power of ten.
     @inline(__always)

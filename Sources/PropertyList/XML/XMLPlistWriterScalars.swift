@@ -144,38 +144,21 @@ extension XMLPlistWriter {
         // %04d: the width counts the sign.
         if year < 0 {
             out.append(UInt8(ascii: "-"))
-            appendPadded(UInt64(-year), width: 3, into: &out)
+            out.appendDecimal(UInt64(-year), minimumDigits: 3)
         } else {
-            appendPadded(UInt64(year), width: 4, into: &out)
+            out.appendDecimal(UInt64(year), minimumDigits: 4)
         }
         out.append(UInt8(ascii: "-"))
-        appendPadded(UInt64(month), width: 2, into: &out)
+        out.appendDecimal(UInt64(month), minimumDigits: 2)
         out.append(UInt8(ascii: "-"))
-        appendPadded(UInt64(day), width: 2, into: &out)
+        out.appendDecimal(UInt64(day), minimumDigits: 2)
         out.append(UInt8(ascii: "T"))
-        appendPadded(UInt64(second / 3600), width: 2, into: &out)
+        out.appendDecimal(UInt64(second / 3600), minimumDigits: 2)
         out.append(UInt8(ascii: ":"))
-        appendPadded(UInt64(second / 60 % 60), width: 2, into: &out)
+        out.appendDecimal(UInt64(second / 60 % 60), minimumDigits: 2)
         out.append(UInt8(ascii: ":"))
-        appendPadded(UInt64(second % 60), width: 2, into: &out)
+        out.appendDecimal(UInt64(second % 60), minimumDigits: 2)
         out.append(UInt8(ascii: "Z"))
-    }
-
-    /// `v` in decimal, with leading zeros to `width` digits.
-    @inline(__always)
-    static func appendPadded(_ v: UInt64, width: Int, into out: inout XMLOutput) {
-        var digits = 1
-        var bound: UInt64 = 10
-        while digits < 20 && v >= bound {
-            digits += 1
-            bound &*= 10
-        }
-        var zeros = width - digits
-        while zeros > 0 {
-            out.append(UInt8(ascii: "0"))
-            zeros -= 1
-        }
-        out.appendDecimal(v)
     }
 
     /// The year, month, day and second of the day of `date`, rounded down to the whole second.
