@@ -312,12 +312,7 @@ extension BinaryDecoderImpl {
             let off = try offset(r, ref)
             let m = marker(r, off)
             // off < tableOffset <= r.count (an offset-table entry, proven at open).
-            switch ScanContext.fixedScalar(r, marker: m, at: off, end: tableOffset, maxUID: maxUID) {
-            case .integer(let i): return .integer(i)
-            case .real(let d): return .real(d)
-            case .bool(let b): return .bool(b)
-            default: break
-            }
+            if let n = ScanContext.fixedNumber(r, marker: m, at: off, end: tableOffset) { return n }
             let raw = try scan(r, ref)
             switch raw.kind {
             case .integer: return .integer(raw.integer)

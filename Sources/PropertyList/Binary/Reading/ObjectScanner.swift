@@ -177,6 +177,35 @@ extension ScanContext {
         return nil
     }
 
+    /// The number at `off` when its marker is an integer of 1, 2, 4 or 8 bytes, an 8- or 4-byte real or a
+    /// boolean whose payload fits before `end`, read as `fixedScalar` reads it but without making a
+    /// ``PlistValue`` (the Codable decoders' numbers: no enum of payloads to destroy); nil otherwise.
+    /// (`off < end <= r.count` is the caller's proof.)
+    @inline(__always)
+    static func fixedNumber(_ r: ByteReader, marker: UInt8, at off: Int, end: Int) -> StoredNumber? {
+        let room = end &- off &- 1  // bytes after the marker before `end`
+        let p = off &+ 1
+        let low = Int(marker & 0x0F)
+        if marker >> 4 == 0x1 {
+            // As in fixedScalar: p ..< p + width before `end`; narrower integers are unsigned.
+            let width = 1 &<< low
+            guard low <= 3, room >= width else { return nil }
+            return unsafe .integer(PlistInteger(Int64(bitPattern: r.uint(unchecked: p, width: width))))
+        } else if marker == 0x23 {
+            guard room >= 8 else { return nil }
+            // In bounds: p ..< p + 8 before `end`.
+            return unsafe .real(Double(bitPattern: r.uint(unchecked: p, width: 8)))
+        } else if marker & 0xFE == 0x08 {
+            return .bool(marker == 0x09)
+        } else if marker == 0x22 {
+            guard room >= 4 else { return nil }
+            // In bounds: p ..< p + 4 before `end`.
+            let bits = unsafe UInt32(truncatingIfNeeded: r.uint(unchecked: p, width: 4))
+            return .real(Double(Float(bitPattern: bits)))
+        }
+        return nil
+    }
+
     /// The value of the UID object (marker `0x8n`, `marker`) at offset `off`, whose extent is proven
     /// here against the object region's end `end`, and checked against the UID limit.
     @inline(__always)
