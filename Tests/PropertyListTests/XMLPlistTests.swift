@@ -430,6 +430,9 @@ struct XMLPlistCorpusTests {
                     <key>c</key><array/><key>e</key><dict/>
                     <key>uid</key><dict><key>CF$UID</key><integer>5</integer></dict>
                     <key>notUID</key><dict><key>CF$UID</key><string>5</string></dict>
+                    <key>nearUID</key><array><dict><key>CF$UIX</key><integer>5</integer></dict>
+                        <dict><key>CF$UI</key><integer>5</integer></dict><dict><key>CF$UIDs</key><integer>5</integer></dict>
+                        <dict><key>CF$UID</key><integer>5</integer><key>CF$UID</key><integer>6</integer></dict></array>
                     <key>dup</key><integer>1</integer><key>dup</key><integer>2</integer>
                 </dict>
                 """))
@@ -449,6 +452,8 @@ struct XMLPlistCorpusTests {
         #expect(v["e"] == .dictionary(PlistDictionary()))
         #expect(v["uid"] == .uid(5))
         #expect(v["notUID"] == ["CF$UID": "5"])
+        // Keys one byte off are keys; a repeated CF$UID is merged (the last value) and then a UID.
+        #expect(v["nearUID"] == [["CF$UIX": 5], ["CF$UI": 5], ["CF$UIDs": 5], .uid(6)])
         #expect(v["dup"] == 2)
         #expect(v.dictionaryValue?.keys.last == "dup")
     }

@@ -450,9 +450,25 @@ struct XMLPlistReader {
             items = []
             return .array(elements)
         }
-        let elements = Array(items[frame.start...])
-        items.removeSubrange(frame.start...)
-        return .array(elements)
+        return .array(XMLPlistReader.takeSuffix(of: &items, from: frame.start))
+    }
+
+    /// The elements of `stack` from `start` on, moved off it (last first, then put in order): no element
+    /// is copied, where a copy and the removal of the original were a retain and a release of each.
+    static func takeSuffix(of stack: inout [PlistValue], from start: Int) -> [PlistValue] {
+        var taken: [PlistValue] = []
+        taken.reserveCapacity(stack.count &- start)
+        for k in start..<stack.count { taken.append(take(&stack[k], leaving: .null)) }
+        stack.removeSubrange(start...)
+        return taken
+    }
+
+    /// `x`, moved out, with `empty` (a value without storage) left in its place.
+    @inline(__always)
+    static func take<T>(_ x: inout T, leaving empty: T) -> T {
+        var out = empty
+        swap(&x, &out)
+        return out
     }
 
     /// Builds a dictionary (or a UID from a `CF$UID` dictionary) from a closed frame.
@@ -463,6 +479,17 @@ struct XMLPlistReader {
     mutating func finishDictionary(_ frame: XMLFrame) throws(PlistError) -> PlistValue {
         let start = frame.start
         let end = entryKeys.count
+        // The common UID, one CF$UID entry with an integer, without making a dictionary first (an
+        // archive holds one per reference). A repeated CF$UID key goes the general way, below.
+        if end &- start == 1, case .integer(let uid) = entryValues[frame.valueStart],
+            XMLPlistReader.isUIDKey(entryKeys[start])
+        {
+            let u = try uidValue(uid, at: frame.offset)
+            entryKeys.removeLast()
+            keyHashes.removeLast()
+            entryValues.removeLast()
+            return .uid(u)
+        }
         var repeated = false
         if end - start <= 12 {
             var a = start + 1
@@ -484,7 +511,12 @@ struct XMLPlistReader {
         var result: [PlistDictionary.Element] = []
         result.reserveCapacity(end - start)
         let shift = frame.valueStart - start
-        for k in start..<end { result.append((.string(entryKeys[k]), entryValues[k + shift])) }
+        // Keys and values are moved out, empty ones left in their place (copying them, then removing the
+        // originals, was a retain and a release of each).
+        for k in start..<end {
+            let key = XMLPlistReader.take(&entryKeys[k], leaving: PlistString(""))
+            result.append((.string(key), XMLPlistReader.take(&entryValues[k + shift], leaving: .null)))
+        }
         entryKeys.removeSubrange(start...)
         keyHashes.removeSubrange(start...)
         entryValues.removeSubrange(frame.valueStart...)
@@ -493,15 +525,30 @@ struct XMLPlistReader {
         if result.count == 1, case .string(let key) = result[0].key, key == "CF$UID",
             case .integer(let uid) = result[0].value
         {
-            guard uid >= 0 else { throw fail(frame.offset, "CF$UID \(uid) is negative") }
-            guard let u = uid.uint64, u <= limits.maxUID else {
-                throw PlistError(
-                    .limitExceeded, offset: frame.offset,
-                    "\(lineColumn(frame.offset)): CF$UID \(uid) is above the limit \(limits.maxUID)")
-            }
-            return .uid(u)
+            return .uid(try uidValue(uid, at: frame.offset))
         }
         return .dictionary(PlistDictionary(uniqueEntries: result))
+    }
+
+    /// Whether `key` is `CF$UID`, byte by byte (`==` with a literal goes through a general comparison
+    /// costing a few hundred instructions, once per UID of an archive).
+    @inline(__always)
+    static func isUIDKey(_ key: PlistString) -> Bool {
+        key.withUTF8Span { s in
+            s.count == 6 && s[0] == 0x43 && s[1] == 0x46 && s[2] == 0x24 && s[3] == 0x55 && s[4] == 0x49
+                && s[5] == 0x44
+        }
+    }
+
+    /// The UID a `CF$UID` dictionary at `offset` holds: its integer, within the limit.
+    func uidValue(_ uid: PlistInteger, at offset: Int) throws(PlistError) -> UInt64 {
+        guard uid >= 0 else { throw fail(offset, "CF$UID \(uid) is negative") }
+        guard let u = uid.uint64, u <= limits.maxUID else {
+            throw PlistError(
+                .limitExceeded, offset: offset,
+                "\(lineColumn(offset)): CF$UID \(uid) is above the limit \(limits.maxUID)")
+        }
+        return u
     }
 
     /// Entries with each repeated key (exact text) kept once, at its first position, with its last value.
