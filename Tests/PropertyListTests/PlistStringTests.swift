@@ -34,6 +34,29 @@ import Testing
         #expect(decoded[0] != "a string long enough to be read in plac")
     }
 
+    /// Every length from 0 to 40 (the byte comparison takes 1–3 bytes one by one, 4–7 as two overlapping
+    /// words, 8 and more word by word with an overlapping last word), read in place and owned, against
+    /// the same text and against the text with each one byte changed.
+    @Test func equalityComparesEveryByteAtEveryLength() throws {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCD")
+        let texts = (0...40).map { String(alphabet.prefix($0)) }
+        let decoded = try Self.decoded(texts)
+        #expect(decoded.count == texts.count)
+        for (read, text) in zip(decoded, texts) {
+            for s in [read, PlistString(text)] {
+                #expect(s == text)
+                #expect(s == PlistString(text))
+                #expect(!(s == text + "!"))
+                for k in 0..<text.count {
+                    var changed = Array(text)
+                    changed[k] = "_"
+                    #expect(!(s == String(changed)), "\(text.count) bytes, byte \(k)")
+                    #expect(s != PlistString(String(changed)), "\(text.count) bytes, byte \(k)")
+                }
+            }
+        }
+    }
+
     @Test func exactTextNotCanonicalEquivalence() {
         #expect(PlistString("é") != PlistString("e\u{301}"))
         #expect("é" == "e\u{301}")  // Swift's String says equal; the property list does not.

@@ -32,17 +32,30 @@ enum ByteHash {
         let n = x.count
         guard y.count == n else { return false }
         guard n > 0, let p = x.baseAddress, let q = y.baseAddress else { return true }
-        var i = 0
-        // Both buffers hold n bytes (checked above); i + 8 <= n keeps the word loads inside.
-        while i &+ 8 <= n {
-            if unsafe p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                != q.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            {
-                return false
+        if n < 8 {
+            if n >= 4 {
+                // The first and the last four bytes (overlapping when n < 8): both inside, as 4 <= n.
+                return unsafe p.loadUnaligned(as: UInt32.self) == q.loadUnaligned(as: UInt32.self)
+                    && p.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+                        == q.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
             }
-            i &+= 8
+        } else {
+            // Both buffers hold n >= 8 bytes (checked above); i + 8 <= n keeps the word loads inside, and
+            // the last word, n - 8 ..< n, overlaps what was compared.
+            var i = 0
+            while i &+ 8 <= n {
+                if unsafe p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    != q.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                {
+                    return false
+                }
+                i &+= 8
+            }
+            return unsafe p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+                == q.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
         }
-        // The last 0...7 bytes: i < n.
+        // 1 ... 3 bytes.
+        var i = 0
         while i < n {
             if unsafe p.load(fromByteOffset: i, as: UInt8.self) != q.load(fromByteOffset: i, as: UInt8.self) {
                 return false
@@ -63,9 +76,16 @@ enum ByteHash {
     }
 
     /// True when the text has exactly the UTF-8 bytes of `b`.
+    ///
+    /// Through spans of both (a native `String` lends its bytes in place, a small one from where it is
+    /// held): the general `withContiguousStorageIfAvailable` path cost about 225 instructions for a short
+    /// key, which the Codable decoders compare once per field.
     static func same(_ a: PlistString, _ b: String) -> Bool {
-        guard a.utf8Count == b.utf8.count else { return false }
-        return unsafe withUTF8(a) { x in unsafe withUTF8(b) { y in unsafe same(x, y) } }
+        let y = b.utf8.span
+        return a.withUTF8Span { x in
+            guard x.count == y.count else { return false }
+            return unsafe x.withUnsafeBytes { p in unsafe y.withUnsafeBytes { q in unsafe same(p, q) } }
+        }
     }
 
     /// Runs `body` over the text's UTF-8 bytes: a slice's bytes in its source, in place.
