@@ -453,8 +453,9 @@ struct XMLPlistReader {
         return .array(XMLPlistReader.takeSuffix(of: &items, from: frame.start))
     }
 
-    /// The elements of `stack` from `start` on, moved off it (last first, then put in order): no element
-    /// is copied, where a copy and the removal of the original were a retain and a release of each.
+    /// The elements of `stack` from `start` on, moved off it in order (each swapped for `.null`, then the
+    /// nulls removed): no element is copied, where a copy and the removal of the original were a retain
+    /// and a release of each.
     static func takeSuffix(of stack: inout [PlistValue], from start: Int) -> [PlistValue] {
         var taken: [PlistValue] = []
         taken.reserveCapacity(stack.count &- start)
