@@ -523,7 +523,7 @@ struct XMLPlistReader {
         entryValues.removeSubrange(frame.valueStart...)
         if repeated { result = XMLPlistReader.mergingRepeatedKeys(result) }
         // <dict><key>CF$UID</key><integer>n</integer></dict> is a UID, as in CoreFoundation.
-        if result.count == 1, case .string(let key) = result[0].key, key == "CF$UID",
+        if result.count == 1, case .string(let key) = result[0].key, XMLPlistReader.isUIDKey(key),
             case .integer(let uid) = result[0].value
         {
             return .uid(try uidValue(uid, at: frame.offset))

@@ -517,16 +517,16 @@ struct Materializer<Memo: MemoTable> {
         return v
     }
 
-    /// Memoises a string or data value the second time its object is built.
+    /// Memoises a string or data value the second time its object is built; marks the first build.
     @inline(__always)
-    private mutating func remember(_ v: PlistValue, _ index: Int, _ state: Int, _ memo: inout Memo) -> PlistValue {
+    private mutating func remember(_ v: consuming PlistValue, _ index: Int, _ state: Int, _ memo: inout Memo)
+        -> PlistValue
+    {
         if state == 0 {
             memo.setState(index, 1)
-        } else {
-            values.append(v)
-            memo.setState(index, values.count &+ 1)
+            return v
         }
-        return v
+        return memoised(v, index, state, &memo)
     }
 
     /// Builds a scalar value from a scanned object; memoises the ones that allocate (strings, data)

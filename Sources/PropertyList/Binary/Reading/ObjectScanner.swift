@@ -145,15 +145,11 @@ extension ScanContext {
         // Tested in the order of how often they occur (an if-chain the branch predictor learns beats a
         // jump table here: 4 % fewer instructions on the numbers workload).
         if type == 0x1 {
-            // 1, 2, 4 or 8 bytes at p ..< p + width, before `end` (room >= width). Narrower integers are
-            // unsigned and below 2^32, so reading them as Int64 keeps them positive.
-            let width = 1 &<< low
-            guard low <= 3, room >= width else { return nil }
-            return unsafe .integer(PlistInteger(Int64(bitPattern: r.uint(unchecked: p, width: width))))
+            guard let n = fixedInteger(r, low: low, at: p, room: room) else { return nil }
+            return .integer(n)
         } else if marker == 0x23 {
-            guard room >= 8 else { return nil }
-            // In bounds: p ..< p + 8 before `end`.
-            return unsafe .real(Double(bitPattern: r.uint(unchecked: p, width: 8)))
+            guard let d = fixedReal8(r, at: p, room: room) else { return nil }
+            return .real(d)
         } else if type == 0x8 {
             // A UID of 1 ... 8 bytes (p ..< p + low + 1 before `end`) always fits in 64 bits.
             guard low <= 7, low < room else { return nil }
@@ -167,10 +163,8 @@ extension ScanContext {
         } else if marker & 0xFE == 0x08 {
             return .bool(marker == 0x09)
         } else if marker == 0x22 {
-            guard room >= 4 else { return nil }
-            // In bounds: p ..< p + 4 before `end`.
-            let bits = unsafe UInt32(truncatingIfNeeded: r.uint(unchecked: p, width: 4))
-            return .real(Double(Float(bitPattern: bits)))
+            guard let d = fixedReal4(r, at: p, room: room) else { return nil }
+            return .real(d)
         } else if marker == 0x00 {
             return .null
         }
@@ -187,23 +181,46 @@ extension ScanContext {
         let p = off &+ 1
         let low = Int(marker & 0x0F)
         if marker >> 4 == 0x1 {
-            // As in fixedScalar: p ..< p + width before `end`; narrower integers are unsigned.
-            let width = 1 &<< low
-            guard low <= 3, room >= width else { return nil }
-            return unsafe .integer(PlistInteger(Int64(bitPattern: r.uint(unchecked: p, width: width))))
+            guard let n = fixedInteger(r, low: low, at: p, room: room) else { return nil }
+            return .integer(n)
         } else if marker == 0x23 {
-            guard room >= 8 else { return nil }
-            // In bounds: p ..< p + 8 before `end`.
-            return unsafe .real(Double(bitPattern: r.uint(unchecked: p, width: 8)))
+            guard let d = fixedReal8(r, at: p, room: room) else { return nil }
+            return .real(d)
         } else if marker & 0xFE == 0x08 {
             return .bool(marker == 0x09)
         } else if marker == 0x22 {
-            guard room >= 4 else { return nil }
-            // In bounds: p ..< p + 4 before `end`.
-            let bits = unsafe UInt32(truncatingIfNeeded: r.uint(unchecked: p, width: 4))
-            return .real(Double(Float(bitPattern: bits)))
+            guard let d = fixedReal4(r, at: p, room: room) else { return nil }
+            return .real(d)
         }
         return nil
+    }
+
+    /// The integer payload of marker `0x1n` (`low` = n) at `p`, with `room` bytes before the region's
+    /// end: 1, 2, 4 or 8 bytes; nil for 16 bytes (which `scan` reads) or a payload past the end.
+    @inline(__always)
+    static func fixedInteger(_ r: ByteReader, low: Int, at p: Int, room: Int) -> PlistInteger? {
+        // 1, 2, 4 or 8 bytes at p ..< p + width, before the end (room >= width). Narrower integers are
+        // unsigned and below 2^32, so reading them as Int64 keeps them positive.
+        let width = 1 &<< low
+        guard low <= 3, room >= width else { return nil }
+        return unsafe PlistInteger(Int64(bitPattern: r.uint(unchecked: p, width: width)))
+    }
+
+    /// The 8-byte real payload (marker `0x23`) at `p`, with `room` bytes before the region's end.
+    @inline(__always)
+    static func fixedReal8(_ r: ByteReader, at p: Int, room: Int) -> Double? {
+        guard room >= 8 else { return nil }
+        // In bounds: p ..< p + 8 before the end.
+        return unsafe Double(bitPattern: r.uint(unchecked: p, width: 8))
+    }
+
+    /// The 4-byte real payload (marker `0x22`) at `p`, widened, with `room` bytes before the region's end.
+    @inline(__always)
+    static func fixedReal4(_ r: ByteReader, at p: Int, room: Int) -> Double? {
+        guard room >= 4 else { return nil }
+        // In bounds: p ..< p + 4 before the end.
+        let bits = unsafe UInt32(truncatingIfNeeded: r.uint(unchecked: p, width: 4))
+        return Double(Float(bitPattern: bits))
     }
 
     /// The value of the UID object (marker `0x8n`, `marker`) at offset `off`, whose extent is proven
