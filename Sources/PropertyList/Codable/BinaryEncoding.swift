@@ -244,8 +244,8 @@ extension BinaryEncoderImpl {
         switch CollectionKind.of(T.self) {
         case .stringArray: return array(identityCast(value, to: [String].self)) { (b, e) in b.addString(e) }
         case .intArray:
-            return array(identityCast(value, to: [Int].self)) { (b, e) in b.addInteger(PlistInteger(Int64(e))) }
-        case .doubleArray: return array(identityCast(value, to: [Double].self)) { (b, e) in b.addReal(e) }
+            return array(identityCast(value, to: [Int].self)) { (b, e) in b.addIntegerDeferred(Int64(e)) }
+        case .doubleArray: return array(identityCast(value, to: [Double].self)) { (b, e) in b.addRealDeferred(e) }
         case .boolArray: return array(identityCast(value, to: [Bool].self)) { (b, e) in b.addBool(e) }
         case .other: break
         }

@@ -127,13 +127,13 @@ struct BinaryUnkeyedEncoding: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { try put("$null") { $0.addString("$null") } }
     mutating func encode(_ value: Bool) throws { try put(value) { $0.addBool(value) } }
     mutating func encode(_ value: String) throws { try put(value) { $0.addString(value) } }
-    mutating func encode(_ value: Double) throws { try put(value) { $0.addReal(value) } }
+    mutating func encode(_ value: Double) throws { try put(value) { $0.addRealDeferred(value) } }
     mutating func encode(_ value: Float) throws { try put(value) { $0.addFloat(value) } }
-    mutating func encode(_ value: Int) throws { try put(value) { $0.addInteger(PlistInteger(Int64(value))) } }
+    mutating func encode(_ value: Int) throws { try put(value) { $0.addIntegerDeferred(Int64(value)) } }
     mutating func encode(_ value: Int8) throws { try put(value) { $0.addInt(value) } }
     mutating func encode(_ value: Int16) throws { try put(value) { $0.addInt(value) } }
     mutating func encode(_ value: Int32) throws { try put(value) { $0.addInt(value) } }
-    mutating func encode(_ value: Int64) throws { try put(value) { $0.addInt(value) } }
+    mutating func encode(_ value: Int64) throws { try put(value) { $0.addIntegerDeferred(value) } }
     mutating func encode(_ value: UInt) throws { try put(value) { $0.addInt(value) } }
     mutating func encode(_ value: UInt8) throws { try put(value) { $0.addInt(value) } }
     mutating func encode(_ value: UInt16) throws { try put(value) { $0.addInt(value) } }

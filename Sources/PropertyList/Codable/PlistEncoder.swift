@@ -130,9 +130,11 @@ public struct PlistEncoder: Sendable {
         if let failure = impl.state.failure { throw failure }
         var builder = impl.state.builder
         impl.state.builder = ObjectTableBuilder()
+        // The deferred numbers looked up, and the root the object it stands for.
+        let settled = builder.settle(BuilderRef(id: root))
         // Encoding looks nothing up any more: free the dedup table before the output is written.
         builder.table = DedupTable()
-        return (builder, BuilderRef(id: root))
+        return (builder, settled)
     }
 
     /// The binary property list of `value`, built in the object-table builder.

@@ -67,6 +67,16 @@ struct DedupTable: Sendable {
         }
     }
 
+    /// Loads the first slot of each of the `hashes` and returns them combined: the loads are independent,
+    /// so their cache misses overlap, and the lookups that follow find the slots in the cache.
+    @inline(__always)
+    func touch(_ hashes: [(hash: UInt64, id: Int32)]) -> UInt64 {
+        let mask = slots.count &- 1
+        var combined: UInt64 = 0
+        for h in hashes { combined |= slots[Int(truncatingIfNeeded: h.hash >> 32) & mask] }
+        return combined
+    }
+
     /// Fills the empty slot `probe` returned (as `-1 - slot`) with `id`.
     @inline(__always)
     mutating func fill(_ probed: Int, _ hash: UInt64, _ id: Int32) {

@@ -265,7 +265,7 @@ package struct BinaryPlistWriter: Sendable {
                 order.append(id)
                 let e = objects[Int(id)]
                 switch e.kind {
-                case .null, .bool: position &+= 1
+                case .null, .bool, .forwarded: position &+= 1
                 case .integer: position &+= 1 &+ e.count
                 case .real, .date: position &+= 9
                 case .float: position &+= 5
@@ -311,7 +311,7 @@ package struct BinaryPlistWriter: Sendable {
             w.setTableEntry(n, w.position)
             let e = objects[Int(order[n])]
             switch e.kind {
-            case .null: w.append(0x00)
+            case .null, .forwarded: w.append(0x00)
             case .bool: w.append(e.a != 0 ? 0x09 : 0x08)
             case .integer:
                 let width = e.count

@@ -40,14 +40,20 @@ extension ObjectTableBuilder {
         guard root.id >= 0, Int(root.id) < objects.count else {
             throw PlistError(.unencodable, "root reference \(root.id) was not returned by this builder")
         }
-        let last = Int(root.id)
+        if !pending.isEmpty {
+            // Deferred scalars the caller did not `settle` (a copy resolves them).
+            var settled = self
+            return try settled.value(root: settled.settle(root))
+        }
+        let last = Int(canonical(root).id)
         var strings: StringSource? = nil
         var values: [PlistValue] = []
         values.reserveCapacity(last &+ 1)
         for i in 0...last {
             let e = objects[i]
             switch e.kind {
-            case .null: values.append(.null)
+            // A forwarded object is reached by nothing (its container names the object it equals).
+            case .null, .forwarded: values.append(.null)
             case .bool: values.append(.bool(e.a != 0))
             case .integer:
                 if e.count == 16 {
