@@ -244,6 +244,8 @@
         let id = Int32(truncatingIfNeeded: objects.count)
         objects.append(entry)
         if deduplicate {
+            // One allocation for the batch, kept (not one per doubling up to it).
+            if pending.capacity == 0 { pending.reserveCapacity(Self.batch) }
             pending.append((hash, id))
             if pending.count >= Self.batch { resolvePending() }
         }
