@@ -158,9 +158,8 @@ package struct XMLPlistWriter: Sendable {
                 }
                 out.append(tabs: indent &+ 1)
                 out.append(word: 0x3e_7965_6b3c, 5)  // "<key>"
-                try text(key, into: &out) { () throws(PlistError) -> PlistError in
-                    let bad = XMLCharacters.firstInvalidScalar(key.string) ?? " "
-                    return XMLCharacters.describe(bad, "the key \(XMLCharacters.place(try path(tree, frames)))")
+                guard text(key, into: &out) else {
+                    throw XMLPlistWriter.invalidText(key, "the key \(XMLCharacters.place(try path(tree, frames)))")
                 }
                 out.append(word: 0x0a_3e79_656b_2f3c, 7)  // "</key>\n"
                 out.append(tabs: indent &+ 1)
@@ -200,22 +199,28 @@ package struct XMLPlistWriter: Sendable {
     }
 
     /// Writes `s` as XML text (`&`, `<`, `>` escaped). Unless `rawCharacters`, text that may hold a
-    /// character XML 1.0 cannot hold is checked first: when it does, `failure()` is thrown and nothing of
-    /// it is written.
+    /// character XML 1.0 cannot hold is checked first: when it does, nothing of it is written and the
+    /// result is false (the caller names the place: `invalidText`). No closure for the failure: one
+    /// that captured `s` made the walk copy each string it wrote.
     @inline(__always)
-    func text(_ s: PlistString, into out: inout XMLOutput, failure: () throws(PlistError) -> PlistError)
-        throws(PlistError)
-    {
+    func text(_ s: PlistString, into out: inout XMLOutput) -> Bool {
         let mark = out.count
         let found = s.withUTF8Span { out.appendScanning($0) }
         if found.suspicious && !rawCharacters && XMLCharacters.firstInvalidScalar(s.string) != nil {
             out.truncate(mark)
-            throw try failure()
+            return false
         }
         if found.escapes {
             out.truncate(mark)
             s.withUTF8Span { out.appendEscaped($0) }
         }
+        return true
+    }
+
+    /// The error for text `s`, which holds a character XML 1.0 cannot hold, at `place` ("the key …").
+    @inline(never)
+    static func invalidText(_ s: PlistString, _ place: String) -> PlistError {
+        XMLCharacters.describe(XMLCharacters.firstInvalidScalar(s.string) ?? " ", place)
     }
 
     /// Writes `s` as XML text (`&`, `<`, `>` escaped), as ``text(_:into:failure:)`` writes it without

@@ -20,9 +20,8 @@ extension XMLPlistWriter {
         switch v {
         case .string(let text):
             out.append(word: 0x3e67_6e69_7274_733c, 8)  // "<string>"
-            try self.text(text, into: &out) { () throws(PlistError) -> PlistError in
-                let bad = XMLCharacters.firstInvalidScalar(text.string) ?? " "
-                return XMLCharacters.describe(bad, "the string at \(XMLCharacters.place(try path()))")
+            guard self.text(text, into: &out) else {
+                throw XMLPlistWriter.invalidText(text, "the string at \(XMLCharacters.place(try path()))")
             }
             out.append(words: 0x676e_6972_7473_2f3c, 0x0a3e, 10)  // "</string>\n"
         case .integer(let i): XMLPlistWriter.appendInteger(i, into: &out)

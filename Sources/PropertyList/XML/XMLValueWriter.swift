@@ -78,10 +78,9 @@ extension XMLPlistWriter {
                         "XML dictionary keys must be strings, found a \(current.entries[position].key.kind) key")
                 }
                 out.append(word: 0x3e_7965_6b3c, 5)  // "<key>"
-                try text(key, into: &out) { () throws(PlistError) -> PlistError in
-                    let bad = XMLCharacters.firstInvalidScalar(key.string) ?? " "
-                    return XMLCharacters.describe(
-                        bad, "the key \(XMLCharacters.place(XMLPlistWriter.valuePath(stack, current)))")
+                guard text(key, into: &out) else {
+                    throw XMLPlistWriter.invalidText(
+                        key, "the key \(XMLCharacters.place(XMLPlistWriter.valuePath(stack, current)))")
                 }
                 out.append(word: 0x0a_3e79_656b_2f3c, 7)  // "</key>\n"
                 out.append(tabs: indent &+ 1)

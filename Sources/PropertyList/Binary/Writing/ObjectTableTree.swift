@@ -40,11 +40,7 @@ extension ObjectTableBuilder {
         guard root.id >= 0, Int(root.id) < objects.count else {
             throw PlistError(.unencodable, "root reference \(root.id) was not returned by this builder")
         }
-        if !pending.isEmpty {
-            // Deferred scalars the caller did not `settle` (a copy resolves them).
-            var settled = self
-            return try settled.value(root: settled.settle(root))
-        }
+        if let (settled, r) = settledCopy(root) { return try settled.value(root: r) }
         let last = Int(canonical(root).id)
         var strings: StringSource? = nil
         var values: [PlistValue] = []
