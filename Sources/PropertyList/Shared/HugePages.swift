@@ -1,0 +1,78 @@
+// Sources/PropertyList/Shared/HugePages.swift - Unsafe fence: large buffers on transparent huge pages.
+//
+// A decode or an encode of a large property list writes arrays of several megabytes that nothing has
+// touched before: the tree's array of a million values (24 MB), the reader's bookkeeping per object
+// (8 MB), the writer's deduplication table (16 MB for 822k distinct numbers). In a fresh process each
+// 4 KiB page of them costs a page fault on first touch, which is most of what a one-shot decode
+// spends beyond its own work (a cold `bplist bench` decode of the peers' numbers workload: a third of
+// its samples in the kernel's fault path). Advised with `MADV_HUGEPAGE`, Linux backs such a buffer
+// with 2 MiB pages where it can (`transparent_hugepage` in `always` or `madvise` mode, the default
+// of the common distributions): one fault per 2 MiB instead of 512, and a TLB entry that covers as
+// much. Elsewhere, or with huge pages off, the advice does nothing, and everything works as before.
+//
+// Only the buffer's own pages are advised: the range is the largest run of whole 2 MiB pages inside
+// it (`madvise` needs page-aligned addresses). `MADV_HUGEPAGE` changes how pages are backed, never
+// what they hold, and no byte is read or written through the pointer.
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
+@_spi(Internals) public enum HugePages {
+    /// The size of a transparent huge page on x86-64 and (with 4 KiB base pages) arm64.
+    public static let pageSize = 2 << 20
+    /// Buffers from this size on are advised: at least one whole huge page fits in any of them.
+    public static let threshold = 4 << 20
+
+    /// An array of `count` copies of `value`, its storage advised before it is filled (as
+    /// `Array(repeating:count:)` below `threshold`).
+    public static func filled<T: BitwiseCopyable>(_ value: T, count: Int) -> [T] {
+        guard count > 0, count &* MemoryLayout<T>.stride >= threshold else {
+            return Array(repeating: value, count: max(0, count))
+        }
+        return unsafe Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            // The buffer holds `count` elements (the capacity asked for): advised, then filled whole.
+            unsafe advise(UnsafeMutableRawBufferPointer(buffer))
+            unsafe buffer.initialize(repeating: value)
+            initialized = count
+        }
+    }
+
+    /// Advises the free capacity of `out` (the part not written yet) when it spans `threshold` bytes
+    /// or more: call before the first element is appended.
+    @inline(__always)
+    public static func advise<T>(_ out: inout OutputSpan<T>) {
+        guard out.freeCapacity &* MemoryLayout<T>.stride >= threshold else { return }
+        unsafe out.withUnsafeMutableBufferPointer { buffer, initialized in
+            // The whole capacity; the elements from `initialized` on are not written yet.
+            let free = unsafe UnsafeMutableBufferPointer(rebasing: buffer[initialized...])
+            unsafe advise(UnsafeMutableRawBufferPointer(free))
+        }
+    }
+
+    /// Advises the whole 2 MiB pages inside `buffer` (nothing when none fits, or off Linux).
+    static func advise(_ buffer: UnsafeMutableRawBufferPointer) {
+        #if os(Linux) && (canImport(Glibc) || canImport(Musl))
+            guard let base = buffer.baseAddress,
+                let range = adviceRange(start: UInt(bitPattern: base), count: buffer.count),
+                let page = unsafe UnsafeMutableRawPointer(bitPattern: range.lowerBound)
+            else { return }
+            // Advice only: its result (EINVAL where huge pages are compiled out) changes nothing here.
+            _ = unsafe madvise(page, Int(range.upperBound &- range.lowerBound), MADV_HUGEPAGE)
+        #endif
+    }
+
+    /// The whole huge pages inside the `count` bytes at address `start`: the start rounded up to a page
+    /// boundary, the end down to one; nil below `threshold` or when no whole page fits.
+    public static func adviceRange(start: UInt, count: Int) -> Range<UInt>? {
+        guard count >= threshold else { return nil }
+        let mask = UInt(pageSize &- 1)
+        let (end, overflow) = start.addingReportingOverflow(UInt(count))
+        guard !overflow, start <= UInt.max &- mask else { return nil }
+        let first = (start &+ mask) & ~mask
+        let last = end & ~mask
+        return last > first ? first..<last : nil
+    }
+}

@@ -1,0 +1,81 @@
+// Tests/PropertyListTests/HugePagesTests.swift - HugePages: the range advised, arrays made through it,
+// and the reader's large trees built into advised buffers.
+//
+// Whether the kernel backs the range with huge pages is its own affair (and measured by the cold
+// decode rows of the peers' run, Benchmarks/README.md); these tests check what the code decides and
+// that advised buffers hold exactly what was written.
+
+import Foundation
+@_spi(Internals) import PropertyList
+import Testing
+
+@Suite struct HugePagesTests {
+    static let page = UInt(HugePages.pageSize)
+
+    @Test func theRangeIsTheWholePagesInside() {
+        let t = HugePages.threshold
+        // Below the threshold: nothing, aligned or not.
+        #expect(HugePages.adviceRange(start: 4 * Self.page, count: t - 1) == nil)
+        #expect(HugePages.adviceRange(start: 0, count: 0) == nil)
+        // Aligned at both ends: the buffer itself.
+        #expect(HugePages.adviceRange(start: 4 * Self.page, count: t) == 4 * Self.page..<(4 * Self.page + UInt(t)))
+        // Unaligned: the start rounded up, the end down.
+        #expect(
+            HugePages.adviceRange(start: 4 * Self.page + 16, count: t)
+                == 5 * Self.page..<(4 * Self.page + UInt(t)))
+        #expect(
+            HugePages.adviceRange(start: 4 * Self.page + 16, count: t + 3 * Int(Self.page))
+                == 5 * Self.page..<(9 * Self.page))
+        // 4 MiB less one byte after a boundary's next byte: one whole page inside.
+        #expect(HugePages.adviceRange(start: Self.page + 1, count: t) == 2 * Self.page..<(3 * Self.page))
+        // No end past the address space.
+        #expect(HugePages.adviceRange(start: UInt.max - UInt(t) + 2, count: t) == nil)
+        #expect(HugePages.adviceRange(start: UInt.max - 5, count: t) == nil)
+    }
+
+    @Test("filled arrays hold count copies", arguments: [0, 1, 1000, HugePages.threshold / 8, 3 << 20])
+    func filledArrays(count: Int) {
+        let words = HugePages.filled(UInt64(0xA5A5), count: count)
+        #expect(words.count == count)
+        #expect(words.allSatisfy { $0 == 0xA5A5 })
+        let pairs = HugePages.filled(Pair(a: 7, b: -1), count: count)
+        #expect(pairs.count == count)
+        #expect(pairs.allSatisfy { $0 == Pair(a: 7, b: -1) })
+        #expect(HugePages.filled(UInt8(1), count: -3).isEmpty)
+    }
+
+    @Test func anAdvisedOutputSpanKeepsWhatIsWritten() {
+        let n = 1 << 20  // 8 MiB of UInt64
+        var values: [UInt64] = [1, 2, 3]
+        values.append(addingCapacity: n) { out in
+            HugePages.advise(&out)
+            for i in 0..<n { out.append(UInt64(i) &* 0x9E37_79B9) }
+            HugePages.advise(&out)  // nothing left free: no advice, nothing moved
+        }
+        #expect(values.count == n + 3)
+        #expect(values[0...2] == [1, 2, 3])
+        #expect((0..<n).allSatisfy { values[$0 + 3] == UInt64($0) &* 0x9E37_79B9 })
+    }
+
+    /// Trees whose arrays pass the threshold: the reader's buffers (values, entries, the memo per
+    /// object) are advised, and the tree read is the one written.
+    @Test func largeTreesReadBackWhole() throws {
+        // 600,000 values: 14 MB of them, and 8 bytes of bookkeeping for each of the 600,001 objects.
+        let numbers = PlistValue.array((0..<600_000).map { $0 % 3 == 0 ? .real(Double($0) / 7) : .int($0) })
+        let doc = try BinaryPlistDocument(BinaryPlistWriter().write(numbers))
+        #expect(doc.objectCount * 8 >= HugePages.threshold)
+        #expect(try doc.value() == numbers)
+
+        // 100,000 entries: 4.8 MB of them.
+        let pairs = (0..<100_000).map { i -> (PlistValue, PlistValue) in
+            (.string("k\(i)"), .array([.int(i), .bool(i % 2 == 0)]))
+        }
+        let dictionary = PlistValue.dictionary(PlistDictionary(pairs))
+        #expect(try BinaryPlistDocument(BinaryPlistWriter().write(dictionary)).value() == dictionary)
+    }
+
+    struct Pair: Equatable, BitwiseCopyable {
+        var a: Int32
+        var b: Int64
+    }
+}
