@@ -2,7 +2,7 @@
 //
 // A decode or an encode of a large property list writes arrays of several megabytes that nothing has
 // touched before: the tree's array of a million values (24 MB), the reader's bookkeeping per object
-// (8 MB), the writer's deduplication table (16 MB for 822k distinct numbers). In a fresh process each
+// (8 MB), the XML writer's output (30 MB for the peers' mixed workload). In a fresh process each
 // 4 KiB page of them costs a page fault on first touch, which is most of what a one-shot decode
 // spends beyond its own work (a cold `bplist bench` decode of the peers' numbers workload: a third of
 // its samples in the kernel's fault path). Advised with `MADV_HUGEPAGE`, Linux backs such a buffer
