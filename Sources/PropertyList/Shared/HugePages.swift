@@ -1,14 +1,17 @@
 // Sources/PropertyList/Shared/HugePages.swift - Unsafe fence: large buffers on transparent huge pages.
 //
-// A decode or an encode of a large property list writes arrays of several megabytes that nothing has
-// touched before: the tree's array of a million values (24 MB), the reader's bookkeeping per object
-// (8 MB), the XML writer's output (30 MB for the peers' mixed workload). In a fresh process each
-// 4 KiB page of them costs a page fault on first touch, which is most of what a one-shot decode
-// spends beyond its own work (a cold `bplist bench` decode of the peers' numbers workload: a third of
-// its samples in the kernel's fault path). Advised with `MADV_HUGEPAGE`, Linux backs such a buffer
-// with 2 MiB pages where it can (`transparent_hugepage` in `always` or `madvise` mode, the default
-// of the common distributions): one fault per 2 MiB instead of 512, and a TLB entry that covers as
-// much. Elsewhere, or with huge pages off, the advice does nothing, and everything works as before.
+// A decode of a large binary property list writes arrays of several megabytes that nothing has
+// touched before: the tree's array of a million values (24 MB) and the reader's bookkeeping per
+// object (8 MB). In a fresh process each 4 KiB page of them costs a page fault on first touch, which
+// is most of what a one-shot decode spends beyond its own work (a cold `bplist bench` decode of the
+// peers' numbers workload: a third of its samples in the kernel's fault path). Advised with
+// `MADV_HUGEPAGE`, Linux backs such a buffer with 2 MiB pages where it can (`transparent_hugepage` in
+// `always` or `madvise` mode, the default of the common distributions): one fault per 2 MiB instead
+// of 512, and a TLB entry that covers as much. Elsewhere, or with huge pages off, the advice does
+// nothing, and everything works as before.
+//
+// The writers' buffers are not advised (measured, ARCHITECTURE.md): their cold runs became bimodal,
+// some 50-100 % slower with the time in the kernel.
 //
 // Only the buffer's own pages are advised: the range is the largest run of whole 2 MiB pages inside
 // it (`madvise` needs page-aligned addresses). `MADV_HUGEPAGE` changes how pages are backed, never

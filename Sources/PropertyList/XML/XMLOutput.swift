@@ -46,8 +46,6 @@
         guard let p = unsafe malloc(n &+ XMLOutput.slack) else { preconditionFailure("out of memory (\(n) bytes)") }
         unsafe base = p
         self.capacity = n
-        // A fresh block, nothing written yet.
-        unsafe HugePages.advise(UnsafeMutableRawBufferPointer(start: p, count: n))
     }
 
     deinit {
@@ -70,8 +68,6 @@
             preconditionFailure("out of memory (\(newCapacity) bytes)")
         }
         unsafe base = p
-        // The part past what is written (a remapped block's new pages, untouched).
-        unsafe HugePages.advise(UnsafeMutableRawBufferPointer(start: p + count, count: newCapacity &- count))
         capacity = newCapacity
     }
 

@@ -223,7 +223,7 @@ package struct XMLPlistWriter: Sendable {
         XMLCharacters.describe(XMLCharacters.firstInvalidScalar(s.string) ?? " ", place)
     }
 
-    /// Writes `s` as XML text (`&`, `<`, `>` escaped), as ``text(_:into:failure:)`` writes it without
+    /// Writes `s` as XML text (`&`, `<`, `>` escaped), as ``text(_:into:)`` writes it without
     /// `rawCharacters`; returns false, with nothing written, when `s` holds a character XML 1.0 cannot
     /// hold.
     @inline(__always)
