@@ -120,13 +120,27 @@ struct EditScriptGenerator {
 func sortingArrays(_ v: PlistValue) -> PlistValue {
     switch v {
     case .array(let xs):
-        return .array(xs.map(sortingArrays).sorted { "\($0)" < "\($1)" })
+        return .array(xs.map(sortingArrays).sorted { sortKey($0) < sortKey($1) })
     case .dictionary(let d):
-        // Keys sorted too, so that the description sorting arrays by is canonical.
-        let entries = d.entries.map { ($0.key, sortingArrays($0.value)) }.sorted { "\($0.0)" < "\($1.0)" }
+        let entries = d.entries.map { ($0.key, sortingArrays($0.value)) }.sorted { sortKey($0.0) < sortKey($1.0) }
         return .dictionary(PlistDictionary(entries))
     default:
         return v
+    }
+}
+
+/// A text that differs for values that differ: the description, but reals and dates by their bits
+/// (two NaNs with different payloads, or dates a nanosecond apart, print alike; the property test
+/// found two NaNs ordered one way forward and the other backward, seed 159376).
+func sortKey(_ v: PlistValue) -> String {
+    switch v {
+    case .real(let x): "r\(x.bitPattern)"
+    case .date(let d): "d\(d.timeIntervalSinceReferenceDate.bitPattern)"
+    case .array(let xs): "[" + xs.map(sortKey).joined(separator: ",") + "]"
+    case .set(let xs): "s[" + xs.map(sortKey).sorted().joined(separator: ",") + "]"
+    case .dictionary(let d):
+        "{" + d.entries.map { sortKey($0.key) + ":" + sortKey($0.value) }.sorted().joined(separator: ",") + "}"
+    default: "\(v)"
     }
 }
 

@@ -119,6 +119,28 @@ struct MergeRuleTests {
         #expect(merge.value == ["a", "b", "x", "z", "y"])
     }
 
+    @Test(
+        "arrays: an element both sides inserted at one place is kept as often as the side that inserted it more, either way round"
+    )
+    func sameGapRepeats() {
+        // The property test found this (seeds 6979 and 19131 of its generator): theirs' two "a"s
+        // both matched ours' one, so ours-first kept one "a" and theirs-first two. The union of the
+        // insertions is a multiset union, whichever side is ours.
+        let base: PlistValue = ["x", "y"]
+        let ours: PlistValue = ["x", "o", "a", "y"]
+        let theirs: PlistValue = ["x", "a", "t", "a", "y"]
+        let forward = PlistMerge(base: base, ours: ours, theirs: theirs)
+        #expect(forward.conflicts.isEmpty)
+        #expect(forward.value == ["x", "o", "a", "t", "a", "y"])
+        let backward = PlistMerge(base: base, ours: theirs, theirs: ours)
+        #expect(backward.conflicts.isEmpty)
+        #expect(backward.value == ["x", "a", "t", "a", "o", "y"])
+        // A scalar both sides replaced with arrays: the arrays merge as insertions into nothing.
+        let scalar = PlistMerge(base: ["k": 1], ours: ["k": ["a"]], theirs: ["k": ["a", "a"]])
+        #expect(scalar.value == ["k": ["a", "a"]])
+        #expect(PlistMerge(base: ["k": 1], ours: ["k": ["a", "a"]], theirs: ["k": ["a"]]).value == ["k": ["a", "a"]])
+    }
+
     @Test("arrays: one element replaced differently on both sides is a conflict at its position")
     func elementConflict() {
         let merge = PlistMerge(base: ["a", "b", "c"], ours: ["a", "x", "c"], theirs: ["a", "y", "c"])

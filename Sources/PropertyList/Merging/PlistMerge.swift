@@ -23,8 +23,8 @@
 ///   ``Options``), or, when every element is a dictionary with an identity field
 ///   (``Options/identityKeys``, e.g. `CFBundleURLName`), by that field, so that an element changed on
 ///   one side is the same element and merges field by field. Runs of elements changed on one side
-///   take that side's; insertions at the same place on both sides are both kept (ours first);
-///   overlapping changes of the same elements are a conflict, unless both sides kept the count, when
+///   take that side's; insertions at the same place on both sides are both kept (ours first, and an
+///   element both inserted as many times as the side that inserted it more); overlapping changes of the same elements are a conflict, unless both sides kept the count, when
 ///   the elements merge pairwise.
 /// - **Sets** merge as sets (additions and removals of both sides), with no conflicts.
 /// - **Anything else** (scalars, a change of kind) changed on both sides to different values is a

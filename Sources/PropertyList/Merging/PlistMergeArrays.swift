@@ -35,7 +35,7 @@ extension Merger {
     /// The merged array: elements kept by both sides are sync points (merged further when aligned by
     /// identity); between two sync points, a run changed on one side takes that side's, the same
     /// change on both sides is taken once, insertions at the same place on both sides are both kept
-    /// (ours first), runs of equal length merge pairwise, and anything else is a conflict.
+    /// (ours first; an element both inserted, as many times as the side that inserted it more), runs of equal length merge pairwise, and anything else is a conflict.
     mutating func mergeAligned(
         _ b: [PlistValue], _ o: [PlistValue], _ t: [PlistValue], at path: PlistKeyPath, depth: Int
     ) -> [PlistValue] {
@@ -120,15 +120,18 @@ extension Merger {
             return
         }
         if b.isEmpty {
-            // Both inserted here: ours, then theirs' elements ours does not have (an element with the
-            // same identity on both sides is one element, merged).
+            // Both inserted here: ours, then theirs' elements ours does not have, as multisets (an
+            // element theirs inserted twice and ours once is kept twice, whichever side is ours, so
+            // the union does not depend on the side; an element with the same identity on both sides
+            // is one element, merged).
             let start = out.count
             out.append(contentsOf: o)
-            var position: [Int: Int] = [:]
-            for (x, token) in runs.ot[ro].enumerated() { position[token] = start + x }
+            // Ours' unmatched positions of each token, first last (so that matching pops the first).
+            var positions: [Int: [Int]] = [:]
+            for (x, token) in runs.ot[ro].enumerated().reversed() { positions[token, default: []].append(start + x) }
             var dropped: Set<Int> = []
             for (x, token) in runs.tt[rt].enumerated() {
-                guard let p = position[token] else {
+                guard let p = positions[token]?.popLast() else {
                     out.append(t[t.startIndex + x])
                     continue
                 }
