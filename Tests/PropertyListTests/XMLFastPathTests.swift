@@ -295,6 +295,28 @@ private func outcome(_ data: Data) -> Outcome {
         }
     }
 
+    /// The scan flags control bytes and `BE`/`BF` bytes as suspicious; text flagged that holds only XML
+    /// characters (U+FFFD is `EF BF BD`, U+0FFE `E0 BF BE`, U+1FFFE `F0 9F BF BE`: only `EF BF BE` and
+    /// `EF BF BF` are U+FFFE and U+FFFF) is written and reads back, by the tree's writer and the
+    /// Codable encoder, as a string and as a key.
+    @Test func suspiciousButValidTextIsWritten() throws {
+        struct Row: Codable, Equatable {
+            var text: String
+            var keyed: [String: Int]
+        }
+        for length in [1, 8, 16, 17, 33] {
+            for near in ["\u{FFFD}", "\u{FFEF}", "\u{0FFE}", "\u{0FFF}", "\u{1FFFE}", "\u{10FFFF}", "\t\u{FFFC}\n"] {
+                let s = String(repeating: "a", count: length - 1) + near
+                let v = PlistValue.dictionary(PlistDictionary([(.string("k"), .string(s)), (.string(s), .integer(1))]))
+                #expect(try XMLPlist.decode(XMLPlist.encode(v)) == v, "\(length) \(near.debugDescription)")
+                var xml = PlistEncoder()
+                xml.outputFormat = .xml
+                let row = Row(text: s, keyed: [s: 1])
+                #expect(try PlistDecoder().decode(Row.self, from: xml.encode(row)) == row)
+            }
+        }
+    }
+
     /// Text over 16 bytes is copied and classified 16 bytes at a time, the last block overlapping the one
     /// before: a byte to escape, or one XML cannot hold, is found at every position of every block, in
     /// strings sliced from an XML input (an array of them is written in one run) and in owned strings.

@@ -291,7 +291,7 @@ extension XMLEncoderImpl {
     @inline(__always)
     func appendKeyLine(_ key: String) throws(XMLStreamAbandoned) {
         state.out.append(word: 0x3e_7965_6b3c, 5)  // "<key>"
-        guard XMLPlistWriter.appendText(key, into: &state.out) else { throw abandon() }
+        guard XMLPlistWriter.appendText(key.utf8.span, checked: true, into: &state.out) else { throw abandon() }
         state.out.append(word: 0x0a_3e79_656b_2f3c, 7)  // "</key>\n"
     }
 
@@ -378,7 +378,7 @@ extension XMLEncoderImpl {
     @inline(__always)
     func writeString(_ s: String) throws(XMLStreamAbandoned) {
         state.out.append(word: 0x3e67_6e69_7274_733c, 8)  // "<string>"
-        guard XMLPlistWriter.appendText(s, into: &state.out) else { throw abandon() }
+        guard XMLPlistWriter.appendText(s.utf8.span, checked: true, into: &state.out) else { throw abandon() }
         state.out.append(words: 0x676e_6972_7473_2f3c, 0x0a3e, 10)  // "</string>\n"
     }
 

@@ -20,6 +20,23 @@ enum XMLCharacters {
         return s.unicodeScalars.first { !isXMLChar($0) }
     }
 
+    /// Whether the valid UTF-8 `text` holds a scalar XML 1.0 cannot hold. In valid UTF-8 those are
+    /// the C0 controls other than tab, LF and CR (one byte each) and U+FFFE and U+FFFF (`EF BF BE`,
+    /// `EF BF BF`; `EF` only ever leads a scalar); surrogates cannot occur.
+    static func holdsInvalid(_ text: Span<UInt8>) -> Bool {
+        var i = 0
+        while i < text.count {
+            let b = text[i]
+            if b < 0x20 {
+                if b != 0x09 && b != 0x0A && b != 0x0D { return true }
+            } else if b == 0xEF && i &+ 2 < text.count && text[i &+ 1] == 0xBF && text[i &+ 2] >= 0xBE {
+                return true
+            }
+            i &+= 1
+        }
+        return false
+    }
+
     static func isXMLChar(_ c: Unicode.Scalar) -> Bool {
         switch c.value {
         case 0x09, 0x0A, 0x0D, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true

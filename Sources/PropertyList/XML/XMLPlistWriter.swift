@@ -198,23 +198,13 @@ package struct XMLPlistWriter: Sendable {
         return path
     }
 
-    /// Writes `s` as XML text (`&`, `<`, `>` escaped). Unless `rawCharacters`, text that may hold a
-    /// character XML 1.0 cannot hold is checked first: when it does, nothing of it is written and the
-    /// result is false (the caller names the place: `invalidText`). No closure for the failure: one
-    /// that captured `s` made the walk copy each string it wrote.
+    /// Writes `s` as XML text, checked unless `rawCharacters` (``appendText(_:checked:into:)``). No
+    /// closure for the failure: one that captured `s` made the walk copy each string it wrote; the
+    /// caller names the place (``invalidText(_:_:)``).
     @inline(__always)
     func text(_ s: PlistString, into out: inout XMLOutput) -> Bool {
-        let mark = out.count
-        let found = s.withUTF8Span { out.appendScanning($0) }
-        if found.suspicious && !rawCharacters && XMLCharacters.firstInvalidScalar(s.string) != nil {
-            out.truncate(mark)
-            return false
-        }
-        if found.escapes {
-            out.truncate(mark)
-            s.withUTF8Span { out.appendEscaped($0) }
-        }
-        return true
+        let checked = !rawCharacters
+        return s.withUTF8Span { Self.appendText($0, checked: checked, into: &out) }
     }
 
     /// The error for text `s`, which holds a character XML 1.0 cannot hold, at `place` ("the key …").
@@ -223,20 +213,21 @@ package struct XMLPlistWriter: Sendable {
         XMLCharacters.describe(XMLCharacters.firstInvalidScalar(s.string) ?? " ", place)
     }
 
-    /// Writes `s` as XML text (`&`, `<`, `>` escaped), as ``text(_:into:)`` writes it without
-    /// `rawCharacters`; returns false, with nothing written, when `s` holds a character XML 1.0 cannot
-    /// hold.
+    /// Writes the UTF-8 `text` as XML text (`&`, `<`, `>` escaped): copied as it is while it is scanned,
+    /// and written again escaped only when the scan found something to escape. When `checked`, text
+    /// that may hold a character XML 1.0 cannot hold (the scan flags the bytes they start with) is
+    /// checked; when it does, nothing of it is written and the result is false.
     @inline(__always)
-    static func appendText(_ s: String, into out: inout XMLOutput) -> Bool {
+    static func appendText(_ text: Span<UInt8>, checked: Bool, into out: inout XMLOutput) -> Bool {
         let mark = out.count
-        let found = out.appendScanning(s.utf8.span)
-        if found.suspicious && XMLCharacters.firstInvalidScalar(s) != nil {
+        let found = out.appendScanning(text)
+        if found.suspicious && checked && XMLCharacters.holdsInvalid(text) {
             out.truncate(mark)
             return false
         }
         if found.escapes {
             out.truncate(mark)
-            out.appendEscaped(s.utf8.span)
+            out.appendEscaped(text)
         }
         return true
     }
