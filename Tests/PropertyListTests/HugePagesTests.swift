@@ -31,6 +31,10 @@ import Testing
         // No end past the address space.
         #expect(HugePages.adviceRange(start: UInt.max - UInt(t) + 2, count: t) == nil)
         #expect(HugePages.adviceRange(start: UInt.max - 5, count: t) == nil)
+        // A buffer ending at the last address: rounding its start up does not overflow.
+        #expect(
+            HugePages.adviceRange(start: UInt.max - UInt(t), count: t)
+                == (UInt.max - 2 * Self.page + 1)..<(UInt.max - Self.page + 1))
     }
 
     @Test("filled arrays hold count copies", arguments: [0, 1, 1000, HugePages.threshold / 8, 3 << 20])

@@ -73,7 +73,8 @@
         guard count >= threshold else { return nil }
         let mask = UInt(pageSize &- 1)
         let (end, overflow) = start.addingReportingOverflow(UInt(count))
-        guard !overflow, start <= UInt.max &- mask else { return nil }
+        guard !overflow else { return nil }
+        // No overflow below: start + count fits and count > mask, so start + mask fits too.
         let first = (start &+ mask) & ~mask
         let last = end & ~mask
         return last > first ? first..<last : nil
