@@ -78,6 +78,17 @@ import Testing
         #expect(try BinaryPlistDocument(BinaryPlistWriter().write(dictionary)).value() == dictionary)
     }
 
+    /// A root of over 4 million elements sizes the writer's dedup table at once past 8 million slots,
+    /// the size from which it is advised: the repeats are still found (each value written once) and
+    /// every element reads back.
+    @Test func aWriterTableOnHugePagesDeduplicates() throws {
+        let n = 4_200_000
+        let numbers = PlistValue.array((0..<n).map { .int($0 % 1000) })
+        let doc = try BinaryPlistDocument(BinaryPlistWriter().write(numbers))
+        #expect(doc.objectCount == 1001)
+        #expect(try doc.value() == numbers)
+    }
+
     struct Pair: Equatable, BitwiseCopyable {
         var a: Int32
         var b: Int64
