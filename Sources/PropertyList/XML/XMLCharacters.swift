@@ -22,7 +22,9 @@ enum XMLCharacters {
 
     /// Whether the valid UTF-8 `text` holds a scalar XML 1.0 cannot hold. In valid UTF-8 those are
     /// the C0 controls other than tab, LF and CR (one byte each) and U+FFFE and U+FFFF (`EF BF BE`,
-    /// `EF BF BF`; `EF` only ever leads a scalar); surrogates cannot occur.
+    /// `EF BF BF`; `EF` only ever leads a scalar); surrogates cannot occur. Not inlined: the writers
+    /// call it only for text their scan flagged, and inlined it grew their hot loops.
+    @inline(never)
     static func holdsInvalid(_ text: Span<UInt8>) -> Bool {
         var i = 0
         while i < text.count {
