@@ -295,6 +295,20 @@ private func outcome(_ data: Data) -> Outcome {
         }
     }
 
+    /// An array of strings read in place from a binary input is written in one run through its input;
+    /// a string in it that XML cannot hold is refused with its place, as an owned one is.
+    @Test func aSlicedStringXMLCannotHoldIsNamed() throws {
+        let input = try BinaryPlistWriter().write(["an ordinary string, long", "bad \u{1} string here, long enough"])
+        let value = try BinaryPlistDocument(input).value()
+        do throws(PlistError) {
+            _ = try XMLPlist.encode(value)
+            Issue.record("U+0001 written")
+        } catch {
+            #expect(error.code == .unencodable)
+            #expect(error.detail.hasPrefix("the string at \"1\" holds U+0001"), "\(error.detail)")
+        }
+    }
+
     /// The scan flags control bytes and `BE`/`BF` bytes as suspicious; text flagged that holds only XML
     /// characters (U+FFFD is `EF BF BD`, U+0FFE `E0 BF BE`, U+1FFFE `F0 9F BF BE`: only `EF BF BE` and
     /// `EF BF BF` are U+FFFE and U+FFFF) is written and reads back, by the tree's writer and the

@@ -24,8 +24,9 @@
 ///   (``Options/identityKeys``, e.g. `CFBundleURLName`), by that field, so that an element changed on
 ///   one side is the same element and merges field by field. Runs of elements changed on one side
 ///   take that side's; insertions at the same place on both sides are both kept (ours first, and an
-///   element both inserted as many times as the side that inserted it more); overlapping changes of the same elements are a conflict, unless both sides kept the count, when
-///   the elements merge pairwise.
+///   element both inserted as many times as the side that inserted it more); overlapping changes of
+///   the same elements are a conflict, unless both sides kept the count, when the elements merge
+///   pairwise.
 /// - **Sets** merge as sets (additions and removals of both sides), with no conflicts.
 /// - **Anything else** (scalars, a change of kind) changed on both sides to different values is a
 ///   conflict.

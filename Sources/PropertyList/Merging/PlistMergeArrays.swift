@@ -35,7 +35,8 @@ extension Merger {
     /// The merged array: elements kept by both sides are sync points (merged further when aligned by
     /// identity); between two sync points, a run changed on one side takes that side's, the same
     /// change on both sides is taken once, insertions at the same place on both sides are both kept
-    /// (ours first; an element both inserted, as many times as the side that inserted it more), runs of equal length merge pairwise, and anything else is a conflict.
+    /// (ours first; an element both inserted, as many times as the side that inserted it more), runs
+    /// of equal length merge pairwise, and anything else is a conflict.
     mutating func mergeAligned(
         _ b: [PlistValue], _ o: [PlistValue], _ t: [PlistValue], at path: PlistKeyPath, depth: Int
     ) -> [PlistValue] {
@@ -128,7 +129,9 @@ extension Merger {
             out.append(contentsOf: o)
             // Ours' unmatched positions of each token, first last (so that matching pops the first).
             var positions: [Int: [Int]] = [:]
-            for (x, token) in runs.ot[ro].enumerated().reversed() { positions[token, default: []].append(start + x) }
+            for (x, token) in runs.ot[ro].enumerated().reversed() {
+                positions[token, default: []].append(start + x)
+            }
             var dropped: Set<Int> = []
             for (x, token) in runs.tt[rt].enumerated() {
                 guard let p = positions[token]?.popLast() else {

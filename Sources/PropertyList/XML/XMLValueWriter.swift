@@ -125,17 +125,9 @@ extension XMLPlistWriter {
             let text = bytes.extracting(PlistString.range(packed))
             out.append(tabs: indent)
             out.append(word: 0x3e67_6e69_7274_733c, 8)  // "<string>"
-            let mark = out.count
-            let found = out.appendScanning(text)
-            if found.suspicious && !rawCharacters, case .string(let s) = elements[k],
-                let bad = XMLCharacters.firstInvalidScalar(s.string)
-            {
-                out.truncate(mark)
-                throw XMLCharacters.describe(bad, "the string at \(XMLCharacters.place(path(k &+ 1)))")
-            }
-            if found.escapes {
-                out.truncate(mark)
-                out.appendEscaped(text)
+            guard XMLPlistWriter.appendText(text, checked: !rawCharacters, into: &out) else {
+                guard case .string(let s) = elements[k] else { return k }  // a string: matched above
+                throw XMLPlistWriter.invalidText(s, "the string at \(XMLCharacters.place(path(k &+ 1)))")
             }
             out.append(words: 0x676e_6972_7473_2f3c, 0x0a3e, 10)  // "</string>\n"
             k &+= 1
