@@ -9,14 +9,8 @@
 enum XMLCharacters {
     /// The first scalar of `s` that XML 1.0 cannot hold, if any.
     static func firstInvalidScalar(_ s: String) -> Unicode.Scalar? {
-        // Fast path: the UTF-8 of a valid string has no byte below 0x20 other than tab, LF, CR, and
-        // U+FFFE/U+FFFF are EF BF BE/BF.
-        var suspicious = false
-        for b in s.utf8 where (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) || b == 0xBF || b == 0xBE {
-            suspicious = true
-            break
-        }
-        guard suspicious else { return nil }
+        // The scalars are walked only when the bytes hold one.
+        guard holdsInvalid(s.utf8.span) else { return nil }
         return s.unicodeScalars.first { !isXMLChar($0) }
     }
 

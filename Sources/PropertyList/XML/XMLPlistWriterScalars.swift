@@ -216,11 +216,11 @@ extension XMLPlistWriter {
         switch value {
         case .null: return true
         case .date(let d): return (try? dateFields(d)) == nil
-        case .string(let s): return XMLCharacters.firstInvalidScalar(s.string) != nil
+        case .string(let s): return s.withUTF8Span { XMLCharacters.holdsInvalid($0) }
         case .dictionary(let d):
             return d.entries.contains { entry in
                 guard case .string(let key) = entry.key else { return true }
-                return XMLCharacters.firstInvalidScalar(key.string) != nil
+                return key.withUTF8Span { XMLCharacters.holdsInvalid($0) }
             }
         case .bool, .integer, .real, .data, .uid, .array, .set: return false
         }
@@ -244,7 +244,7 @@ extension XMLPlistWriter {
         case .scalar(let v): return XMLPlistWriter.refuses(v, rawCharacters: rawCharacters)
         case .key(let k):
             guard case .string(let key) = k else { return true }
-            return !rawCharacters && XMLCharacters.firstInvalidScalar(key.string) != nil
+            return !rawCharacters && key.withUTF8Span { XMLCharacters.holdsInvalid($0) }
         case .container: return false
         }
     }
