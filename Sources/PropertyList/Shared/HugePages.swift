@@ -11,7 +11,8 @@
 // nothing, and everything works as before.
 //
 // The writers' buffers are not advised (measured, ARCHITECTURE.md): their cold runs became bimodal,
-// some 50-100 % slower with the time in the kernel. The one exception is the writer's deduplication
+// some 50-100 % slower with the time in the kernel (though at 100 MB such slow runs came without the
+// advice too, on the same VM: Benchmarks/README, session 10). The one exception is the writer's deduplication
 // table from 64 MiB on (`DedupTable.hugePageSlots`), probed at random far beyond the caches, where
 // the advice saves 7-10 % of a 1 GB encode.
 //
