@@ -102,6 +102,61 @@ final class BinaryDecoderImpl: Decoder {
     }
 }
 
+/// The `Decoder` of the text forms and of trees: reads a ``PlistTape`` (see TapeDecoding.swift). One
+/// instance serves the whole decode; nested values are decoded by pointing it at another entry
+/// (`state.current`) for the extent of their `init(from:)`.
+final class TapeDecoderImpl: Decoder {
+    let tape: PlistTape
+    let userInfo: [CodingUserInfoKey: Any]
+    let maxDepth: Int
+    /// How many values the decode may produce (see `PlistDecoder.valueBudget(forInputBytes:)`).
+    let budget: Int
+
+    #if DEBUG
+        var state: TapeDecoderState
+    #else
+        private let cell: CoderCell<TapeDecoderState>
+        var state: TapeDecoderState {
+            unsafeAddress { unsafe UnsafePointer(cell.address) }
+            unsafeMutableAddress { unsafe cell.address }
+        }
+        deinit { cell.destroy() }
+    #endif
+
+    init(tape: PlistTape, userInfo: [CodingUserInfoKey: Any], maxDepth: Int, budget: Int) {
+        self.tape = tape
+        self.userInfo = userInfo
+        self.maxDepth = maxDepth
+        self.budget = budget
+        #if DEBUG
+            state = TapeDecoderState(current: tape.root)
+        #else
+            cell = CoderCell(TapeDecoderState(current: tape.root))
+        #endif
+    }
+
+    /// Runs `body` with the tape's source bytes lent to every read it makes (one borrow for the whole
+    /// decode, as `BinaryDecoderImpl.withLentInput`; see the file header, point 2: `state.input` is
+    /// set only inside the borrow's closure and reset before it returns).
+    func withLentInput<R>(_ body: () throws -> R) throws -> R {
+        guard let source = tape.source else { return try body() }
+        return try ByteReader.read(source) { (r) throws -> R in
+            state.input = r
+            defer { state.input = nil }
+            return try body()
+        }
+    }
+
+    /// Runs `body` over a new borrow of the tape's source bytes (none: an empty reader, which no
+    /// entry of such a tape reads).
+    func withSourceBytes<R>(_ body: (ByteReader) -> R) -> R {
+        guard let source = tape.source else {
+            return unsafe body(ByteReader(UnsafeRawBufferPointer(start: nil, count: 0)))
+        }
+        return ByteReader.read(source, body)
+    }
+}
+
 /// The `Encoder` of a binary encode: writes straight into an ``ObjectTableBuilder`` (see
 /// BinaryEncoding.swift). One instance serves the whole encode; `state.current` is the frame the
 /// next container request goes to.
@@ -204,6 +259,28 @@ extension ByteReader {
         guard contains(offset: offset, length: length, limit: count) else { return nil }
         // In bounds: offset ..< offset + length lies inside 0 ..< count (checked just above).
         return unsafe asciiString(unchecked: offset, length: length)
+    }
+
+    /// The bytes `offset ..< offset + length` as a `String` when the range lies inside the input and
+    /// holds valid UTF-8; `ascii` says the caller found them all ASCII (then one pass confirms it
+    /// while the standard library's validation is skipped), nil otherwise.
+    @inline(__always)
+    func utf8String(at offset: Int, length: Int, ascii: Bool) -> String? {
+        guard contains(offset: offset, length: length, limit: count) else { return nil }
+        if ascii, let s = unsafe asciiString(unchecked: offset, length: length) {
+            // In bounds: checked just above.
+            return s
+        }
+        // In bounds: checked above.
+        return unsafe string(validatingUTF8Unchecked: offset, length: length)
+    }
+
+    /// True when the `length` bytes at `offset` lie inside the input and are the UTF-8 of `key`.
+    @inline(__always)
+    func bytes(at offset: Int, length: Int, equal key: String) -> Bool {
+        guard contains(offset: offset, length: length, limit: count) else { return false }
+        // In bounds: offset ..< offset + length lies inside 0 ..< count (checked just above).
+        return unsafe bytes(unchecked: offset, length: length, equal: key)
     }
 
     /// True when the bytes `offset ..< offset + key.count` lie inside the input and equal `key`.

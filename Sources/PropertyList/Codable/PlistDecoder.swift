@@ -203,12 +203,25 @@ public struct PlistDecoder: Sendable {
         return try decode(type, fromTree: value, valueBudget: valueBudget(forInputBytes: distinct))
     }
 
-    /// Decodes `tree` in place (TreeDecoding.swift).
+    /// Decodes `tree`, flattened into a tape (PlistTape.swift, TapeDecoding.swift).
     func decode<T: Decodable>(_ type: T.Type, fromTree tree: PlistValue, valueBudget: Int) throws -> T {
-        let impl = TreeDecoderImpl(
-            root: tree, userInfo: userInfo.mapValues { $0 as Any }, maxDepth: limits.maxDepth, budget: valueBudget)
-        try impl.countValue(depth: 0)
-        return try impl.decodeValue(type, tree, depth: 0, prefix: nil, step: .none)
+        let tape: PlistTape
+        do {
+            tape = try PlistTape(tree: tree)
+        } catch {
+            throw PlistDecoder.corrupted(error, codingPath: [])
+        }
+        return try decode(type, fromTape: tape, valueBudget: valueBudget)
+    }
+
+    /// Decodes the root of `tape` (TapeDecoding.swift).
+    func decode<T: Decodable>(_ type: T.Type, fromTape tape: PlistTape, valueBudget: Int) throws -> T {
+        let impl = TapeDecoderImpl(
+            tape: tape, userInfo: userInfo.mapValues { $0 as Any }, maxDepth: limits.maxDepth, budget: valueBudget)
+        return try impl.withLentInput { () throws -> T in
+            try impl.countValue(depth: 0)
+            return try impl.decodeValue(type, tape.root, depth: 0, prefix: nil, step: .none)
+        }
     }
 
     /// How many distinct values `root` holds (a container's storage counted once however often it is

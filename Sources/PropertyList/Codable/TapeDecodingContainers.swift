@@ -1,13 +1,15 @@
-// Sources/PropertyList/Codable/TreeDecodingContainers.swift - The keyed, unkeyed and single-value
-// containers of the tree decoder (TreeDecoding.swift).
+// Sources/PropertyList/Codable/TapeDecodingContainers.swift - The keyed, unkeyed and single-value
+// containers of the tape decoder (TapeDecoding.swift).
 //
 // Each mirrors its binary counterpart (BinaryDecodingContainers.swift): the same budget counts, the
-// same coding paths and error kinds; a container holds the dictionary's entries or the array's
-// elements themselves (shared storage, no copy).
+// same coding paths and error kinds; a container holds where its children start in the tape's
+// reference list and how many there are.
 
-struct TreeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let impl: TreeDecoderImpl
-    let entries: [PlistDictionary.Element]
+struct TapeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let impl: TapeDecoderImpl
+    /// Where the dictionary's keys start in `tape.refs` (its values follow them), and its entry count.
+    let start: Int
+    let count: Int
     /// Frames below this container, and its whole path when a child decoder made it.
     let depth: Int
     let prefix: [any CodingKey]?
@@ -18,25 +20,26 @@ struct TreeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// accept, are left out).
     var allKeys: [Key] {
         var keys: [Key] = []
-        keys.reserveCapacity(entries.count)
-        for entry in entries {
-            guard case .string(let s) = entry.key, let key = Key(stringValue: s.string) else { continue }
+        keys.reserveCapacity(count)
+        for i in 0..<count {
+            guard let text = impl.keyText(impl.child(start, i)), let key = Key(stringValue: text) else { continue }
             keys.append(key)
         }
         return keys
     }
 
+    /// The value entry of `key`, or nil when the dictionary has none.
     @inline(__always)
-    func find(_ key: Key) -> PlistValue? {
-        guard let i = impl.find(key.stringValue, in: entries) else { return nil }
-        return entries[i].value
+    func find(_ key: Key) -> Int? {
+        guard let i = impl.find(key.stringValue, start: start, count: count) else { return nil }
+        return impl.child(start, count &+ i)
     }
 
-    func contains(_ key: Key) -> Bool { impl.find(key.stringValue, in: entries) != nil }
+    func contains(_ key: Key) -> Bool { find(key) != nil }
 
     /// The value of `key`, counted against the budget.
     @inline(__always)
-    func value(_ key: Key) throws -> PlistValue {
+    func value(_ key: Key) throws -> Int {
         guard let found = find(key) else { throw keyNotFound(key) }
         try impl.countValue(depth: depth)
         return found
@@ -50,7 +53,7 @@ struct TreeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     @inline(__always)
-    func scalar<T>(_ key: Key, _ read: (TreeDecoderImpl, PlistValue) throws(DecodeFailure) -> T) throws -> T {
+    func scalar<T>(_ key: Key, _ read: (TapeDecoderImpl, Int) throws(DecodeFailure) -> T) throws -> T {
         let v = try value(key)
         do throws(DecodeFailure) {
             return try read(impl, v)
@@ -69,7 +72,7 @@ struct TreeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try scalar(key) { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: F.self) }
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { TreeDecoderImpl.isNull(try value(key)) }
+    func decodeNil(forKey key: Key) throws -> Bool { impl.isNull(try value(key)) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
         try scalar(key) { (d, v) throws(DecodeFailure) in try d.bool(v) }
     }
@@ -97,7 +100,7 @@ struct TreeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let found = find(key), !TreeDecoderImpl.isNull(found) else { return nil }
+        guard let found = find(key), !impl.isNull(found) else { return nil }
         try impl.countValue(depth: depth)
         return try impl.decodeValue(type, found, depth: depth, prefix: prefix, step: .key(key))
     }
@@ -149,35 +152,37 @@ struct TreeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func childDecoder(_ key: some CodingKey) throws -> any Decoder {
-        guard let i = impl.find(key.stringValue, in: entries) else { throw keyNotFound(key) }
+        guard let i = impl.find(key.stringValue, start: start, count: count) else { throw keyNotFound(key) }
         try impl.countValue(depth: depth)
-        return TreeChildDecoder(impl: impl, value: entries[i].value, codingPath: try nestedPrefix(key))
+        return TapeChildDecoder(impl: impl, ref: impl.child(start, count &+ i), codingPath: try nestedPrefix(key))
     }
 }
 
 /// An unkeyed container over an array's (or a set's) elements.
-struct TreeUnkeyedDecoding: UnkeyedDecodingContainer {
-    let impl: TreeDecoderImpl
-    let elements: [PlistValue]
+struct TapeUnkeyedDecoding: UnkeyedDecodingContainer {
+    let impl: TapeDecoderImpl
+    /// Where the elements start in `tape.refs`, and how many there are.
+    let start: Int
+    let n: Int
     let depth: Int
     let prefix: [any CodingKey]?
     var currentIndex = 0
 
-    init(impl: TreeDecoderImpl, elements: [PlistValue], depth: Int, prefix: [any CodingKey]?) {
+    init(impl: TapeDecoderImpl, start: Int, count: Int, depth: Int, prefix: [any CodingKey]?) {
         self.impl = impl
-        self.elements = elements
+        self.start = start
+        self.n = count
         self.depth = depth
         self.prefix = prefix
     }
 
     var codingPath: [any CodingKey] { prefix ?? impl.codingPath(depth: depth) }
-    var count: Int? { elements.count }
-    var isAtEnd: Bool { currentIndex >= elements.count }
+    var count: Int? { n }
+    var isAtEnd: Bool { currentIndex >= n }
 
     /// The current element, counted against the budget.
     @inline(__always)
-    func element(_ type: Any.Type) throws -> PlistValue {
-        let n = elements.count
+    func element(_ type: Any.Type) throws -> Int {
         guard currentIndex < n else {
             throw DecodingError.valueNotFound(
                 type,
@@ -186,11 +191,11 @@ struct TreeUnkeyedDecoding: UnkeyedDecodingContainer {
                     debugDescription: "the array has no element \(currentIndex) (it has \(n))"))
         }
         try impl.countValue(depth: depth)
-        return elements[currentIndex]
+        return impl.child(start, currentIndex)
     }
 
     @inline(__always)
-    mutating func scalar<T>(_ read: (TreeDecoderImpl, PlistValue) throws(DecodeFailure) -> T) throws -> T {
+    mutating func scalar<T>(_ read: (TapeDecoderImpl, Int) throws(DecodeFailure) -> T) throws -> T {
         let v = try element(T.self)
         do throws(DecodeFailure) {
             let result = try read(impl, v)
@@ -213,7 +218,7 @@ struct TreeUnkeyedDecoding: UnkeyedDecodingContainer {
 
     mutating func decodeNil() throws -> Bool {
         let v = try element(Optional<Any>.self)
-        if TreeDecoderImpl.isNull(v) {
+        if impl.isNull(v) {
             currentIndex += 1
             return true
         }
@@ -266,7 +271,7 @@ struct TreeUnkeyedDecoding: UnkeyedDecodingContainer {
 
     mutating func superDecoder() throws -> any Decoder {
         let v = try element((any Decoder).self)
-        let decoder = TreeChildDecoder(impl: impl, value: v, codingPath: try nestedPrefix())
+        let decoder = TapeChildDecoder(impl: impl, ref: v, codingPath: try nestedPrefix())
         currentIndex += 1
         return decoder
     }
@@ -278,18 +283,18 @@ struct TreeUnkeyedDecoding: UnkeyedDecodingContainer {
     }
 }
 
-struct TreeSingleValueDecoding: SingleValueDecodingContainer {
-    let impl: TreeDecoderImpl
-    let value: PlistValue
+struct TapeSingleValueDecoding: SingleValueDecodingContainer {
+    let impl: TapeDecoderImpl
+    let ref: Int
     let depth: Int
     let prefix: [any CodingKey]?
 
     var codingPath: [any CodingKey] { prefix ?? impl.codingPath(depth: depth) }
 
     @inline(__always)
-    func scalar<T>(_ read: (TreeDecoderImpl, PlistValue) throws(DecodeFailure) -> T) throws -> T {
+    func scalar<T>(_ read: (TapeDecoderImpl, Int) throws(DecodeFailure) -> T) throws -> T {
         do throws(DecodeFailure) {
-            return try read(impl, value)
+            return try read(impl, ref)
         } catch {
             throw error.decodingError(T.self, codingPath)
         }
@@ -305,7 +310,7 @@ struct TreeSingleValueDecoding: SingleValueDecodingContainer {
         try scalar { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: F.self) }
     }
 
-    func decodeNil() -> Bool { TreeDecoderImpl.isNull(value) }
+    func decodeNil() -> Bool { impl.isNull(ref) }
     func decode(_ type: Bool.Type) throws -> Bool { try scalar { (d, v) throws(DecodeFailure) in try d.bool(v) } }
     func decode(_ type: String.Type) throws -> String {
         try scalar { (d, v) throws(DecodeFailure) in try d.string(v) }
@@ -326,6 +331,6 @@ struct TreeSingleValueDecoding: SingleValueDecodingContainer {
     func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try impl.decodeValue(type, value, depth: depth, prefix: prefix, step: .none)
+        try impl.decodeValue(type, ref, depth: depth, prefix: prefix, step: .none)
     }
 }
