@@ -108,6 +108,11 @@ public struct PlistDecoder: Sendable {
                 let document = try BinaryPlistDocument(input, limits: limits, options: plain)
                 return (try decode(type, from: document), .binary)
             }
+            if format == .xml {
+                // Straight into a tape: no tree (XMLTapeSink.swift).
+                let tape = try XMLPlist.tape(input, limits: limits, options: plain)
+                return (try decode(type, fromTape: tape, valueBudget: valueBudget(forInputBytes: input.count)), .xml)
+            }
             tree = try PlistValue.decode(from: input, as: format, limits: limits, options: plain).value
             inputBytes = input.count
         } catch let error as PlistError {

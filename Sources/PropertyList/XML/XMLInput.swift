@@ -252,6 +252,14 @@
         }
     }
 
+    /// The hash of the bytes of `r` (`ByteHash`, as a `PlistString` of the same text hashes). `r` must
+    /// lie in the input.
+    func hash(_ r: Range<Int>) -> UInt64 {
+        precondition(r.lowerBound >= 0 && r.upperBound <= count, "XML input range")
+        // 0 <= r.lowerBound <= r.upperBound <= count: checked above.
+        return unsafe ByteHash.hash(UnsafeRawBufferPointer(rebasing: base[r]))
+    }
+
     /// Appends the bytes of `r` to `buffer`. `r` must lie in the input.
     func append(_ r: Range<Int>, to buffer: inout [UInt8]) {
         precondition(r.lowerBound >= 0 && r.upperBound <= count, "XML input range")

@@ -61,20 +61,54 @@ package enum XMLPlist {
         let (encoding, bom) = PlistText.detectEncoding(data)
         if encoding == .utf8 {
             // Read in place; strings longer than 15 bytes are slices of `data` (see ``PlistString``).
-            let source = StringSource(data)
+            let sink = XMLTreeSink(source: StringSource(data), sourceBase: bom)
             return try XMLInput.read(data, from: bom) { (input) throws(PlistError) -> PlistValue in
-                var reader = XMLPlistReader(bytes: input, limits: limits, source: source, sourceBase: bom)
+                var reader = XMLPlistReader(bytes: input, limits: limits, sink: sink)
                 reader.normalizesDates = options.normalizesDates
                 return try reader.parseDocument()
             }
         }
         let text = try PlistText(data)
         return try XMLInput.read(text.utf8) { (input) throws(PlistError) -> PlistValue in
-            var reader = XMLPlistReader(bytes: input, limits: limits)
+            var reader = XMLPlistReader(bytes: input, limits: limits, sink: XMLTreeSink())
             reader.ignoresDeclaredEncoding = true
             reader.normalizesDates = options.normalizesDates
             return try reader.parseDocument()
         }
+    }
+
+    /// Reads an XML property list into a Codable decode's tape (XMLTapeSink.swift): the document
+    /// checked as ``decode(_:limits:options:)`` checks it, with the same errors, but no `PlistValue`
+    /// made; strings stay bytes of `data` until a `Decodable` keeps one.
+    static func tape(_ data: Data, limits: PlistLimits, options: PlistReadOptions) throws(PlistError) -> PlistTape {
+        // A tape holds at most 2^31 entries, keys included: at most one key per value.
+        var bounded = limits
+        bounded.maxValues = min(limits.maxValues, PlistTape.maxEntries / 2)
+        let (encoding, bom) = PlistText.detectEncoding(data)
+        if encoding == .utf8 {
+            return try XMLInput.read(data, from: bom) { (input) throws(PlistError) -> PlistTape in
+                try tape(input, limits: bounded, options: options, sink: XMLTapeSink(source: data, sourceBase: bom))
+            }
+        }
+        // UTF-16 or UTF-32: the strings are bytes of the UTF-8 transcoding, which the tape keeps.
+        let utf8 = try PlistText(data).utf8
+        let source = Data(utf8)
+        return try XMLInput.read(utf8) { (input) throws(PlistError) -> PlistTape in
+            try tape(
+                input, limits: bounded, options: options, sink: XMLTapeSink(source: source, sourceBase: 0),
+                transcoded: true)
+        }
+    }
+
+    private static func tape(
+        _ input: XMLInput, limits: PlistLimits, options: PlistReadOptions, sink: XMLTapeSink, transcoded: Bool = false
+    ) throws(PlistError) -> PlistTape {
+        var reader = XMLPlistReader(bytes: input, limits: limits, sink: sink)
+        reader.ignoresDeclaredEncoding = transcoded
+        reader.normalizesDates = options.normalizesDates
+        let root = try reader.parseDocument()
+        reader.sink.tape.root = Int(root)
+        return reader.sink.tape
     }
 
     /// Writes a value as an XML property list in Apple's layout: a tab per level, `<true/>`,

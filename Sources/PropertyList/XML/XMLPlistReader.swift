@@ -149,9 +149,9 @@ struct XMLText {
     }
 }
 
-/// One open container on the explicit stack. Its elements (or entries) are the end of the reader's
-/// shared `items` (or `entryKeys`/`entryValues`) stacks from `start` on, so no container owns a
-/// growing array.
+/// One open container on the explicit stack. Its elements (or entries) are the end of its sink's
+/// shared stacks of elements (or keys and values) from `start` on, so no container owns a growing
+/// array.
 struct XMLFrame {
     var isDictionary: Bool
     /// Offset of the start tag's `<`.
@@ -165,13 +165,11 @@ struct XMLFrame {
     var pendingKeyOffset = 0
 }
 
-struct XMLPlistReader {
+/// The reader of one XML document, writing what it reads into `sink` (a tree, or a Codable decode's
+/// tape: XMLValueSink.swift).
+struct XMLPlistReader<Sink: XMLValueSink> {
     let bytes: XMLInput
     let limits: PlistLimits
-    /// The buffer long strings are sliced from (the caller's UTF-8 `Data`), and the offset of `bytes`'
-    /// first byte in it; nil when the input was transcoded (strings are then owned).
-    let source: StringSource?
-    let sourceBase: Int
     var i = 0
     var nodes = 0
     /// Set when the input was transcoded from UTF-16 or UTF-32: its declaration names that encoding.
@@ -180,21 +178,13 @@ struct XMLPlistReader {
     var normalizesDates = false
     /// The open containers, innermost last.
     var frames: [XMLFrame] = []
-    /// The elements of the open arrays, each array's from its frame's `start` on.
-    var items: [PlistValue] = []
-    /// The entries of the open dictionaries (keys, the hash of each key's bytes, values); a key waiting
-    /// for its value is the last key.
-    var entryKeys: [PlistString] = []
-    var keyHashes: [UInt64] = []
-    var entryValues: [PlistValue] = []
-    /// Short strings made so far, found again by their bytes.
-    var cache = XMLStringCache()
+    /// What the values become.
+    var sink: Sink
 
-    init(bytes: XMLInput, limits: PlistLimits, source: StringSource? = nil, sourceBase: Int = 0) {
+    init(bytes: XMLInput, limits: PlistLimits, sink: Sink) {
         self.bytes = bytes
         self.limits = limits
-        self.source = source
-        self.sourceBase = sourceBase
+        self.sink = sink
     }
 
     var n: Int { bytes.count }
@@ -215,7 +205,7 @@ struct XMLPlistReader {
     // MARK: Values
 
     /// Parses one value whose start tag begins at `i`, with an explicit stack for containers.
-    mutating func parseValue() throws(PlistError) -> PlistValue {
+    mutating func parseValue() throws(PlistError) -> Sink.Value {
         let tag = try readStartTag()
         if let frame = try openContainer(tag, depth: 0) {
             frames.append(frame)
@@ -226,7 +216,7 @@ struct XMLPlistReader {
         }
         while true {
             let top = frames.count - 1
-            var value: PlistValue? = nil
+            var value: Sink.Value? = nil
             // The fast path: whitespace, then a tag in its exact form.
             while XMLScan.isWhitespace(byte(i)) { i += 1 }
             let start = i
@@ -257,30 +247,37 @@ struct XMLPlistReader {
 
     /// Adds a finished value to the open container `parent` (after its key, in a dictionary).
     @inline(__always)
-    mutating func attach(_ value: PlistValue, to parent: Int) {
-        if frames[parent].isDictionary {
-            // A dictionary's loop reads a key (pushed on `entryKeys`) before every value.
-            entryValues.append(value)
-            frames[parent].hasKey = false
-        } else {
-            items.append(value)
-        }
+    mutating func attach(_ value: Sink.Value, to parent: Int) {
+        let isDictionary = frames[parent].isDictionary
+        // A dictionary's loop reads a key (pushed on the sink) before every value.
+        sink.attach(value, inDictionary: isDictionary)
+        if isDictionary { frames[parent].hasKey = false }
     }
 
-    /// Pushes the key read at `offset` for the open dictionary `top`.
+    /// Notes that the open dictionary `top` has a key, read at `offset`, waiting for its value.
     @inline(__always)
-    mutating func pushKey(_ key: PlistString, hash: UInt64, top: Int, at offset: Int) {
-        entryKeys.append(key)
-        keyHashes.append(hash)
+    mutating func keyPushed(top: Int, at offset: Int) {
         frames[top].hasKey = true
         frames[top].pendingKeyOffset = offset
+    }
+
+    /// The error for text at `r` that is not valid UTF-8, at its first bad byte.
+    func invalidUTF8(_ r: Range<Int>) -> PlistError {
+        fail(XMLScan.firstInvalidUTF8(bytes[r]) ?? r.lowerBound, "invalid UTF-8")
+    }
+
+    /// The string `bytes[r]`, made by the sink.
+    @inline(__always)
+    mutating func stringValue(_ r: Range<Int>, ascii: Bool) throws(PlistError) -> Sink.Value {
+        guard let value = sink.string(r, ascii: ascii, in: bytes) else { throw invalidUTF8(r) }
+        return value
     }
 
     /// The fast path at a `<` inside the open container `top`: a close tag, a key, or a value in the
     /// exact form, read whole. Returns false, having consumed nothing that matters (the caller rewinds
     /// `i`), for anything else. `value` is set when a value was read (nil: a key, or a container opened).
     @inline(__always)
-    mutating func fastStep(_ top: Int, _ value: inout PlistValue?) throws(PlistError) -> Bool {
+    mutating func fastStep(_ top: Int, _ value: inout Sink.Value?) throws(PlistError) -> Bool {
         let at = i
         let w = bytes.word(at)
         let second = UInt8(truncatingIfNeeded: w >> 8)
@@ -293,7 +290,7 @@ struct XMLPlistReader {
             } else {
                 guard w == XMLTagWord.closeArray else { return false }
                 i = at + 8
-                value = finishArray(frames.removeLast())
+                value = sink.finishArray(itemsFrom: frames.removeLast().start)
             }
             return true
         }
@@ -302,9 +299,11 @@ struct XMLPlistReader {
             let contentStart = at + 5
             let (end, ascii) = bytes.scanText(from: contentStart)
             guard bytes.word(end) & XMLTagWord.mask6 == XMLTagWord.closeKey else { return false }
-            let (key, hash) = try cachedString(contentStart..<end, ascii: ascii)
+            guard sink.pushKey(contentStart..<end, ascii: ascii, in: bytes) else {
+                throw invalidUTF8(contentStart..<end)
+            }
             i = end + 6
-            pushKey(key, hash: hash, top: top, at: at)
+            keyPushed(top: top, at: at)
             return true
         }
         switch second {
@@ -313,48 +312,48 @@ struct XMLPlistReader {
             let contentStart = at + 8
             let (end, ascii) = bytes.scanText(from: contentStart)
             guard bytes.word(end) == XMLTagWord.closeString, byte(end + 8) == UInt8(ascii: ">") else { return false }
-            value = .string(try string(inputRange: contentStart..<end, ascii: ascii))
+            value = try stringValue(contentStart..<end, ascii: ascii)
             i = end + 9
         case UInt8(ascii: "i"):
             guard w == XMLTagWord.integer, byte(at + 8) == UInt8(ascii: ">"),
                 let (v, end) = fastInteger(from: at + 9)
             else { return false }
-            value = .integer(v)
+            value = sink.integer(v)
             i = end
         case UInt8(ascii: "r"):
             guard w & XMLTagWord.mask6 == XMLTagWord.real, let (d, end) = fastReal(from: at + 6) else { return false }
-            value = .real(d)
+            value = sink.real(d)
             i = end
         case UInt8(ascii: "t"):
             guard w & XMLTagWord.mask7 == XMLTagWord.true else { return false }
-            value = .bool(true)
+            value = sink.bool(true)
             i = at + 7
         case UInt8(ascii: "f"):
             guard w == XMLTagWord.false else { return false }
-            value = .bool(false)
+            value = sink.bool(false)
             i = at + 8
         case UInt8(ascii: "d"):
             if w & XMLTagWord.mask6 == XMLTagWord.dict {
                 try open(isDictionary: true, at: at)
                 i = at + 6
             } else if w & XMLTagWord.mask7 == XMLTagWord.emptyDict {
-                value = .dictionary(PlistDictionary())
+                value = sink.emptyDictionary()
                 i = at + 7
             } else if w & XMLTagWord.mask6 == XMLTagWord.data {
                 let contentStart = at + 6
                 let end = bytes.endOfText(from: contentStart)
                 guard bytes.word(end) & XMLTagWord.mask7 == XMLTagWord.closeData else { return false }
                 if let fast = bytes.base64(contentStart..<end) {
-                    value = .data(fast)
+                    value = sink.data(fast)
                 } else {
-                    value = .data(try base64(XMLText(input: contentStart..<end)))
+                    value = sink.data(try base64(XMLText(input: contentStart..<end)))
                 }
                 i = end + 7
             } else if w & XMLTagWord.mask6 == XMLTagWord.date {
                 let contentStart = at + 6
                 let end = bytes.endOfText(from: contentStart)
                 guard bytes.word(end) & XMLTagWord.mask7 == XMLTagWord.closeDate else { return false }
-                value = .date(try date(XMLText(input: contentStart..<end)))
+                value = sink.date(try date(XMLText(input: contentStart..<end)))
                 i = end + 7
             } else {
                 return false
@@ -364,7 +363,7 @@ struct XMLPlistReader {
                 try open(isDictionary: false, at: at)
                 i = at + 7
             } else if w == XMLTagWord.emptyArray {
-                value = .array([])
+                value = sink.emptyArray()
                 i = at + 8
             } else {
                 return false
@@ -421,8 +420,8 @@ struct XMLPlistReader {
         }
         frames.append(
             XMLFrame(
-                isDictionary: isDictionary, offset: offset, start: isDictionary ? entryKeys.count : items.count,
-                valueStart: entryValues.count))
+                isDictionary: isDictionary, offset: offset, start: isDictionary ? sink.keyCount : sink.itemCount,
+                valueStart: sink.valueCount))
     }
 
     /// For `<array>` or `<dict>` with content, a new frame; `nil` for anything else (read as a scalar).
@@ -437,108 +436,18 @@ struct XMLPlistReader {
         }
         let isDictionary = element == .dict
         return XMLFrame(
-            isDictionary: isDictionary, offset: tag.offset, start: isDictionary ? entryKeys.count : items.count,
-            valueStart: entryValues.count)
-    }
-
-    /// The array of a closed frame: its elements, taken off the shared stack.
-    mutating func finishArray(_ frame: XMLFrame) -> PlistValue {
-        guard frame.start > 0 else {
-            // Every element on the stack is this array's (the outermost array with elements, typically
-            // the root's): the stack itself becomes the array, with no copy of its elements.
-            let elements = items
-            items = []
-            return .array(elements)
-        }
-        return .array(XMLPlistReader.takeSuffix(of: &items, from: frame.start))
-    }
-
-    /// The elements of `stack` from `start` on, moved off it in order (each swapped for `.null`, then the
-    /// nulls removed): no element is copied, where a copy and the removal of the original were a retain
-    /// and a release of each.
-    static func takeSuffix(of stack: inout [PlistValue], from start: Int) -> [PlistValue] {
-        var taken: [PlistValue] = []
-        taken.reserveCapacity(stack.count &- start)
-        for k in start..<stack.count { taken.append(take(&stack[k], leaving: .null)) }
-        stack.removeSubrange(start...)
-        return taken
-    }
-
-    /// `x`, moved out, with `empty` (a value without storage) left in its place.
-    @inline(__always)
-    static func take<T>(_ x: inout T, leaving empty: T) -> T {
-        var out = empty
-        swap(&x, &out)
-        return out
+            isDictionary: isDictionary, offset: tag.offset, start: isDictionary ? sink.keyCount : sink.itemCount,
+            valueStart: sink.valueCount)
     }
 
     /// Builds a dictionary (or a UID from a `CF$UID` dictionary) from a closed frame.
-    ///
-    /// A repeated key keeps its first position and its last value. Keys are compared by the hash of
-    /// their bytes first (pairwise up to 12 entries, in a set beyond), so hostile input stays O(n);
-    /// only when two hashes agree are the entries merged by exact text.
-    mutating func finishDictionary(_ frame: XMLFrame) throws(PlistError) -> PlistValue {
-        let start = frame.start
-        let end = entryKeys.count
-        // The common UID, one CF$UID entry with an integer, without making a dictionary first (an
-        // archive holds one per reference). A repeated CF$UID key goes the general way, below.
-        if end &- start == 1, case .integer(let uid) = entryValues[frame.valueStart],
-            XMLPlistReader.isUIDKey(entryKeys[start])
-        {
-            let u = try uidValue(uid, at: frame.offset)
-            entryKeys.removeLast()
-            keyHashes.removeLast()
-            entryValues.removeLast()
-            return .uid(u)
-        }
-        var repeated = false
-        if end - start <= 12 {
-            var a = start + 1
-            while a < end && !repeated {
-                let h = keyHashes[a]
-                for b in start..<a where keyHashes[b] == h {
-                    repeated = true
-                    break
-                }
-                a += 1
-            }
-        } else {
-            var seen = Set<UInt64>(minimumCapacity: end - start)
-            for k in start..<end where !seen.insert(keyHashes[k]).inserted {
-                repeated = true
-                break
-            }
-        }
-        var result: [PlistDictionary.Element] = []
-        result.reserveCapacity(end - start)
-        let shift = frame.valueStart - start
-        // Keys and values are moved out, empty ones left in their place (copying them, then removing the
-        // originals, was a retain and a release of each).
-        for k in start..<end {
-            let key = XMLPlistReader.take(&entryKeys[k], leaving: PlistString(""))
-            result.append((.string(key), XMLPlistReader.take(&entryValues[k + shift], leaving: .null)))
-        }
-        entryKeys.removeSubrange(start...)
-        keyHashes.removeSubrange(start...)
-        entryValues.removeSubrange(frame.valueStart...)
-        if repeated { result = XMLPlistReader.mergingRepeatedKeys(result) }
-        // <dict><key>CF$UID</key><integer>n</integer></dict> is a UID, as in CoreFoundation.
-        if result.count == 1, case .string(let key) = result[0].key, XMLPlistReader.isUIDKey(key),
-            case .integer(let uid) = result[0].value
-        {
-            return .uid(try uidValue(uid, at: frame.offset))
-        }
-        return .dictionary(PlistDictionary(uniqueEntries: result))
-    }
-
-    /// Whether `key` is `CF$UID`, byte by byte (`==` with a literal goes through a general comparison
-    /// costing a few hundred instructions, once per UID of an archive).
     @inline(__always)
-    static func isUIDKey(_ key: PlistString) -> Bool {
-        key.withUTF8Span { s in
-            s.count == 6 && s[0] == 0x43 && s[1] == 0x46 && s[2] == 0x24 && s[3] == 0x55 && s[4] == 0x49
-                && s[5] == 0x44
+    mutating func finishDictionary(_ frame: XMLFrame) throws(PlistError) -> Sink.Value {
+        if let uid = sink.uidCandidate(keysFrom: frame.start, valuesFrom: frame.valueStart) {
+            let u = try uidValue(uid, at: frame.offset)
+            return sink.finishUID(u, keysFrom: frame.start, valuesFrom: frame.valueStart)
         }
+        return sink.finishDictionary(keysFrom: frame.start, valuesFrom: frame.valueStart)
     }
 
     /// The UID a `CF$UID` dictionary at `offset` holds: its integer, within the limit.
@@ -550,23 +459,5 @@ struct XMLPlistReader {
                 "\(lineColumn(offset)): CF$UID \(uid) is above the limit \(limits.maxUID)")
         }
         return u
-    }
-
-    /// Entries with each repeated key (exact text) kept once, at its first position, with its last value.
-    static func mergingRepeatedKeys(_ all: [PlistDictionary.Element]) -> [PlistDictionary.Element] {
-        var positions: [PlistString: Int] = [:]
-        positions.reserveCapacity(all.count)
-        var kept: [PlistDictionary.Element] = []
-        kept.reserveCapacity(all.count)
-        for entry in all {
-            guard case .string(let key) = entry.key else { continue }
-            if let j = positions[key] {
-                kept[j].value = entry.value
-            } else {
-                positions[key] = kept.count
-                kept.append(entry)
-            }
-        }
-        return kept
     }
 }

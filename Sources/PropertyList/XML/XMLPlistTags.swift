@@ -14,7 +14,7 @@
 extension XMLPlistReader {
     // MARK: Document
 
-    mutating func parseDocument() throws(PlistError) -> PlistValue {
+    mutating func parseDocument() throws(PlistError) -> Sink.Value {
         if byte(0) == 0xEF && byte(1) == 0xBB && byte(2) == 0xBF {
             i = 3
         } else if (byte(0) == 0xFE && byte(1) == 0xFF) || (byte(0) == 0xFF && byte(1) == 0xFE) {
@@ -81,7 +81,7 @@ extension XMLPlistReader {
 
     /// Reads what follows inside the open container `top`, in any form: a close tag (the container's
     /// value), a key (nil), a container's start tag (a new frame; nil) or a scalar (its value).
-    mutating func generalStep(_ top: Int) throws(PlistError) -> PlistValue? {
+    mutating func generalStep(_ top: Int) throws(PlistError) -> Sink.Value? {
         let isDictionary = frames[top].isDictionary
         let what = isDictionary ? "dict" : "array"
         try skipMisc()
@@ -95,15 +95,19 @@ extension XMLPlistReader {
             }
             try readCloseTag(isDictionary ? .dict : .array, openedAt: frames[top].offset)
             let frame = frames.removeLast()
-            return isDictionary ? try finishDictionary(frame) : finishArray(frame)
+            return isDictionary ? try finishDictionary(frame) : sink.finishArray(itemsFrom: frame.start)
         }
         if isDictionary && !frames[top].hasKey {
             let tag = try readStartTag()
             guard XMLPlistElement.named(bytes, tag.name) == .key else {
                 throw fail(tag.offset, "expected <key> in <dict>, found <\(name(tag.name))>")
             }
-            let key = tag.isEmpty ? PlistString("") : try string(try readText(tag, .key))
-            pushKey(key, hash: ByteHash.hash(key), top: top, at: tag.offset)
+            if tag.isEmpty {
+                sink.pushKey(PlistString(""))
+            } else {
+                try pushKey(try readText(tag, .key))
+            }
+            keyPushed(top: top, at: tag.offset)
             return nil
         }
         let tag = try readStartTag()
@@ -115,36 +119,36 @@ extension XMLPlistReader {
     }
 
     /// Reads the value of a non-container element (or an empty container) whose start tag was read.
-    mutating func scalar(_ tag: XMLStartTag) throws(PlistError) -> PlistValue {
+    mutating func scalar(_ tag: XMLStartTag) throws(PlistError) -> Sink.Value {
         guard let element = XMLPlistElement.named(bytes, tag.name) else {
             throw fail(tag.offset, "unknown element <\(name(tag.name))>")
         }
         switch element {
         case .array:
-            return .array([])
+            return sink.emptyArray()
         case .dict:
-            return .dictionary(PlistDictionary())
+            return sink.emptyDictionary()
         case .true, .false:
             if !tag.isEmpty {
                 let text = try readText(tag, element)
                 guard isAllWhitespace(text) else { throw fail(text.start, "<\(element.rawValue)> must be empty") }
             }
-            return .bool(element == .true)
+            return sink.bool(element == .true)
         case .string:
-            if tag.isEmpty { return .string("") }
-            return .string(try string(try readText(tag, element)))
+            if tag.isEmpty { return sink.string(PlistString("")) }
+            return try stringValue(try readText(tag, element))
         case .data:
-            if tag.isEmpty { return .data(Data()) }
-            return .data(try base64(try readText(tag, element)))
+            if tag.isEmpty { return sink.data(Data()) }
+            return sink.data(try base64(try readText(tag, element)))
         case .integer:
             guard !tag.isEmpty else { throw fail(tag.offset, "<integer/> holds no number") }
-            return .integer(PlistInteger(try integer(try readText(tag, element))))
+            return sink.integer(PlistInteger(try integer(try readText(tag, element))))
         case .real:
             guard !tag.isEmpty else { throw fail(tag.offset, "<real/> holds no number") }
-            return .real(try real(try readText(tag, element)))
+            return sink.real(try real(try readText(tag, element)))
         case .date:
             guard !tag.isEmpty else { throw fail(tag.offset, "<date/> holds no date") }
-            return .date(try date(try readText(tag, element)))
+            return sink.date(try date(try readText(tag, element)))
         case .key:
             throw fail(tag.offset, "<key> outside a <dict>, or where a value was expected")
         case .plist:

@@ -107,52 +107,28 @@ extension XMLPlistReader {
         }
     }
 
-    /// Text as a string; invalid UTF-8 is an error at the first bad byte.
-    mutating func string(_ text: XMLText) throws(PlistError) -> PlistString {
-        guard let decoded = text.decoded else { return try string(inputRange: text.range) }
+    /// Text as a string value of the sink; invalid UTF-8 is an error at the first bad byte.
+    mutating func stringValue(_ text: XMLText) throws(PlistError) -> Sink.Value {
+        guard let decoded = text.decoded else { return try stringValue(text.range, ascii: bytes.isASCII(text.range)) }
+        return sink.string(try decodedString(decoded, at: text.start))
+    }
+
+    /// Text as the key of the innermost open dictionary; invalid UTF-8 is an error at the first bad byte.
+    mutating func pushKey(_ text: XMLText) throws(PlistError) {
+        guard let decoded = text.decoded else {
+            guard sink.pushKey(text.range, ascii: bytes.isASCII(text.range), in: bytes) else {
+                throw invalidUTF8(text.range)
+            }
+            return
+        }
+        sink.pushKey(try decodedString(decoded, at: text.start))
+    }
+
+    /// Decoded text (entities, CDATA sections) as a string; invalid UTF-8 is an error at `start`.
+    func decodedString(_ decoded: [UInt8], at start: Int) throws(PlistError) -> PlistString {
         // ASCII (most keys and strings) needs no validation beyond this scan.
         if decoded.allSatisfy({ $0 < 0x80 }) { return PlistString(String(decoding: decoded, as: UTF8.self)) }
         if let s = String(validating: decoded, as: UTF8.self) { return PlistString(s) }
-        throw fail(text.start, "invalid UTF-8")
-    }
-
-    /// The input bytes `r` as a string: up to 15 bytes a Swift small string (held inline), longer a
-    /// slice of the input (`source`) when there is one; invalid UTF-8 is an error at the first bad byte.
-    mutating func string(inputRange r: Range<Int>) throws(PlistError) -> PlistString {
-        try string(inputRange: r, ascii: bytes.isASCII(r))
-    }
-
-    /// ``string(inputRange:)`` when whether the bytes are ASCII is known; up to 16 bytes through the cache.
-    @inline(__always)
-    mutating func string(inputRange r: Range<Int>, ascii: Bool) throws(PlistError) -> PlistString {
-        if r.count <= 16 { return try cachedString(r, ascii: ascii).string }
-        return try makeString(r, ascii: ascii)
-    }
-
-    /// A string of at most 16 bytes, and the hash of its bytes: the one made before from the same bytes,
-    /// or a new one, remembered. Longer strings are made each time, their hash computed.
-    @inline(__always)
-    mutating func cachedString(_ r: Range<Int>, ascii: Bool) throws(PlistError) -> (string: PlistString, hash: UInt64) {
-        let count = r.count
-        guard count <= 16 else {
-            let s = try makeString(r, ascii: ascii)
-            return (s, ByteHash.hash(s))
-        }
-        let (w0, w1) = bytes.shortWords(r.lowerBound, count)
-        if let hit = cache.lookup(w0, w1, count) { return hit }
-        let s = try makeString(r, ascii: ascii)
-        let hash = ByteHash.hash(s)
-        cache.insert(s, hash: hash, w0, w1, count)
-        return (s, hash)
-    }
-
-    /// A new string of the input bytes `r` (`ascii`: whether they are all ASCII).
-    func makeString(_ r: Range<Int>, ascii: Bool) throws(PlistError) -> PlistString {
-        if !ascii, let bad = XMLScan.firstInvalidUTF8(bytes[r]) { throw fail(bad, "invalid UTF-8") }
-        if r.count > 15, let source {
-            // Valid UTF-8 (checked above), inside the source: `bytes` is its suffix from `sourceBase`.
-            return PlistString(source, offset: sourceBase + r.lowerBound, count: r.count)
-        }
-        return PlistString(ascii ? bytes.asciiString(r) : bytes.validString(r) ?? "")
+        throw fail(start, "invalid UTF-8")
     }
 }
