@@ -271,16 +271,41 @@ extension ByteReader {
             // In bounds: checked just above.
             return s
         }
-        // In bounds: checked above.
-        return unsafe string(validatingUTF8Unchecked: offset, length: length)
+        guard length > 0, let base = unsafe buffer.baseAddress else { return "" }
+        // In bounds: checked above. Validated through `UTF8Span` (`String(validating:as:)` is generic over
+        // the encoding, and looks up the metadata of `UnsafeBufferPointer<UInt8>` on every call).
+        let start = unsafe (base + offset).assumingMemoryBound(to: UInt8.self)
+        let bytes = unsafe UnsafeBufferPointer(start: start, count: length)
+        guard let text = try? UTF8Span(validating: unsafe bytes.span) else { return nil }
+        return String(copying: text)
     }
 
-    /// True when the `length` bytes at `offset` lie inside the input and are the UTF-8 of `key`.
+    /// True when the bytes `offset ..< offset + key.count` lie inside the input and are `key`'s (a
+    /// `String`'s UTF-8 span: a native string lends its bytes in place, a small one from where it is
+    /// held, so no copy is made).
     @inline(__always)
-    func bytes(at offset: Int, length: Int, equal key: String) -> Bool {
+    func bytes(at offset: Int, equal key: Span<UInt8>) -> Bool {
+        let length = key.count
         guard contains(offset: offset, length: length, limit: count) else { return false }
-        // In bounds: offset ..< offset + length lies inside 0 ..< count (checked just above).
-        return unsafe bytes(unchecked: offset, length: length, equal: key)
+        return unsafe key.withUnsafeBytes { k in
+            guard let kb = k.baseAddress else { return true }
+            var i = 0
+            while i &+ 8 <= length {
+                // i + 8 <= length: inside `k` (length bytes) and offset ..< offset + length (checked above).
+                let a = unsafe buffer.loadUnaligned(fromByteOffset: offset &+ i, as: UInt64.self)
+                let b = unsafe kb.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if a != b { return false }
+                i &+= 8
+            }
+            while i < length {
+                // i < length: inside both ranges.
+                let a = unsafe buffer.load(fromByteOffset: offset &+ i, as: UInt8.self)
+                let b = unsafe kb.load(fromByteOffset: i, as: UInt8.self)
+                if a != b { return false }
+                i &+= 1
+            }
+            return true
+        }
     }
 
     /// True when the bytes `offset ..< offset + key.count` lie inside the input and equal `key`.

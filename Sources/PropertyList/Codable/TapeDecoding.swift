@@ -131,9 +131,9 @@ extension TapeDecoderImpl {
     func textEquals(_ e: PlistTape.Entry, _ key: String) -> Bool {
         switch e.form {
         case .inputASCII, .input:
-            let n = Int(e.count)
-            guard n == key.utf8.count else { return false }
-            return read { r in r.bytes(at: e.index, length: n, equal: key) }
+            let k = key.utf8.span
+            guard k.count == Int(e.count) else { return false }
+            return read { r in r.bytes(at: e.index, equal: k) }
         case .side, .inline:
             return tape.strings[e.index] == key
         }

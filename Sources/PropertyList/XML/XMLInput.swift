@@ -181,7 +181,10 @@
         precondition(r.lowerBound >= 0 && r.upperBound <= count, "XML input range")
         // 0 <= r.lowerBound <= r.upperBound <= count: checked above.
         let bytes = unsafe UnsafeRawBufferPointer(rebasing: base[r]).assumingMemoryBound(to: UInt8.self)
-        return unsafe String(validating: bytes, as: UTF8.self)
+        // Through `UTF8Span`: `String(validating:as:)` is generic over the encoding and looks up the
+        // metadata of `UnsafeBufferPointer<UInt8>` on every call (about 330 instructions).
+        guard let text = try? UTF8Span(validating: unsafe bytes.span) else { return nil }
+        return String(copying: text)
     }
 
     /// The bytes of `r`, known to be ASCII, as a `String`. `r` must lie in the input.
@@ -195,49 +198,62 @@
     /// The bytes of `r` decoded from base64 in the form writers produce: whitespace only between
     /// lines of whole four-character groups, `=` padding only in the last group. Nil for anything
     /// else (the general path then reads it, and names what is wrong).
+    ///
+    /// Decoded into a temporary buffer (on the stack for the short runs plists hold) of the size the
+    /// groups of `r` bound (three bytes per four characters), then copied once into the `Data`.
     func base64(_ r: Range<Int>) -> Data? {
         guard r.lowerBound >= 0, r.upperBound <= count else { return nil }
         let table = XMLInput.base64Values
-        var out: [UInt8] = []
-        out.reserveCapacity(r.count / 4 &* 3)
-        var k = r.lowerBound
-        let end = r.upperBound
-        var finished = false
-        while k < end {
-            // r lies in the input (checked above), so k < end <= count.
-            let b = unsafe base.load(fromByteOffset: k, as: UInt8.self)
-            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
-                k &+= 1
-                continue
+        let capacity = r.count / 4 &* 3
+        return unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(capacity, 1)) {
+            (dst) -> Data? in
+            var k = r.lowerBound
+            let end = r.upperBound
+            var o = 0
+            var finished = false
+            while k < end {
+                // r lies in the input (checked above), so k < end <= count.
+                let b = unsafe base.load(fromByteOffset: k, as: UInt8.self)
+                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+                    k &+= 1
+                    continue
+                }
+                guard !finished, k &+ 4 <= end else { return nil }
+                // k + 4 <= end <= count.
+                let a = table[Int(b)]
+                let b1 = table[Int(unsafe base.load(fromByteOffset: k &+ 1, as: UInt8.self))]
+                let c = unsafe base.load(fromByteOffset: k &+ 2, as: UInt8.self)
+                let d = unsafe base.load(fromByteOffset: k &+ 3, as: UInt8.self)
+                guard a >= 0, b1 >= 0 else { return nil }
+                let v2 = table[Int(c)]
+                let v3 = table[Int(d)]
+                // Each group of four characters (at most r.count / 4 of them) writes at most three
+                // bytes, so o + 3 <= capacity <= dst.count before every group's stores.
+                if v2 >= 0 && v3 >= 0 {
+                    let q = UInt32(a) << 18 | UInt32(b1) << 12 | UInt32(v2) << 6 | UInt32(v3)
+                    unsafe dst[o] = UInt8(truncatingIfNeeded: q >> 16)
+                    unsafe dst[o &+ 1] = UInt8(truncatingIfNeeded: q >> 8)
+                    unsafe dst[o &+ 2] = UInt8(truncatingIfNeeded: q)
+                    o &+= 3
+                } else if v2 >= 0 && d == UInt8(ascii: "=") {
+                    let q = UInt32(a) << 18 | UInt32(b1) << 12 | UInt32(v2) << 6
+                    unsafe dst[o] = UInt8(truncatingIfNeeded: q >> 16)
+                    unsafe dst[o &+ 1] = UInt8(truncatingIfNeeded: q >> 8)
+                    o &+= 2
+                    finished = true
+                } else if c == UInt8(ascii: "=") && d == UInt8(ascii: "=") {
+                    unsafe dst[o] = UInt8(truncatingIfNeeded: (UInt32(a) << 18 | UInt32(b1) << 12) >> 16)
+                    o &+= 1
+                    finished = true
+                } else {
+                    return nil
+                }
+                k &+= 4
             }
-            guard !finished, k &+ 4 <= end else { return nil }
-            // k + 4 <= end <= count.
-            let a = table[Int(b)]
-            let b1 = table[Int(unsafe base.load(fromByteOffset: k &+ 1, as: UInt8.self))]
-            let c = unsafe base.load(fromByteOffset: k &+ 2, as: UInt8.self)
-            let d = unsafe base.load(fromByteOffset: k &+ 3, as: UInt8.self)
-            guard a >= 0, b1 >= 0 else { return nil }
-            let v2 = table[Int(c)]
-            let v3 = table[Int(d)]
-            if v2 >= 0 && v3 >= 0 {
-                let q = UInt32(a) << 18 | UInt32(b1) << 12 | UInt32(v2) << 6 | UInt32(v3)
-                out.append(UInt8(truncatingIfNeeded: q >> 16))
-                out.append(UInt8(truncatingIfNeeded: q >> 8))
-                out.append(UInt8(truncatingIfNeeded: q))
-            } else if v2 >= 0 && d == UInt8(ascii: "=") {
-                let q = UInt32(a) << 18 | UInt32(b1) << 12 | UInt32(v2) << 6
-                out.append(UInt8(truncatingIfNeeded: q >> 16))
-                out.append(UInt8(truncatingIfNeeded: q >> 8))
-                finished = true
-            } else if c == UInt8(ascii: "=") && d == UInt8(ascii: "=") {
-                out.append(UInt8(truncatingIfNeeded: (UInt32(a) << 18 | UInt32(b1) << 12) >> 16))
-                finished = true
-            } else {
-                return nil
-            }
-            k &+= 4
+            // o <= capacity <= dst.count bytes were written.
+            guard o > 0, let start = dst.baseAddress else { return o == 0 ? Data() : nil }
+            return unsafe Data(bytes: start, count: o)
         }
-        return Data(out)
     }
 
     /// The value of each byte as a base64 digit, or -1.

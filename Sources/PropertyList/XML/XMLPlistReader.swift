@@ -228,7 +228,7 @@ struct XMLPlistReader<Sink: XMLValueSink> {
                 i = start
                 value = try generalStep(top)
             }
-            guard let value else { continue }
+            guard let value = value.take() else { continue }
             try countNode()
             let parent = frames.count - 1
             guard parent >= 0 else { return value }
@@ -247,7 +247,7 @@ struct XMLPlistReader<Sink: XMLValueSink> {
 
     /// Adds a finished value to the open container `parent` (after its key, in a dictionary).
     @inline(__always)
-    mutating func attach(_ value: Sink.Value, to parent: Int) {
+    mutating func attach(_ value: consuming Sink.Value, to parent: Int) {
         let isDictionary = frames[parent].isDictionary
         // A dictionary's loop reads a key (pushed on the sink) before every value.
         sink.attach(value, inDictionary: isDictionary)
@@ -447,7 +447,7 @@ struct XMLPlistReader<Sink: XMLValueSink> {
             let u = try uidValue(uid, at: frame.offset)
             return sink.finishUID(u, keysFrom: frame.start, valuesFrom: frame.valueStart)
         }
-        return sink.finishDictionary(keysFrom: frame.start, valuesFrom: frame.valueStart)
+        return sink.finishDictionary(keysFrom: frame.start, valuesFrom: frame.valueStart, in: bytes)
     }
 
     /// The UID a `CF$UID` dictionary at `offset` holds: its integer, within the limit.

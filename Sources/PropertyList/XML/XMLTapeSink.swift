@@ -22,9 +22,11 @@ struct XMLTapeSink: XMLValueSink {
     let sourceBase: Int
     var items: [Int32] = []
     var keys: [Int32] = []
-    /// The hash of each pushed key's bytes (for the repeated-key check).
-    var keyHashes: [UInt64] = []
     var values: [Int32] = []
+    /// The keys of the last dictionary found free of repeated keys, each as the words of its bytes (up
+    /// to 16; `count` -1 for a longer key or decoded text): a dictionary with the same keys in the same
+    /// order needs no other check (the records of a file share their keys).
+    var lastKeys: [(w0: UInt64, w1: UInt64, count: Int)] = []
 
     init(source: Data, sourceBase: Int) {
         tape.source = source
@@ -47,14 +49,10 @@ struct XMLTapeSink: XMLValueSink {
     mutating func pushKey(_ r: Range<Int>, ascii: Bool, in bytes: XMLInput) -> Bool {
         guard let key = string(r, ascii: ascii, in: bytes) else { return false }
         keys.append(key)
-        keyHashes.append(bytes.hash(r))
         return true
     }
 
-    mutating func pushKey(_ s: PlistString) {
-        keys.append(tape.string(s))
-        keyHashes.append(ByteHash.hash(s))
-    }
+    mutating func pushKey(_ s: PlistString) { keys.append(tape.string(s)) }
 
     @inline(__always) mutating func integer(_ v: PlistInteger) -> Int32 { tape.integer(v) }
     @inline(__always) mutating func real(_ d: Double) -> Int32 { tape.real(d) }
@@ -100,24 +98,73 @@ struct XMLTapeSink: XMLValueSink {
     }
 
     mutating func finishUID(_ u: UInt64, keysFrom start: Int, valuesFrom valueStart: Int) -> Int32 {
-        keys.removeSubrange(start...)
-        keyHashes.removeSubrange(start...)
-        values.removeSubrange(valueStart...)
+        if start == keys.count &- 1 {
+            // One entry (as `XMLTreeSink.finishUID`).
+            keys.removeLast()
+            values.removeLast()
+        } else {
+            keys.removeSubrange(start...)
+            values.removeSubrange(valueStart...)
+        }
         return tape.uid(u)
     }
 
-    mutating func finishDictionary(keysFrom start: Int, valuesFrom valueStart: Int) -> Int32 {
+    mutating func finishDictionary(keysFrom start: Int, valuesFrom valueStart: Int, in bytes: XMLInput) -> Int32 {
         let refsStart = tape.refs.count
         var n = keys.count &- start
-        if XMLTreeSink.hasRepeatedHash(keyHashes, from: start) {
-            n = mergeRepeatedKeys(keysFrom: start, valuesFrom: valueStart)
+        if n > 1 && !hasLastKeys(from: start, in: bytes) {
+            if XMLTreeSink.hasRepeatedHash(keyHashes(from: start, in: bytes), from: 0) {
+                n = mergeRepeatedKeys(keysFrom: start, valuesFrom: valueStart)
+            } else {
+                rememberKeys(from: start, in: bytes)
+            }
         }
         tape.refs.append(contentsOf: keys[start..<start &+ n])
         tape.refs.append(contentsOf: values[valueStart..<valueStart &+ n])
         keys.removeSubrange(start...)
-        keyHashes.removeSubrange(start...)
         values.removeSubrange(valueStart...)
         return tape.container(.dictionary, refsFrom: refsStart, count: n)
+    }
+
+    /// The words of the key entry `e`'s bytes, as `lastKeys` holds them.
+    @inline(__always)
+    func keyWords(_ e: PlistTape.Entry, in bytes: XMLInput) -> (w0: UInt64, w1: UInt64, count: Int) {
+        guard e.form == .input || e.form == .inputASCII, e.count <= 16 else { return (0, 0, -1) }
+        let n = Int(e.count)
+        let (w0, w1) = bytes.shortWords(e.index &- sourceBase, n)
+        return (w0, w1, n)
+    }
+
+    /// Whether the keys from `start` on are those of `lastKeys`, in order.
+    @inline(__always)
+    func hasLastKeys(from start: Int, in bytes: XMLInput) -> Bool {
+        let n = keys.count &- start
+        guard lastKeys.count == n else { return false }
+        for k in 0..<n {
+            let w = keyWords(tape.entries[Int(keys[start &+ k])], in: bytes)
+            let last = lastKeys[k]
+            guard w.count >= 0, w.count == last.count, w.w0 == last.w0, w.w1 == last.w1 else { return false }
+        }
+        return true
+    }
+
+    mutating func rememberKeys(from start: Int, in bytes: XMLInput) {
+        lastKeys.removeAll(keepingCapacity: true)
+        for k in start..<keys.count { lastKeys.append(keyWords(tape.entries[Int(keys[k])], in: bytes)) }
+    }
+
+    /// The hash of each key's bytes from `start` on (`ByteHash`, for the repeated-key check).
+    func keyHashes(from start: Int, in bytes: XMLInput) -> [UInt64] {
+        (start..<keys.count).map { k in
+            let e = tape.entries[Int(keys[k])]
+            switch e.form {
+            case .input, .inputASCII:
+                let at = e.index &- sourceBase
+                return bytes.hash(at..<at &+ Int(e.count))
+            case .side, .inline:
+                return ByteHash.hash(tape.strings[e.index])
+            }
+        }
     }
 
     /// Rewrites the keys and values from `start` and `valueStart` on so that each key (exact text) is

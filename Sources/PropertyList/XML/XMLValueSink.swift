@@ -40,7 +40,7 @@ protocol XMLValueSink {
     mutating func emptyDictionary() -> Value
 
     /// Adds a finished value to the innermost open container (after its key, in a dictionary).
-    mutating func attach(_ value: Value, inDictionary: Bool)
+    mutating func attach(_ value: consuming Value, inDictionary: Bool)
     /// The array of the elements pushed from `start` on, taken off the stack.
     mutating func finishArray(itemsFrom start: Int) -> Value
     /// The integer of a `CF$UID` dictionary, `<dict><key>CF$UID</key><integer>n</integer></dict>` (as
@@ -51,7 +51,7 @@ protocol XMLValueSink {
     mutating func finishUID(_ u: UInt64, keysFrom keys: Int, valuesFrom values: Int) -> Value
     /// The dictionary of the keys and values pushed from `keys` and `values` on: a repeated key keeps
     /// its first position and its last value, as ``PlistDictionary`` does.
-    mutating func finishDictionary(keysFrom keys: Int, valuesFrom values: Int) -> Value
+    mutating func finishDictionary(keysFrom keys: Int, valuesFrom values: Int, in bytes: XMLInput) -> Value
 }
 
 /// Whether the UTF-8 bytes are `CF$UID`, byte by byte (`==` with a literal goes through a general
@@ -152,7 +152,7 @@ struct XMLTreeSink: XMLValueSink {
     mutating func emptyDictionary() -> PlistValue { .dictionary(PlistDictionary()) }
 
     @inline(__always)
-    mutating func attach(_ value: PlistValue, inDictionary: Bool) {
+    mutating func attach(_ value: consuming PlistValue, inDictionary: Bool) {
         // A dictionary's loop reads a key (pushed on `entryKeys`) before every value.
         if inDictionary { entryValues.append(value) } else { items.append(value) }
     }
@@ -195,15 +195,23 @@ struct XMLTreeSink: XMLValueSink {
     }
 
     mutating func finishUID(_ u: UInt64, keysFrom keys: Int, valuesFrom values: Int) -> PlistValue {
-        entryKeys.removeSubrange(keys...)
-        keyHashes.removeSubrange(keys...)
-        entryValues.removeSubrange(values...)
+        if keys == entryKeys.count &- 1 {
+            // One entry (every UID but a repeated CF$UID key): `removeSubrange` costs a call and a
+            // range replacement where this is a decrement.
+            entryKeys.removeLast()
+            keyHashes.removeLast()
+            entryValues.removeLast()
+        } else {
+            entryKeys.removeSubrange(keys...)
+            keyHashes.removeSubrange(keys...)
+            entryValues.removeSubrange(values...)
+        }
         return .uid(u)
     }
 
     /// Keys are compared by the hash of their bytes first (pairwise up to 12 entries, in a set beyond),
     /// so hostile input stays O(n); only when two hashes agree are the entries merged by exact text.
-    mutating func finishDictionary(keysFrom start: Int, valuesFrom valueStart: Int) -> PlistValue {
+    mutating func finishDictionary(keysFrom start: Int, valuesFrom valueStart: Int, in bytes: XMLInput) -> PlistValue {
         let end = entryKeys.count
         let repeated = XMLTreeSink.hasRepeatedHash(keyHashes, from: start)
         var result: [PlistDictionary.Element] = []
