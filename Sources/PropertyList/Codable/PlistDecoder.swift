@@ -1,8 +1,9 @@
 // Sources/PropertyList/Codable/PlistDecoder.swift - Decodable values from property lists: the public API.
 //
 // Binary input is decoded straight from a `BinaryPlistDocument` (BinaryDecoding.swift): no tree.
-// The text forms (XML, OpenStep, JSON) are read into a `PlistValue`, and a `PlistValue` is decoded
-// in place (TreeDecoding.swift), with the binary decoder's rules: no binary copy is made.
+// XML is read into a tape as it is parsed (XMLTapeSink.swift) and decoded from that (TapeDecoding.swift):
+// no tree either. OpenStep and JSON are read into a `PlistValue`, and a `PlistValue` is decoded in
+// place (TreeDecoding.swift). Every path has the binary decoder's rules; no binary copy is made.
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     public import FoundationEssentials
@@ -208,15 +209,12 @@ public struct PlistDecoder: Sendable {
         return try decode(type, fromTree: value, valueBudget: valueBudget(forInputBytes: distinct))
     }
 
-    /// Decodes `tree`, flattened into a tape (PlistTape.swift, TapeDecoding.swift).
+    /// Decodes `tree` in place (TreeDecoding.swift).
     func decode<T: Decodable>(_ type: T.Type, fromTree tree: PlistValue, valueBudget: Int) throws -> T {
-        let tape: PlistTape
-        do {
-            tape = try PlistTape(tree: tree)
-        } catch {
-            throw PlistDecoder.corrupted(error, codingPath: [])
-        }
-        return try decode(type, fromTape: tape, valueBudget: valueBudget)
+        let impl = TreeDecoderImpl(
+            root: tree, userInfo: userInfo.mapValues { $0 as Any }, maxDepth: limits.maxDepth, budget: valueBudget)
+        try impl.countValue(depth: 0)
+        return try impl.decodeValue(type, tree, depth: 0, prefix: nil, step: .none)
     }
 
     /// Decodes the root of `tape` (TapeDecoding.swift).

@@ -1,10 +1,11 @@
 // Sources/PropertyList/Codable/PlistTape.swift - A property list laid out flat for a Codable decode:
 // one array of fixed-size entries, one array of child references.
 //
-// The decoder of the text forms and of in-memory trees (TapeDecoding.swift) reads this, never a
-// `PlistValue`: the XML reader writes it as it parses (XMLTapeSink.swift), with no node allocated,
-// no reference counted and no string made until a `Decodable` keeps one; a tree (and what the
-// OpenStep and JSON readers return) is flattened into it (`init(tree:)`).
+// What `PlistDecoder` decodes XML from (TapeDecoding.swift): the XML reader writes it as it parses
+// (XMLTapeSink.swift), with no node allocated, no reference counted and no string made until a
+// `Decodable` keeps one. (A `PlistValue` tree, and the OpenStep and JSON readers' trees, are decoded
+// in place instead, TreeDecoding.swift: flattening a tree into a tape cost more than the tree
+// decoder's whole decode, measured.)
 //
 //   entries[i] = (kind, form, count, a)          16 bytes; what `a` holds depends on the kind:
 //     bool, real, date, uid     the value's bits (a date: its seconds since 2001 as a Double)
@@ -12,14 +13,14 @@
 //     data                      its index in `datas` (the bytes decoded once, by the reader)
 //     string                    form .input/.inputASCII: the UTF-8 byte offset in `source`, `count`
 //                               bytes (valid UTF-8, proven by the reader); form .side: its index in
-//                               `strings` (text the reader had to decode, or a tree's strings)
+//                               `strings` (text the reader had to decode)
 //     array, set                where its `count` elements start in `refs`
 //     dictionary                where its `count` keys start in `refs`; its values follow them
 //
 // Entries are appended as values finish, so a container comes after its children and the root is
-// usually last (`root` says which). Children are entry indices (`Int32`: a tape holds fewer than
-// 2^31 entries, checked); a child may be shared, as a flattened tree's shared sub-trees are (so a
-// tape is as large as the distinct values it holds, never their expansion).
+// last (`root` says which). Children are entry indices (`Int32`: a tape holds fewer than 2^31
+// entries; the XML reader stops at half as many values, each with at most one key). The kinds cover
+// every property-list value (XML has no null and no set, which other writers of a tape may hold).
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     import FoundationEssentials
@@ -84,10 +85,6 @@ struct PlistTape {
         return index
     }
 
-    /// Whether `n` more entries fit.
-    @inline(__always)
-    func hasRoom(for n: Int) -> Bool { n <= PlistTape.maxEntries &- entries.count }
-
     @inline(__always)
     mutating func integer(_ v: PlistInteger) -> Int32 {
         if let small = v.int64 { return append(Entry(.integer, a: UInt64(bitPattern: small))) }
@@ -136,112 +133,20 @@ struct PlistTape {
     mutating func container(_ kind: Kind, refsFrom start: Int, count: Int) -> Int32 {
         append(Entry(kind, a: UInt64(truncatingIfNeeded: start), count: UInt32(truncatingIfNeeded: count)))
     }
-}
 
-// MARK: - A tree, flattened
+    // MARK: Reading
 
-extension PlistTape {
-    /// The tape of `tree`: each distinct container once (a sub-tree the tree shares, by storage, is
-    /// one entry that every parent names), strings and data by reference, not copied.
-    ///
-    /// - Throws: `limitExceeded` when the tree has more distinct values than a tape holds.
-    init(tree: PlistValue) throws(PlistError) {
-        // An explicit stack (a tree may be nested deeper than the call stack allows): a container is
-        // pushed, its children are flattened, then it is appended with their entries.
-        struct Pending {
-            var value: PlistValue
-            var identity: UInt
-            var next = 0
-            var count: Int
-            /// Where its children's entry indices start on `done`.
-            var mark: Int
-        }
-        var seen: [UInt: Int32] = [:]
-        var stack: [Pending] = []
-        var done: [Int32] = []
-        var current = tree
-        while true {
-            // Descend into `current`: a scalar (or a container met before) is finished at once.
-            var finished: Int32? = nil
-            switch current {
-            case .array(let a), .set(let a):
-                let id = StorageIdentity.of(a)
-                if let known = seen[id], !a.isEmpty {
-                    finished = known
-                } else {
-                    stack.append(Pending(value: current, identity: id, count: a.count, mark: done.count))
-                }
-            case .dictionary(let d):
-                let id = StorageIdentity.of(d.entries)
-                if let known = seen[id], !d.entries.isEmpty {
-                    finished = known
-                } else {
-                    stack.append(Pending(value: current, identity: id, count: d.entries.count * 2, mark: done.count))
-                }
-            default:
-                guard hasRoom(for: 1) else { throw PlistTape.tooLarge() }
-                finished = scalar(current)
-            }
-            if let finished { done.append(finished) }
-            // Finish every container whose children are done; descend into the next child.
-            while let top = stack.last {
-                if top.next < top.count {
-                    stack[stack.count - 1].next += 1
-                    current = PlistTape.child(top.value, top.next)
-                    break
-                }
-                stack.removeLast()
-                guard hasRoom(for: 1) else { throw PlistTape.tooLarge() }
-                let start = refs.count
-                let entry: Int32
-                switch top.value {
-                case .dictionary:
-                    // `done` holds key, value, key, value…: keys first, then values.
-                    let n = top.count / 2
-                    for k in 0..<n { refs.append(done[top.mark + 2 * k]) }
-                    for k in 0..<n { refs.append(done[top.mark + 2 * k + 1]) }
-                    entry = container(.dictionary, refsFrom: start, count: n)
-                case .set:
-                    refs.append(contentsOf: done[top.mark...])
-                    entry = container(.set, refsFrom: start, count: top.count)
-                default:
-                    refs.append(contentsOf: done[top.mark...])
-                    entry = container(.array, refsFrom: start, count: top.count)
-                }
-                done.removeSubrange(top.mark...)
-                if top.count > 0 { seen[top.identity] = entry }
-                done.append(entry)
-            }
-            if stack.isEmpty { break }
-        }
-        root = Int(done[done.count - 1])
+    /// The text of a string entry of form `.side`.
+    @inline(__always)
+    func plistString(_ e: Entry) -> PlistString { strings[e.index] }
+
+    /// The value of an integer entry.
+    @inline(__always)
+    func integer(_ e: Entry) -> PlistInteger {
+        e.form == .side ? wide[e.index] : PlistInteger(Int64(bitPattern: e.a))
     }
 
-    /// Child `k` of the container `value`: an element, or for a dictionary its keys and values in turn.
-    private static func child(_ value: PlistValue, _ k: Int) -> PlistValue {
-        switch value {
-        case .array(let a), .set(let a): return a[k]
-        case .dictionary(let d): return k & 1 == 0 ? d.entries[k >> 1].key : d.entries[k >> 1].value
-        default: return .null
-        }
-    }
-
-    /// The entry of a scalar (a container's caller handles containers).
-    private mutating func scalar(_ value: PlistValue) -> Int32 {
-        switch value {
-        case .null: return append(Entry(.null))
-        case .bool(let b): return bool(b)
-        case .integer(let i): return integer(i)
-        case .real(let d): return real(d)
-        case .date(let d): return date(d)
-        case .data(let d): return data(d)
-        case .string(let s): return string(s)
-        case .uid(let u): return uid(u)
-        case .array, .set, .dictionary: return append(Entry(.null))
-        }
-    }
-
-    static func tooLarge() -> PlistError {
-        PlistError(.limitExceeded, "more than \(PlistTape.maxEntries) values in one decode")
-    }
+    /// The bytes of a data entry.
+    @inline(__always)
+    func data(_ e: Entry) -> Data { datas[e.index] }
 }

@@ -1,13 +1,14 @@
 // Sources/PropertyList/Codable/TapeDecoding.swift - Decodable values from a `PlistTape`: the decoder's
 // reads, nested values, budget and depth.
 //
-// The decoder of the text forms and of `PlistDecoder.decode(_:from: PlistValue)`. XML is read straight
-// into a tape (no `PlistValue` is made); OpenStep, JSON and trees are flattened into one
-// (PlistTape.swift). It follows the binary decoder (BinaryDecoding.swift) rule for rule: the same
-// types read directly, the same number rule (`NumberConversion`), `null` and the string `"$null"` as
-// nil, the same `DecodingError` kinds, coding paths and messages (a tape has no byte offsets, so its
-// `PlistError`s carry none), the same depth bound and value budget. A tape cannot hold a cycle (its
-// children come before it), so there is no cycle check.
+// The decoder of XML: the reader writes the document into a tape as it parses (XMLTapeSink.swift),
+// and this reads it, with no `PlistValue` made. It follows the binary decoder (BinaryDecoding.swift)
+// and the tree decoder (TreeDecoding.swift) rule for rule: the same types read directly, the same
+// number rule (`NumberConversion`), `null` and the string `"$null"` as nil, the same `DecodingError`
+// kinds, coding paths and messages (a tape's `PlistError`s carry no byte offsets, as a tree's do
+// not), the same depth bound and value budget; CodableXMLTapeTests holds it to the tree decoder,
+// error for error. A tape cannot hold a cycle (its children come before it), so there is no cycle
+// check.
 //
 // One `TapeDecoderImpl` serves the whole decode; a nested value is decoded by pointing it at another
 // entry (`state.current`) for the extent of the value's `init(from:)`, with a frame pushed on
@@ -122,7 +123,7 @@ extension TapeDecoderImpl {
             let ascii = e.form == .inputASCII
             return read { r in r.utf8String(at: e.index, length: Int(e.count), ascii: ascii) } ?? ""
         case .side, .inline:
-            return tape.strings[e.index].string
+            return tape.plistString(e).string
         }
     }
 
@@ -135,7 +136,7 @@ extension TapeDecoderImpl {
             guard k.count == Int(e.count) else { return false }
             return read { r in r.bytes(at: e.index, equal: k) }
         case .side, .inline:
-            return tape.strings[e.index] == key
+            return tape.plistString(e) == key
         }
     }
 
@@ -159,9 +160,7 @@ extension TapeDecoderImpl {
     }
 
     @inline(__always)
-    func integerValue(_ e: PlistTape.Entry) -> PlistInteger {
-        e.form == .side ? tape.wide[e.index] : PlistInteger(Int64(bitPattern: e.a))
-    }
+    func integerValue(_ e: PlistTape.Entry) -> PlistInteger { tape.integer(e) }
 
     @inline(__always)
     func integer<T: FixedWidthInteger>(_ ref: Int, as type: T.Type) throws(DecodeFailure) -> T {
@@ -209,7 +208,7 @@ extension TapeDecoderImpl {
     func data(_ ref: Int) throws(DecodeFailure) -> Data {
         let e = entry(ref)
         guard e.kind == .data else { throw mismatch(ref, expected: "data") }
-        return tape.datas[e.index]
+        return tape.data(e)
     }
 
     func uid(_ ref: Int) throws(DecodeFailure) -> UInt64 {

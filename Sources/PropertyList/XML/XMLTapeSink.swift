@@ -83,7 +83,7 @@ struct XMLTapeSink: XMLValueSink {
         let last = tape.entries[Int(values[values.count &- 1])]
         guard last.kind == .integer else { return nil }
         for k in start..<end where !isUID(tape.entries[Int(keys[k])]) { return nil }
-        return last.form == .side ? tape.wide[last.index] : PlistInteger(Int64(bitPattern: last.a))
+        return tape.integer(last)
     }
 
     /// Whether the string entry `e` is `CF$UID`.
@@ -93,7 +93,7 @@ struct XMLTapeSink: XMLValueSink {
             guard e.count == 6, let source = tape.source else { return false }
             return isUIDKey(source.span.extracting(e.index..<e.index &+ 6))
         case .side, .inline:
-            return tape.strings[e.index].withUTF8Span { isUIDKey($0) }
+            return tape.plistString(e).withUTF8Span { isUIDKey($0) }
         }
     }
 
@@ -162,7 +162,7 @@ struct XMLTapeSink: XMLValueSink {
                 let at = e.index &- sourceBase
                 return bytes.hash(at..<at &+ Int(e.count))
             case .side, .inline:
-                return ByteHash.hash(tape.strings[e.index])
+                return ByteHash.hash(tape.plistString(e))
             }
         }
     }
@@ -194,7 +194,7 @@ struct XMLTapeSink: XMLValueSink {
             let text = source.span.extracting(e.index..<e.index &+ Int(e.count))
             return (0..<text.count).map { text[$0] }
         case .side, .inline:
-            return Array(tape.strings[e.index].string.utf8)
+            return Array(tape.plistString(e).string.utf8)
         }
     }
 }

@@ -1,5 +1,5 @@
 // Tests/PropertyListTests/Codable/CodableTreeDecoderTests.swift - The tree decoder (a `PlistValue`
-// decoded in place, as the text forms are) against the binary decoder (the same tree written as a
+// decoded in place, as OpenStep and JSON are) against the binary decoder (the same tree written as a
 // binary property list and decoded from that, as `decode(_:from: PlistValue)` did before): the same
 // values, and for failures the same `DecodingError` case, coding path and `PlistError` code and
 // detail (the binary errors also carry byte offsets, which a tree has not).
@@ -275,7 +275,8 @@ func expectSamePaths<T: Decodable & Equatable>(
         #expect(treeOutcome { try PlistDecoder().decode(Node.self, from: xml) }.hasPrefix("dataCorrupted"))
     }
 
-    /// Every text form decodes through the tree, to what the binary form gives.
+    /// Every text form decodes (XML through its tape, JSON and OpenStep through the tree) to what the
+    /// binary form gives.
     @Test func textFormsDecodeTheSame() throws {
         let everything = makeEverything()
         let binary = try PlistDecoder().decode(Everything.self, from: PlistEncoder().encode(everything))

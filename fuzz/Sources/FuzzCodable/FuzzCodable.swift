@@ -4,6 +4,8 @@
 // holds every kind the coders handle, with the input's limits and options.
 // Oracles:
 // - errors are `DecodingError`s, and their underlying error (when there is one) a `PlistError`;
+// - XML decoded straight from its bytes and through its `PlistValue` tree agree (both fail, or both
+//   give the same model);
 // - decoding a binary payload from `Data` and from the opened `BinaryPlistDocument` agree;
 // - what decodes re-encodes (binary; XML when the choice bits say so), and decodes back equal
 //   (reals compared by bit pattern; XML dates to whole seconds), and the tree from `encodeValue`
@@ -112,7 +114,25 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     // The value budget for a fuzz run: a few hundred thousand values at most.
     decoder.limits.maxValues = min(decoder.limits.maxValues, 1 << 18)
 
-    guard let model = decoded("decode", { try decoder.decode(FuzzModel.self, from: payload) }) else { return 0 }
+    var format = PlistFormat.binary
+    let direct = decoded("decode") { try decoder.decode(FuzzModel.self, from: payload, format: &format) }
+
+    // XML is decoded straight from its bytes (the reader's tape, no tree); read into a tree first, it
+    // must decode to the same model, or fail too.
+    if direct == nil || format == .xml,
+        let read = try? PlistValue.decode(from: payload, limits: decoder.limits, options: decoder.options),
+        read.format == .xml
+    {
+        let viaTree = decoded("decode(from: tree)") { try decoder.decode(FuzzModel.self, from: read.value) }
+        switch (direct, viaTree) {
+        case (nil, nil): break
+        case (let a?, let b?):
+            require(same(a, b, wholeSeconds: false), "XML decoded from its bytes and its tree differ")
+        default:
+            require(false, "XML decoded from its bytes and its tree: one failed (\(direct == nil ? "bytes" : "tree"))")
+        }
+    }
+    guard let model = direct else { return 0 }
 
     // The same bytes through an opened document, when they are binary.
     if let document = try? BinaryPlistDocument(payload, limits: decoder.limits, options: decoder.options) {
