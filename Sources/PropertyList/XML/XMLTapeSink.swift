@@ -31,6 +31,12 @@ struct XMLTapeSink: XMLValueSink {
     init(source: Data, sourceBase: Int) {
         tape.source = source
         self.sourceBase = sourceBase
+        // Sized once for a document of short values (Apple's layout spends about 25 bytes of text on an
+        // entry, the peers' records 25, an Info.plist 30-40): a growing array copies what it holds at
+        // each doubling, and touches fresh memory each time.
+        let expected = source.count / 32
+        tape.entries.reserveCapacity(expected)
+        tape.refs.reserveCapacity(expected)
     }
 
     var itemCount: Int { items.count }
