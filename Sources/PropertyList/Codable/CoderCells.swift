@@ -147,6 +147,26 @@ final class TapeDecoderImpl: Decoder {
         }
     }
 
+    /// The text of a string entry of form `.input` or `.inputASCII`: bytes of the tape's source.
+    ///
+    /// Why the bytes are not validated again: such entries are made only by `XMLTapeSink.string`,
+    /// which checks the bytes with `XMLScan.firstInvalidUTF8` unless it found them all ASCII (and then
+    /// gives the form `.inputASCII`, which `asciiString` checks once more), of the `Data` the tape keeps
+    /// as its `source` and never changes. The range is checked against the bytes here.
+    @inline(__always)
+    func inputText(_ e: PlistTape.Entry) -> String {
+        let offset = e.index
+        let length = Int(e.count)
+        let ascii = e.form == .inputASCII
+        return read { (r) -> String in
+            guard r.contains(offset: offset, length: length, limit: r.count) else { return "" }
+            // In bounds: checked just above.
+            if ascii, let s = unsafe r.asciiString(unchecked: offset, length: length) { return s }
+            // In bounds, and valid UTF-8 (see above).
+            return unsafe r.string(validUTF8Unchecked: offset, length: length)
+        }
+    }
+
     /// Runs `body` over a new borrow of the tape's source bytes (none: an empty reader, which no
     /// entry of such a tape reads).
     func withSourceBytes<R>(_ body: (ByteReader) -> R) -> R {
@@ -261,23 +281,18 @@ extension ByteReader {
         return unsafe asciiString(unchecked: offset, length: length)
     }
 
-    /// The bytes `offset ..< offset + length` as a `String` when the range lies inside the input and
-    /// holds valid UTF-8; `ascii` says the caller found them all ASCII (then one pass confirms it
-    /// while the standard library's validation is skipped), nil otherwise.
-    @inline(__always)
-    func utf8String(at offset: Int, length: Int, ascii: Bool) -> String? {
-        guard contains(offset: offset, length: length, limit: count) else { return nil }
-        if ascii, let s = unsafe asciiString(unchecked: offset, length: length) {
-            // In bounds: checked just above.
-            return s
-        }
+    /// The bytes `offset ..< offset + length`, valid UTF-8 (the caller's proof, with the range), as a
+    /// `String`: made from a `UTF8Span` without validation (`String(validating:as:)` would validate, and
+    /// is generic over the encoding: it looks up the metadata of `UnsafeBufferPointer<UInt8>` per call).
+    @unsafe @inline(__always)
+    func string(validUTF8Unchecked offset: Int, length: Int) -> String {
+        assert(contains(offset: offset, length: length, limit: count))
         guard length > 0, let base = unsafe buffer.baseAddress else { return "" }
-        // In bounds: checked above. Validated through `UTF8Span` (`String(validating:as:)` is generic over
-        // the encoding, and looks up the metadata of `UnsafeBufferPointer<UInt8>` on every call).
+        // In bounds (the caller's proof).
         let start = unsafe (base + offset).assumingMemoryBound(to: UInt8.self)
         let bytes = unsafe UnsafeBufferPointer(start: start, count: length)
-        guard let text = try? UTF8Span(validating: unsafe bytes.span) else { return nil }
-        return String(copying: text)
+        // Valid UTF-8 (the caller's proof).
+        return String(copying: unsafe UTF8Span(unchecked: bytes.span, isKnownASCII: false))
     }
 
     /// True when the bytes `offset ..< offset + key.count` lie inside the input and are `key`'s (a

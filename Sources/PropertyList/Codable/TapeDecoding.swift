@@ -120,8 +120,7 @@ extension TapeDecoderImpl {
     func text(_ e: PlistTape.Entry) -> String {
         switch e.form {
         case .inputASCII, .input:
-            let ascii = e.form == .inputASCII
-            return read { r in r.utf8String(at: e.index, length: Int(e.count), ascii: ascii) } ?? ""
+            return inputText(e)
         case .side, .inline:
             return tape.plistString(e).string
         }
