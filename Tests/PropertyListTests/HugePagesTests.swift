@@ -48,6 +48,21 @@ import Testing
         #expect(HugePages.filled(UInt8(1), count: -3).isEmpty)
     }
 
+    /// A reserved array is empty, has the room asked for, and keeps what is appended into it without
+    /// moving (the advice changes how its pages are backed, not where or what they are).
+    @Test("reserved arrays take their appends in place", arguments: [0, 1, 1000, HugePages.threshold / 8, 3 << 20])
+    func reservedArrays(count: Int) {
+        var words = HugePages.reserved(UInt64.self, capacity: count)
+        #expect(words.isEmpty)
+        #expect(words.capacity >= count)
+        let capacity = words.capacity
+        for i in 0..<count { words.append(UInt64(i) &* 0x9E37_79B9) }
+        #expect(words.capacity == capacity)
+        #expect(words.count == count)
+        #expect((0..<count).allSatisfy { words[$0] == UInt64($0) &* 0x9E37_79B9 })
+        #expect(HugePages.reserved(UInt8.self, capacity: -3).isEmpty)
+    }
+
     @Test func anAdvisedOutputSpanKeepsWhatIsWritten() {
         let n = 1 << 20  // 8 MiB of UInt64
         var values: [UInt64] = [1, 2, 3]

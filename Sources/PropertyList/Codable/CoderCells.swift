@@ -149,10 +149,11 @@ final class TapeDecoderImpl: Decoder {
 
     /// The text of a string entry of form `.input` or `.inputASCII`: bytes of the tape's source.
     ///
-    /// Why the bytes are not validated again: such entries are made only by `XMLTapeSink.string`,
-    /// which checks the bytes with `XMLScan.firstInvalidUTF8` unless it found them all ASCII (and then
-    /// gives the form `.inputASCII`, which `asciiString` checks once more), of the `Data` the tape keeps
-    /// as its `source` and never changes. The range is checked against the bytes here.
+    /// Why the bytes are not validated again: such entries are made only by `XMLTapeSink.string`, of
+    /// the `Data` the tape keeps as its `source` and never changes; it gives the form `.inputASCII`
+    /// only to bytes its scan found all below 0x80 (`XMLInput.scanText`), and checks every other run
+    /// with `XMLScan.firstInvalidUTF8` before it records it. The range is checked against the bytes
+    /// here.
     @inline(__always)
     func inputText(_ e: PlistTape.Entry) -> String {
         let offset = e.index
@@ -160,10 +161,8 @@ final class TapeDecoderImpl: Decoder {
         let ascii = e.form == .inputASCII
         return read { (r) -> String in
             guard r.contains(offset: offset, length: length, limit: r.count) else { return "" }
-            // In bounds: checked just above.
-            if ascii, let s = unsafe r.asciiString(unchecked: offset, length: length) { return s }
-            // In bounds, and valid UTF-8 (see above).
-            return unsafe r.string(validUTF8Unchecked: offset, length: length)
+            // In bounds (checked just above), valid UTF-8, and ASCII when the form says so (see above).
+            return unsafe r.string(validUTF8Unchecked: offset, length: length, ascii: ascii)
         }
     }
 
@@ -284,15 +283,16 @@ extension ByteReader {
     /// The bytes `offset ..< offset + length`, valid UTF-8 (the caller's proof, with the range), as a
     /// `String`: made from a `UTF8Span` without validation (`String(validating:as:)` would validate, and
     /// is generic over the encoding: it looks up the metadata of `UnsafeBufferPointer<UInt8>` per call).
+    /// `ascii`: the caller also proves every byte below 0x80 (then not even the ASCII flag is computed).
     @unsafe @inline(__always)
-    func string(validUTF8Unchecked offset: Int, length: Int) -> String {
+    func string(validUTF8Unchecked offset: Int, length: Int, ascii: Bool) -> String {
         assert(contains(offset: offset, length: length, limit: count))
         guard length > 0, let base = unsafe buffer.baseAddress else { return "" }
         // In bounds (the caller's proof).
         let start = unsafe (base + offset).assumingMemoryBound(to: UInt8.self)
         let bytes = unsafe UnsafeBufferPointer(start: start, count: length)
-        // Valid UTF-8 (the caller's proof).
-        return String(copying: unsafe UTF8Span(unchecked: bytes.span, isKnownASCII: false))
+        // Valid UTF-8, and ASCII when `ascii` is true (the caller's proof).
+        return String(copying: unsafe UTF8Span(unchecked: bytes.span, isKnownASCII: ascii))
     }
 
     /// True when the bytes `offset ..< offset + key.count` lie inside the input and are `key`'s (a

@@ -46,6 +46,22 @@
         }
     }
 
+    /// An empty array with room for `capacity` elements, its storage advised before anything is
+    /// written to it (as `reserveCapacity` below `threshold`): for a buffer that is then appended to,
+    /// such as the XML reader's tape.
+    public static func reserved<T>(_ type: T.Type, capacity: Int) -> [T] {
+        guard capacity > 0, capacity &* MemoryLayout<T>.stride >= threshold else {
+            var empty: [T] = []
+            empty.reserveCapacity(max(0, capacity))
+            return empty
+        }
+        return unsafe Array(unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            // The buffer holds `capacity` uninitialised elements: advised, none written (count 0).
+            unsafe advise(UnsafeMutableRawBufferPointer(buffer))
+            initialized = 0
+        }
+    }
+
     /// Advises the free capacity of `out` (the part not written yet) when it spans `threshold` bytes
     /// or more: call before the first element is appended.
     @inline(__always)

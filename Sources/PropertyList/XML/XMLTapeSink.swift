@@ -34,9 +34,11 @@ struct XMLTapeSink: XMLValueSink {
         // Sized once for a document of short values (Apple's layout spends about 25 bytes of text on an
         // entry, the peers' records 25, an Info.plist 30-40): a growing array copies what it holds at
         // each doubling, and touches fresh memory each time.
+        // Advised for huge pages from 4 MiB (a document of 4 MB and more): the tape is fresh memory
+        // written once, as the binary reader's large arrays are (Shared/HugePages.swift).
         let expected = source.count / 32
-        tape.entries.reserveCapacity(expected)
-        tape.refs.reserveCapacity(expected)
+        tape.entries = HugePages.reserved(PlistTape.Entry.self, capacity: expected)
+        tape.refs = HugePages.reserved(Int32.self, capacity: expected)
     }
 
     var itemCount: Int { items.count }
