@@ -43,10 +43,12 @@ extension XMLPlistWriter {
     /// `<integer>…</integer>`: exact over the whole `Int128` range.
     @inline(__always)
     static func appendInteger(_ i: PlistInteger, into out: inout XMLOutput) {
-        out.append(words: 0x7265_6765_746e_693c, 0x3e, 9)  // "<integer>"
         if let v = i.int64 {
-            out.appendDecimal(v)
-        } else if let v = i.uint64 {
+            out.appendIntegerElement(v)
+            return
+        }
+        out.append(words: 0x7265_6765_746e_693c, 0x3e, 9)  // "<integer>"
+        if let v = i.uint64 {
             out.appendDecimal(v)
         } else {
             out.append(contentsOf: String(i).utf8)
@@ -56,16 +58,16 @@ extension XMLPlistWriter {
 
     /// `<integer>…</integer>` of a 64-bit integer.
     @inline(__always)
-    static func appendInteger(_ v: Int64, into out: inout XMLOutput) {
-        out.append(words: 0x7265_6765_746e_693c, 0x3e, 9)  // "<integer>"
-        out.appendDecimal(v)
-        out.append(words: 0x6567_6574_6e69_2f3c, 0x0a_3e72, 11)  // "</integer>\n"
-    }
+    static func appendInteger(_ v: Int64, into out: inout XMLOutput) { out.appendIntegerElement(v) }
 
     /// `<real>…</real>`: the fewest digits that read back to `d` (`%g`'s `1` for `1.0`), `0.0`/`-0.0`
     /// for zeros, `nan`, `inf`, `-inf`.
     @inline(__always)
     static func appendReal(_ d: Double, into out: inout XMLOutput) {
+        if d.isFinite && d != 0 {
+            out.appendRealElement(d, dropsPointZero: true)
+            return
+        }
         out.append(word: 0x3e_6c61_6572_3c, 6)  // "<real>"
         if d.isNaN {
             out.append(word: 0x6e_616e, 3)  // "nan"
@@ -75,8 +77,6 @@ extension XMLPlistWriter {
         } else if d == 0 {
             // "-0.0", "0.0"
             if d.sign == .minus { out.append(word: 0x30_2e30_2d, 4) } else { out.append(word: 0x30_2e30, 3) }
-        } else {
-            out.appendShortest(d, dropsPointZero: true)
         }
         out.append(word: 0x0a3e_6c61_6572_2f3c, 8)  // "</real>\n"
     }
