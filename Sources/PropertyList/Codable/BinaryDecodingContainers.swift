@@ -6,7 +6,7 @@
 // `BinaryDecoderImpl.decodeValue`, which reads the types the format holds directly and runs any
 // other type's `init(from:)` as a nested value.
 
-struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
+struct BinaryKeyedDecoding<Key: CodingKey>: NumberKeyedDecoding {
     let impl: BinaryDecoderImpl
     /// The dictionary object, where its key references start, and its entry count.
     let ref: Int
@@ -92,20 +92,6 @@ struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         try scalar(key) { (d, v) throws(DecodeFailure) in try d.string(v) }
     }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try floatingPoint(key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try floatingPoint(key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(key) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let v = try value(key)
@@ -122,29 +108,6 @@ struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let found, !impl.isNull(found) else { return nil }
         try impl.countValue(depth: depth)
         return try impl.decodeValue(type, found, depth: depth, prefix: prefix, step: .key(key))
-    }
-
-    // One lookup per optional field (the protocol's defaults look the key up three times).
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try optional(type, key) }
-
-    @inline(__always)
-    func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        try decodeIfPresent(type, forKey: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -188,7 +151,7 @@ struct BinaryKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 /// state, the position), so that the `any UnkeyedDecodingContainer` holding it keeps it inline. A
 /// larger container is boxed, and every `mutating` call through the existential then checks the
 /// box for uniqueness (measured: 11 % of a numbers decode).
-struct BinaryUnkeyedDecoding: UnkeyedDecodingContainer {
+struct BinaryUnkeyedDecoding: NumberUnkeyedDecoding {
     let impl: BinaryDecoderImpl
     /// The array's facts in `impl.state.unkeyed` (index and generation, see `UnkeyedInfo`).
     let handle: Int
@@ -276,20 +239,6 @@ struct BinaryUnkeyedDecoding: UnkeyedDecodingContainer {
     mutating func decode(_ type: String.Type) throws -> String {
         try scalar { (d, v) throws(DecodeFailure) in try d.string(v) }
     }
-    mutating func decode(_ type: Double.Type) throws -> Double { try floatingPoint() }
-    mutating func decode(_ type: Float.Type) throws -> Float { try floatingPoint() }
-    mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer() }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer() }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let v = try element(T.self)
@@ -330,7 +279,7 @@ struct BinaryUnkeyedDecoding: UnkeyedDecodingContainer {
     }
 }
 
-struct BinarySingleValueDecoding: SingleValueDecodingContainer {
+struct BinarySingleValueDecoding: NumberSingleValueDecoding {
     let impl: BinaryDecoderImpl
     let ref: Int
     let depth: Int
@@ -362,20 +311,6 @@ struct BinarySingleValueDecoding: SingleValueDecodingContainer {
     func decode(_ type: String.Type) throws -> String {
         try scalar { (d, v) throws(DecodeFailure) in try d.string(v) }
     }
-    func decode(_ type: Double.Type) throws -> Double { try floatingPoint() }
-    func decode(_ type: Float.Type) throws -> Float { try floatingPoint() }
-    func decode(_ type: Int.Type) throws -> Int { try integer() }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer() }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
-    func decode(_ type: Int128.Type) throws -> Int128 { try integer() }
-    func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try impl.decodeValue(type, ref, depth: depth, prefix: prefix, step: .none)

@@ -45,28 +45,7 @@ extension BinaryDecoderImpl {
     ) throws -> T {
         if let kind = ScalarKind.of(T.self) {
             do throws(DecodeFailure) {
-                // T is the type `kind` names: each value is returned as T without a cast.
-                switch kind {
-                case .string: return identityCast(try string(ref), to: T.self)
-                case .int: return identityCast(try integer(ref, as: Int.self), to: T.self)
-                case .double: return identityCast(try floatingPoint(ref, as: Double.self), to: T.self)
-                case .bool: return identityCast(try bool(ref), to: T.self)
-                case .date: return identityCast(try date(ref), to: T.self)
-                case .data: return identityCast(try data(ref), to: T.self)
-                case .float: return identityCast(try floatingPoint(ref, as: Float.self), to: T.self)
-                case .int64: return identityCast(try integer(ref, as: Int64.self), to: T.self)
-                case .uint64: return identityCast(try integer(ref, as: UInt64.self), to: T.self)
-                case .int32: return identityCast(try integer(ref, as: Int32.self), to: T.self)
-                case .uint32: return identityCast(try integer(ref, as: UInt32.self), to: T.self)
-                case .uint8: return identityCast(try integer(ref, as: UInt8.self), to: T.self)
-                case .int8: return identityCast(try integer(ref, as: Int8.self), to: T.self)
-                case .int16: return identityCast(try integer(ref, as: Int16.self), to: T.self)
-                case .uint16: return identityCast(try integer(ref, as: UInt16.self), to: T.self)
-                case .uint: return identityCast(try integer(ref, as: UInt.self), to: T.self)
-                case .int128: return identityCast(try integer(ref, as: Int128.self), to: T.self)
-                case .uint128: return identityCast(try integer(ref, as: UInt128.self), to: T.self)
-                case .uid: return identityCast(PlistUID(try uid(ref)), to: T.self)
-                }
+                return try readScalar(kind, ref, as: T.self)
             } catch {
                 var path = prefix ?? codingPath(depth: depth)
                 appendStep(step(), to: &path)
@@ -177,6 +156,48 @@ enum ScalarKind {
         if type == UInt128.self { return .uint128 }
         if type == PlistUID.self { return .uid }
         return nil
+    }
+}
+
+/// A decoder's reads of the types `ScalarKind` names, from one of its nodes (an object index, a tape
+/// entry, a tree value), so that the three decoders share the one switch over the kinds
+/// (`readScalar`). Each calls it on itself, a concrete class: the switch is inlined there.
+protocol ScalarReading {
+    associatedtype Node
+    func string(_ node: Node) throws(DecodeFailure) -> String
+    func integer<T: FixedWidthInteger>(_ node: Node, as type: T.Type) throws(DecodeFailure) -> T
+    func floatingPoint<T: BinaryFloatingPoint>(_ node: Node, as type: T.Type) throws(DecodeFailure) -> T
+    func bool(_ node: Node) throws(DecodeFailure) -> Bool
+    func date(_ node: Node) throws(DecodeFailure) -> Date
+    func data(_ node: Node) throws(DecodeFailure) -> Data
+    func uid(_ node: Node) throws(DecodeFailure) -> UInt64
+}
+
+extension ScalarReading {
+    /// `node` read as `T`, which is the type `kind` names: each value is returned as `T` without a cast.
+    @inline(__always)
+    func readScalar<T>(_ kind: ScalarKind, _ node: Node, as type: T.Type) throws(DecodeFailure) -> T {
+        switch kind {
+        case .string: return identityCast(try string(node), to: T.self)
+        case .int: return identityCast(try integer(node, as: Int.self), to: T.self)
+        case .double: return identityCast(try floatingPoint(node, as: Double.self), to: T.self)
+        case .bool: return identityCast(try bool(node), to: T.self)
+        case .date: return identityCast(try date(node), to: T.self)
+        case .data: return identityCast(try data(node), to: T.self)
+        case .float: return identityCast(try floatingPoint(node, as: Float.self), to: T.self)
+        case .int64: return identityCast(try integer(node, as: Int64.self), to: T.self)
+        case .uint64: return identityCast(try integer(node, as: UInt64.self), to: T.self)
+        case .int32: return identityCast(try integer(node, as: Int32.self), to: T.self)
+        case .uint32: return identityCast(try integer(node, as: UInt32.self), to: T.self)
+        case .uint8: return identityCast(try integer(node, as: UInt8.self), to: T.self)
+        case .int8: return identityCast(try integer(node, as: Int8.self), to: T.self)
+        case .int16: return identityCast(try integer(node, as: Int16.self), to: T.self)
+        case .uint16: return identityCast(try integer(node, as: UInt16.self), to: T.self)
+        case .uint: return identityCast(try integer(node, as: UInt.self), to: T.self)
+        case .int128: return identityCast(try integer(node, as: Int128.self), to: T.self)
+        case .uint128: return identityCast(try integer(node, as: UInt128.self), to: T.self)
+        case .uid: return identityCast(PlistUID(try uid(node)), to: T.self)
+        }
     }
 }
 

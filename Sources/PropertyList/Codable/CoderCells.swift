@@ -41,7 +41,7 @@
 /// The `Decoder` of a binary decode: reads straight from a ``BinaryPlistDocument`` (see
 /// BinaryDecoding.swift). One instance serves the whole decode; nested values are decoded by
 /// pointing it at another object (`state.current`) for the extent of their `init(from:)`.
-final class BinaryDecoderImpl: Decoder {
+final class BinaryDecoderImpl: Decoder, ScalarReading {
     let document: BinaryPlistDocument
     let userInfo: [CodingUserInfoKey: Any]
     /// The coding path of the decode's root (the components of `decode(_:from:at:)`).
@@ -105,7 +105,7 @@ final class BinaryDecoderImpl: Decoder {
 /// The `Decoder` of the text forms and of trees: reads a ``PlistTape`` (see TapeDecoding.swift). One
 /// instance serves the whole decode; nested values are decoded by pointing it at another entry
 /// (`state.current`) for the extent of their `init(from:)`.
-final class TapeDecoderImpl: Decoder {
+final class TapeDecoderImpl: Decoder, ScalarReading {
     let tape: PlistTape
     let userInfo: [CodingUserInfoKey: Any]
     let maxDepth: Int

@@ -396,28 +396,7 @@ extension TapeDecoderImpl {
     ) throws -> T {
         if let kind = ScalarKind.of(T.self) {
             do throws(DecodeFailure) {
-                // T is the type `kind` names: each value is returned as T without a cast.
-                switch kind {
-                case .string: return identityCast(try string(ref), to: T.self)
-                case .int: return identityCast(try integer(ref, as: Int.self), to: T.self)
-                case .double: return identityCast(try floatingPoint(ref, as: Double.self), to: T.self)
-                case .bool: return identityCast(try bool(ref), to: T.self)
-                case .date: return identityCast(try date(ref), to: T.self)
-                case .data: return identityCast(try data(ref), to: T.self)
-                case .float: return identityCast(try floatingPoint(ref, as: Float.self), to: T.self)
-                case .int64: return identityCast(try integer(ref, as: Int64.self), to: T.self)
-                case .uint64: return identityCast(try integer(ref, as: UInt64.self), to: T.self)
-                case .int32: return identityCast(try integer(ref, as: Int32.self), to: T.self)
-                case .uint32: return identityCast(try integer(ref, as: UInt32.self), to: T.self)
-                case .uint8: return identityCast(try integer(ref, as: UInt8.self), to: T.self)
-                case .int8: return identityCast(try integer(ref, as: Int8.self), to: T.self)
-                case .int16: return identityCast(try integer(ref, as: Int16.self), to: T.self)
-                case .uint16: return identityCast(try integer(ref, as: UInt16.self), to: T.self)
-                case .uint: return identityCast(try integer(ref, as: UInt.self), to: T.self)
-                case .int128: return identityCast(try integer(ref, as: Int128.self), to: T.self)
-                case .uint128: return identityCast(try integer(ref, as: UInt128.self), to: T.self)
-                case .uid: return identityCast(PlistUID(try uid(ref)), to: T.self)
-                }
+                return try readScalar(kind, ref, as: T.self)
             } catch {
                 var path = prefix ?? codingPath(depth: depth)
                 TapeDecoderImpl.appendStep(step(), to: &path)

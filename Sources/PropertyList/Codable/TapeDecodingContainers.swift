@@ -5,7 +5,7 @@
 // same coding paths and error kinds; a container holds where its children start in the tape's
 // reference list and how many there are.
 
-struct TapeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
+struct TapeKeyedDecoding<Key: CodingKey>: NumberKeyedDecoding {
     let impl: TapeDecoderImpl
     /// Where the dictionary's keys start in `tape.refs` (its values follow them), and its entry count.
     let start: Int
@@ -79,20 +79,6 @@ struct TapeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         try scalar(key) { (d, v) throws(DecodeFailure) in try d.string(v) }
     }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try floatingPoint(key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try floatingPoint(key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(key) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let v = try value(key)
@@ -103,29 +89,6 @@ struct TapeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let found = find(key), !impl.isNull(found) else { return nil }
         try impl.countValue(depth: depth)
         return try impl.decodeValue(type, found, depth: depth, prefix: prefix, step: .key(key))
-    }
-
-    // One lookup per optional field (the protocol's defaults look the key up three times).
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try optional(type, key) }
-
-    @inline(__always)
-    func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        try decodeIfPresent(type, forKey: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -159,7 +122,7 @@ struct TapeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 }
 
 /// An unkeyed container over an array's (or a set's) elements.
-struct TapeUnkeyedDecoding: UnkeyedDecodingContainer {
+struct TapeUnkeyedDecoding: NumberUnkeyedDecoding {
     let impl: TapeDecoderImpl
     /// Where the elements start in `tape.refs`, and how many there are.
     let start: Int
@@ -231,20 +194,6 @@ struct TapeUnkeyedDecoding: UnkeyedDecodingContainer {
     mutating func decode(_ type: String.Type) throws -> String {
         try scalar { (d, v) throws(DecodeFailure) in try d.string(v) }
     }
-    mutating func decode(_ type: Double.Type) throws -> Double { try floatingPoint() }
-    mutating func decode(_ type: Float.Type) throws -> Float { try floatingPoint() }
-    mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer() }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer() }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let v = try element(T.self)
@@ -283,7 +232,7 @@ struct TapeUnkeyedDecoding: UnkeyedDecodingContainer {
     }
 }
 
-struct TapeSingleValueDecoding: SingleValueDecodingContainer {
+struct TapeSingleValueDecoding: NumberSingleValueDecoding {
     let impl: TapeDecoderImpl
     let ref: Int
     let depth: Int
@@ -315,20 +264,6 @@ struct TapeSingleValueDecoding: SingleValueDecodingContainer {
     func decode(_ type: String.Type) throws -> String {
         try scalar { (d, v) throws(DecodeFailure) in try d.string(v) }
     }
-    func decode(_ type: Double.Type) throws -> Double { try floatingPoint() }
-    func decode(_ type: Float.Type) throws -> Float { try floatingPoint() }
-    func decode(_ type: Int.Type) throws -> Int { try integer() }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer() }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
-    func decode(_ type: Int128.Type) throws -> Int128 { try integer() }
-    func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try impl.decodeValue(type, ref, depth: depth, prefix: prefix, step: .none)

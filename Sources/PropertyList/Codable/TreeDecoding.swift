@@ -29,7 +29,7 @@ struct TreeFrame {
 }
 
 /// The `Decoder` of a decode from a ``PlistValue``.
-final class TreeDecoderImpl: Decoder {
+final class TreeDecoderImpl: Decoder, ScalarReading {
     let userInfo: [CodingUserInfoKey: Any]
     let maxDepth: Int
     /// How many values the decode may produce (see `PlistDecoder.valueBudget(forInputBytes:)`).
@@ -337,28 +337,7 @@ extension TreeDecoderImpl {
     ) throws -> T {
         if let kind = ScalarKind.of(T.self) {
             do throws(DecodeFailure) {
-                // T is the type `kind` names: each value is returned as T without a cast.
-                switch kind {
-                case .string: return identityCast(try string(value), to: T.self)
-                case .int: return identityCast(try integer(value, as: Int.self), to: T.self)
-                case .double: return identityCast(try floatingPoint(value, as: Double.self), to: T.self)
-                case .bool: return identityCast(try bool(value), to: T.self)
-                case .date: return identityCast(try date(value), to: T.self)
-                case .data: return identityCast(try data(value), to: T.self)
-                case .float: return identityCast(try floatingPoint(value, as: Float.self), to: T.self)
-                case .int64: return identityCast(try integer(value, as: Int64.self), to: T.self)
-                case .uint64: return identityCast(try integer(value, as: UInt64.self), to: T.self)
-                case .int32: return identityCast(try integer(value, as: Int32.self), to: T.self)
-                case .uint32: return identityCast(try integer(value, as: UInt32.self), to: T.self)
-                case .uint8: return identityCast(try integer(value, as: UInt8.self), to: T.self)
-                case .int8: return identityCast(try integer(value, as: Int8.self), to: T.self)
-                case .int16: return identityCast(try integer(value, as: Int16.self), to: T.self)
-                case .uint16: return identityCast(try integer(value, as: UInt16.self), to: T.self)
-                case .uint: return identityCast(try integer(value, as: UInt.self), to: T.self)
-                case .int128: return identityCast(try integer(value, as: Int128.self), to: T.self)
-                case .uint128: return identityCast(try integer(value, as: UInt128.self), to: T.self)
-                case .uid: return identityCast(PlistUID(try uid(value)), to: T.self)
-                }
+                return try readScalar(kind, value, as: T.self)
             } catch {
                 var path = prefix ?? codingPath(depth: depth)
                 TreeDecoderImpl.appendStep(step(), to: &path)

@@ -5,7 +5,7 @@
 // same coding paths and error kinds; a container holds the dictionary's entries or the array's
 // elements themselves (shared storage, no copy).
 
-struct TreeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
+struct TreeKeyedDecoding<Key: CodingKey>: NumberKeyedDecoding {
     let impl: TreeDecoderImpl
     let entries: [PlistDictionary.Element]
     /// Frames below this container, and its whole path when a child decoder made it.
@@ -76,20 +76,6 @@ struct TreeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
         try scalar(key) { (d, v) throws(DecodeFailure) in try d.string(v) }
     }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try floatingPoint(key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try floatingPoint(key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
-    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try integer(key) }
-    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try integer(key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let v = try value(key)
@@ -100,29 +86,6 @@ struct TreeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let found = find(key), !TreeDecoderImpl.isNull(found) else { return nil }
         try impl.countValue(depth: depth)
         return try impl.decodeValue(type, found, depth: depth, prefix: prefix, step: .key(key))
-    }
-
-    // One lookup per optional field (the protocol's defaults look the key up three times).
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(type, key) }
-    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try optional(type, key) }
-    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try optional(type, key) }
-
-    @inline(__always)
-    func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        try decodeIfPresent(type, forKey: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -156,7 +119,7 @@ struct TreeKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 }
 
 /// An unkeyed container over an array's (or a set's) elements.
-struct TreeUnkeyedDecoding: UnkeyedDecodingContainer {
+struct TreeUnkeyedDecoding: NumberUnkeyedDecoding {
     let impl: TreeDecoderImpl
     let elements: [PlistValue]
     let depth: Int
@@ -226,20 +189,6 @@ struct TreeUnkeyedDecoding: UnkeyedDecodingContainer {
     mutating func decode(_ type: String.Type) throws -> String {
         try scalar { (d, v) throws(DecodeFailure) in try d.string(v) }
     }
-    mutating func decode(_ type: Double.Type) throws -> Double { try floatingPoint() }
-    mutating func decode(_ type: Float.Type) throws -> Float { try floatingPoint() }
-    mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try integer() }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
-    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer() }
-    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let v = try element(T.self)
@@ -278,7 +227,7 @@ struct TreeUnkeyedDecoding: UnkeyedDecodingContainer {
     }
 }
 
-struct TreeSingleValueDecoding: SingleValueDecodingContainer {
+struct TreeSingleValueDecoding: NumberSingleValueDecoding {
     let impl: TreeDecoderImpl
     let value: PlistValue
     let depth: Int
@@ -310,20 +259,6 @@ struct TreeSingleValueDecoding: SingleValueDecodingContainer {
     func decode(_ type: String.Type) throws -> String {
         try scalar { (d, v) throws(DecodeFailure) in try d.string(v) }
     }
-    func decode(_ type: Double.Type) throws -> Double { try floatingPoint() }
-    func decode(_ type: Float.Type) throws -> Float { try floatingPoint() }
-    func decode(_ type: Int.Type) throws -> Int { try integer() }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer() }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
-    func decode(_ type: Int128.Type) throws -> Int128 { try integer() }
-    func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try impl.decodeValue(type, value, depth: depth, prefix: prefix, step: .none)
