@@ -109,7 +109,8 @@ extension BinaryDecoderImpl {
     func slot(_ key: String, memo m: Int) -> Int {
         let base = state.memos[m].base
         let last = state.memos[m].last
-        let next = last &+ 1
+        var next = last &+ 1
+        if next >= state.memos[m].count { next = 0 }  // after the last key, the next value's first
         if next < state.memos[m].count && state.keySlots[base &+ next].holds(key) {
             state.memos[m].last = next
             return base &+ next
@@ -319,12 +320,14 @@ struct EncodeKeyMemos<Made> {
     }
 
     /// The slot of memo `m` holding `key`: the one after the last found (keys come in the same order
-    /// each time), else the last found, else a search; `nil` when the memo does not hold it.
+    /// each time; after the last key, the first, where the next value of the type starts), else the
+    /// last found, else a search; `nil` when the memo does not hold it.
     @inline(__always)
     mutating func find(_ key: String, in m: Int) -> Int? {
         let last = memos[m].last
         let n = memos[m].slots.count
-        let next = last &+ 1
+        var next = last &+ 1
+        if next >= n { next = 0 }  // after the last key, the next value's first
         if next < n && memos[m].slots[next].holds(key) {
             memos[m].last = next
             return next
