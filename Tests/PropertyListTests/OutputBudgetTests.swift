@@ -89,4 +89,77 @@ enum DoublingChain {
         for _ in 0..<1000 { v = [v] }
         #expect(v.expansion(within: .default).nodes == 1001)
     }
+
+    /// Scalars and containers of every kind, strings that need escapes and that do not, keys of every
+    /// length: the shapes whose text is shortest against what the budget counts for them.
+    static var textProofValues: [PlistValue] {
+        let scalars: [PlistValue] = [
+            true, false, 0, -1, .integer(PlistInteger(Int64(1) << 62)), 0.5, -0.0, .date(Date(timeIntervalSinceReferenceDate: 0)), .uid(7), "", "a",
+            "<&>", .string(String(repeating: "é", count: 40)), .data(Data()), .data(Data([1, 2, 3])),
+            .data(Data(count: 200)), [], .dictionary(PlistDictionary()),
+        ]
+        var values = scalars
+        values.append(.array(scalars))
+        values.append(.dictionary(PlistDictionary(scalars.enumerated().map { (.string($0.offset == 0 ? "" : "k\($0.offset)"), $0.element) })))
+        let shared: PlistValue = .array(scalars)
+        values.append([shared, shared, [shared, [shared]]])
+        var deep: PlistValue = true
+        for _ in 0..<50 { deep = [deep, ""] }
+        values.append(deep)
+        return values
+    }
+
+    @Test("XML text of n bytes has at most n / 7 nodes and a budget estimate of at most 8 n bytes")
+    func xmlTextBoundsTheBudget() throws {
+        // What lets `XMLPlist.encode` skip measuring a value whose text stays small
+        // (`XMLPlistWriter.sizeProvingBudget`).
+        for value in Self.textProofValues {
+            let text = try XMLPlist.encode(value)
+            let size = value.expansion(within: .default)
+            #expect(size.nodes * 7 <= text.count, "\(size.nodes) nodes in \(text.count) bytes: \(value)")
+            #expect(size.bytes <= 8 * text.count, "an estimate of \(size.bytes) for \(text.count) bytes: \(value)")
+        }
+        // Each node alone: its text, less the document's header and footer, still bounds it.
+        let frame = try XMLPlist.encode([]).count - "<array/>\n".utf8.count
+        for value in Self.textProofValues.prefix(18) {
+            let own = try XMLPlist.encode([value]).count - frame - "<array>\n</array>\n".utf8.count
+            #expect(7 <= own, "\(value) writes \(own) bytes")
+            #expect(value.expansion(within: .default).bytes + 2 <= 8 * own, "\(value)")
+        }
+    }
+
+    @Test("XML encode: a value whose text passes what proves the budget is measured, and refused when over")
+    func xmlEncodeMeasuresLongText() throws {
+        // maxValues 1,000: text up to 7,000 bytes proves the budget; these are about 19,000.
+        let budget = OutputBudget(maxValues: 1_000)
+        let within = PlistValue.array(Array(repeating: "x", count: 999))  // 1,000 nodes
+        let text = try XMLPlist.encode(within, budget: budget)
+        #expect(text.count > 7_000)
+        var sink = TextSink.collecting()
+        try XMLPlist.write(within, budget: budget, into: &sink)
+        let measuredFirst = sink.takeBytes()
+        #expect(Array(text) == measuredFirst, "the same text as the writer that measures first")
+        let over = PlistValue.array(Array(repeating: "x", count: 1_000))  // 1,001 nodes
+        let error = #expect(throws: PlistError.self) { try XMLPlist.encode(over, budget: budget) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.detail.contains("maxValues") == true)
+        // By bytes: an estimate of 16 + 6 × 100 per string, 1 MiB refused at 2,000 strings.
+        let long = PlistValue.array(Array(repeating: .string(String(repeating: "y", count: 100)), count: 2_000))
+        let bytes = #expect(throws: PlistError.self) {
+            try XMLPlist.encode(long, budget: OutputBudget(maxValues: 1 << 20, maxBytes: 1 << 20))
+        }
+        #expect(bytes?.detail.contains("maxBytes") == true)
+        _ = try XMLPlist.encode(long, budget: OutputBudget(maxValues: 1 << 20, maxBytes: 2 << 20))
+    }
+
+    @Test("XML encode: an over-budget value is refused for the budget even when it holds what XML cannot")
+    func xmlEncodeBudgetBeforeUnencodable() throws {
+        let budget = OutputBudget(maxValues: 1_000)
+        let over = PlistValue.array([.null] + Array(repeating: "x", count: 1_000))
+        let error = #expect(throws: PlistError.self) { try XMLPlist.encode(over, budget: budget) }
+        #expect(error?.code == .limitExceeded)
+        let within = PlistValue.array([.null] + Array(repeating: "x", count: 10))
+        let unencodable = #expect(throws: PlistError.self) { try XMLPlist.encode(within, budget: budget) }
+        #expect(unencodable?.code == .unencodable)
+    }
 }

@@ -10,7 +10,9 @@
 // The writers then write as they walk, through a `TextSink` (a fixed-size buffer handed on as it
 // fills): the budget bounds what is written, never what is held. Since the check comes first, a
 // value over the budget writes nothing, and one within it is written whole; nothing is cut off
-// mid-stream.
+// mid-stream. `XMLPlist.encode`, which writes into a buffer of its own and returns it whole, measures
+// only a value whose text passes 64 MiB (under that size the text proves the budget kept: see
+// `XMLPlistWriter.sizeProvingBudget`); an over-budget value still gives the caller nothing.
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     import FoundationEssentials

@@ -75,6 +75,12 @@
         return unsafe base + count
     }
 
+    /// Makes room for `total` bytes in all (written and to come), so that the writes up to that size do
+    /// not grow the block again.
+    mutating func reserve(_ total: Int) {
+        if total > capacity && total <= Int.max / 4 { grow(total) }
+    }
+
     private mutating func grow(_ needed: Int) {
         let newCapacity = Swift.max(needed, capacity &* 2)
         // The bound `smallRoom` relies on (no allocation gets near it).

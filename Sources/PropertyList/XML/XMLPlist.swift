@@ -118,21 +118,17 @@ package enum XMLPlist {
     ///   - value: The value to write.
     ///   - sortKeys: Dictionary keys in code-point order (as plistlib and `plutil` write them) instead
     ///     of the order they have in `value`.
-    ///   - budget: How much may be written; checked before anything is.
+    ///   - budget: How much may be written; a value over it is refused before anything is returned
+    ///     (text under 64 MiB, an eighth of `maxBytes` and 7 × `maxValues` bytes proves its value
+    ///     within the budget; a longer one is measured when it reaches that size).
     /// - Throws: ``PlistError`` with code `unencodable` for `.null`, a non-string dictionary key,
     ///   a date that is not finite or lies outside years -9999…99999, or a character XML 1.0 cannot
     ///   hold; `limitExceeded` when the value written out in full would pass `budget`.
     package static func encode(_ value: PlistValue, sortKeys: Bool = false, budget: OutputBudget = .default)
         throws(PlistError) -> Data
     {
-        guard let size = XMLPlistWriter.measure(value, within: budget) else {
-            // Over the budget: the shared check names the limit (and throws).
-            try value.checkExpansion(budget, as: "an XML property list")
-            return try XMLPlistWriter(sortKeys: sortKeys).write(value)
-        }
-        // The output buffer starts at about the text's size, 3 % more (it grows if escapes or long numbers
-        // make the text longer).
-        return try XMLPlistWriter(sortKeys: sortKeys).write(value, capacity: size.xml &+ size.xml / 32 &+ 4096)
+        // Measured only when the text grows past what proves the budget (`write(_:within:)`).
+        try XMLPlistWriter(sortKeys: sortKeys).write(value, within: budget)
     }
 
     /// Writes a value as an XML property list into `out` as it walks the value (the bytes of

@@ -75,7 +75,7 @@ package struct XMLPlistWriter: Sendable {
     /// ``write(_:)`` into a buffer of `capacity` bytes to start with (it grows as needed).
     func write(_ value: PlistValue, capacity: Int) throws(PlistError) -> Data {
         var out = XMLOutput(capacity: capacity)
-        try walkValue(value, into: &out, drainingAt: .max) { _ in true }
+        try walkValue(value, into: &out, drainingAt: .max) { _ in .max }
         return out.finish()
     }
 
@@ -89,7 +89,7 @@ package struct XMLPlistWriter: Sendable {
         do {
             try walkValue(value, into: &out, drainingAt: chunk) { buffer in
                 buffer.drain(into: &sink)
-                return !sink.isStopped
+                return sink.isStopped ? nil : chunk
             }
         } catch {
             out.drain(into: &sink)

@@ -29,10 +29,13 @@ extension XMLPlistWriter {
     }
 
     /// Walks `root`, writing into `out`; after each value, when `out` holds `drainingAt` bytes or more,
-    /// hands it to `drain`, which returns false to stop the walk (a failed delivery).
+    /// hands it to `drain`, which returns the size at which to call it next, or nil to stop the walk (a
+    /// failed delivery).
     func walkValue(
-        _ root: PlistValue, into out: inout XMLOutput, drainingAt: Int, _ drain: (inout XMLOutput) -> Bool
+        _ root: PlistValue, into out: inout XMLOutput, drainingAt: Int,
+        _ drain: (inout XMLOutput) throws(PlistError) -> Int?
     ) throws(PlistError) {
+        var drainingAt = drainingAt
         out.append(contentsOf: XMLPlistWriter.header.utf8)
         var stack: [ValueFrame] = []
         var current = ValueFrame()
@@ -42,7 +45,10 @@ extension XMLPlistWriter {
             open = true
         }
         while open {
-            if out.count >= drainingAt { guard drain(&out) else { return } }
+            if out.count >= drainingAt {
+                guard let size = try drain(&out) else { return }
+                drainingAt = size
+            }
             let next = current.next
             let indent = current.indent
             guard next < current.count else {
@@ -188,6 +194,56 @@ extension XMLPlistWriter {
             let position = frame.order.isEmpty ? index : frame.order[index]
             return frame.entries[position].key.stringValue ?? "?"
         }
+    }
+
+    /// The size of XML text that, written whole, proves its value within `budget` without measuring
+    /// it (at most 64 MiB: what a write holds before it measures). Every node writes 7 bytes or more of
+    /// its own (`<true/>`), and `measure`'s estimate of a node with its separator is at most 8 times
+    /// what it writes: a scalar 48 (+ 2 in an array) against 8 bytes or more, a key of n bytes 20 + 6n
+    /// against 12 + n, a string 18 + 6n against 18 + n, data 18 + 2n against 15 + 4n/3, a container 18
+    /// against 8. So text of `size` bytes has at most `size / 7` nodes and an estimate of at most
+    /// `8 × size` bytes.
+    static func sizeProvingBudget(_ budget: OutputBudget) -> Int {
+        let (byValues, overflow) = Swift.max(budget.maxValues, 0).multipliedReportingOverflow(by: 7)
+        return Swift.max(0, Swift.min(1 << 26, Swift.max(budget.maxBytes, 0) / 8, overflow ? Int.max : byValues))
+    }
+
+    /// The XML text of `value`, refused with `limitExceeded` (as `checkExpansion` names the limit) when
+    /// written out in full it would pass `budget`.
+    ///
+    /// A value is measured (`measure`, a walk of its own) only when its text reaches
+    /// `sizeProvingBudget(budget)`; under that size the text itself proves the budget kept, and the
+    /// value is walked once. The buffer holds at most that size, and one value more, before the
+    /// measure; nothing leaves it until the whole text is written. An error the walk meets before the
+    /// measure is thrown after it, so an over-budget value is refused as such whatever it holds, as
+    /// when the measure came first.
+    func write(_ value: PlistValue, within budget: OutputBudget) throws(PlistError) -> Data {
+        let proving = XMLPlistWriter.sizeProvingBudget(budget)
+        var measured = false
+        /// Measures `value` (once): throws when it is over the budget, else returns its text's size estimate.
+        func measureOnce() throws(PlistError) -> Int {
+            measured = true
+            guard let size = XMLPlistWriter.measure(value, within: budget) else {
+                try value.checkExpansion(budget, as: "an XML property list")
+                return 0
+            }
+            return size.xml
+        }
+        var out = XMLOutput(capacity: 1 << 16)
+        do {
+            try walkValue(value, into: &out, drainingAt: proving) { (out: inout XMLOutput) throws(PlistError) -> Int? in
+                // About the whole text's size, 3 % more (it grows further if escapes or long numbers
+                // make the text longer).
+                let xml = try measureOnce()
+                out.reserve(xml &+ xml / 32 &+ 4096)
+                return .max
+            }
+        } catch {
+            if !measured { _ = try measureOnce() }
+            throw error
+        }
+        if !measured && out.count > proving { _ = try measureOnce() }
+        return out.finish()
     }
 
     /// What `PlistValue.expansion(within:)` measures (nodes, and bytes by its estimate), and a size for
