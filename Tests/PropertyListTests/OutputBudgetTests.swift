@@ -94,13 +94,17 @@ enum DoublingChain {
     /// length: the shapes whose text is shortest against what the budget counts for them.
     static var textProofValues: [PlistValue] {
         let scalars: [PlistValue] = [
-            true, false, 0, -1, .integer(PlistInteger(Int64(1) << 62)), 0.5, -0.0, .date(Date(timeIntervalSinceReferenceDate: 0)), .uid(7), "", "a",
+            true, false, 0, -1, .integer(PlistInteger(Int64(1) << 62)), 0.5, -0.0,
+            .date(Date(timeIntervalSinceReferenceDate: 0)), .uid(7), "", "a",
             "<&>", .string(String(repeating: "é", count: 40)), .data(Data()), .data(Data([1, 2, 3])),
             .data(Data(count: 200)), [], .dictionary(PlistDictionary()),
         ]
         var values = scalars
         values.append(.array(scalars))
-        values.append(.dictionary(PlistDictionary(scalars.enumerated().map { (.string($0.offset == 0 ? "" : "k\($0.offset)"), $0.element) })))
+        values.append(
+            .dictionary(
+                PlistDictionary(
+                    scalars.enumerated().map { (.string($0.offset == 0 ? "" : "k\($0.offset)"), $0.element) })))
         let shared: PlistValue = .array(scalars)
         values.append([shared, shared, [shared, [shared]]])
         var deep: PlistValue = true
