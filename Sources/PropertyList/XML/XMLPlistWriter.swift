@@ -69,12 +69,7 @@ package struct XMLPlistWriter: Sendable {
     ///   XML 1.0 cannot hold (naming its key path).
     /// - Complexity: O(size of the value); nesting uses an explicit stack, not the call stack.
     package func write(_ value: PlistValue) throws(PlistError) -> Data {
-        try write(value, capacity: 1 << 16)
-    }
-
-    /// ``write(_:)`` into a buffer of `capacity` bytes to start with (it grows as needed).
-    func write(_ value: PlistValue, capacity: Int) throws(PlistError) -> Data {
-        var out = XMLOutput(capacity: capacity)
+        var out = XMLOutput(capacity: 1 << 16)  // it grows as needed
         try walkValue(value, into: &out, drainingAt: .max) { _ in .max }
         return out.finish()
     }
