@@ -10,7 +10,7 @@ import KeyedArchive
 import PropertyList
 import Testing
 
-@Suite("bplist editing keyed archives", .timeLimit(.minutes(3)))
+@Suite("bplist editing keyed archives", .timeLimit(.minutes(10)))
 struct ArchiveEditCommandTests {
     /// Settings as an app archives them: a mutable dictionary at the root, one mutable array
     /// referenced from two keys.

@@ -66,7 +66,7 @@ struct ArchiveBuilder {
     }
 }
 
-@Suite("bplist commands", .timeLimit(.minutes(3)))
+@Suite("bplist commands", .timeLimit(.minutes(10)))
 struct BPlistCommandsTests {
     static let esc = "\u{1B}["
 

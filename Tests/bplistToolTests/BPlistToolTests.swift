@@ -11,7 +11,7 @@ import Foundation
 @_spi(Internals) import PropertyList
 import Testing
 
-@Suite("bplist tool", .timeLimit(.minutes(2)))
+@Suite("bplist tool", .timeLimit(.minutes(10)))
 struct BPlistToolTests {
     /// One of every kind of value, with the awkward cases of the canonical JSON form.
     static let sample: PlistValue = [

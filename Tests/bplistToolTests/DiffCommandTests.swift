@@ -8,7 +8,7 @@ import Foundation
 import PropertyList
 import Testing
 
-@Suite("bplist diff", .timeLimit(.minutes(3)))
+@Suite("bplist diff", .timeLimit(.minutes(10)))
 struct DiffCommandTests {
     static let before: PlistValue = [
         "CFBundleVersion": "41", "list": [1, 2, 3, 4, 5], "nested": ["a": 1, "b": ["x": true]], "gone": "bye",

@@ -11,7 +11,7 @@ import Foundation
 @_spi(Internals) import PropertyList
 import Testing
 
-@Suite("bplist editing commands", .timeLimit(.minutes(3)))
+@Suite("bplist editing commands", .timeLimit(.minutes(10)))
 struct EditCommandsTests {
     static let info: PlistValue = [
         "CFBundleIdentifier": "com.example.app", "CFBundleVersion": "41",
@@ -260,7 +260,7 @@ struct EditCommandsTests {
     }
 }
 
-@Suite("writing to a file that is not a regular file", .timeLimit(.minutes(1)))
+@Suite("writing to a file that is not a regular file", .timeLimit(.minutes(10)))
 struct NonRegularOutputTests {
     @Test("-o a named pipe writes into it and leaves it a pipe (never renamed over)")
     func namedPipe() throws {

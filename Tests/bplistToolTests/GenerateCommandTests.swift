@@ -8,7 +8,7 @@ import Foundation
 import PropertyList
 import Testing
 
-@Suite("bplist generate", .timeLimit(.minutes(2)))
+@Suite("bplist generate", .timeLimit(.minutes(10)))
 struct GenerateCommandTests {
     /// `generate … --out FILE`; the decoded document and stderr.
     static func generate(_ args: [String], in dir: TempDir) throws -> (BinaryPlistDocument, ToolResult, Data) {

@@ -75,7 +75,7 @@ struct GitRepository {
     }
 }
 
-@Suite("git with bplist's merge and diff drivers", .timeLimit(.minutes(5)))
+@Suite("git with bplist's merge and diff drivers", .timeLimit(.minutes(10)))
 struct GitDriverTests {
     static let info: PlistValue = [
         "CFBundleName": "App", "CFBundleVersion": "1", "UIBackgroundModes": ["audio"],

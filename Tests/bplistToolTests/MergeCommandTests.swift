@@ -8,7 +8,7 @@ import KeyedArchive
 import PropertyList
 import Testing
 
-@Suite("bplist merge", .timeLimit(.minutes(5)))
+@Suite("bplist merge", .timeLimit(.minutes(10)))
 struct MergeCommandTests {
     static let xmlHead = """
         <?xml version="1.0" encoding="UTF-8"?>

@@ -7,7 +7,7 @@ import Foundation
 import PropertyList
 import Testing
 
-@Suite("bplist: every verb of the README, on XML, binary, OpenStep and keyed-archive inputs", .timeLimit(.minutes(5)))
+@Suite("bplist: every verb of the README, on XML, binary, OpenStep and keyed-archive inputs", .timeLimit(.minutes(10)))
 struct ReadmeVerbWalkTests {
     /// The README at the package root.
     static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -6,7 +6,7 @@ import Foundation
 import PropertyList
 import Testing
 
-@Suite("bplist streamed output", .timeLimit(.minutes(3)))
+@Suite("bplist streamed output", .timeLimit(.minutes(10)))
 struct StreamedOutputTests {
     /// About 1.7 MB of canonical JSON (some 26 buffers of 64 KiB): strings needing escapes, numbers,
     /// data, dates, and one sub-tree referenced 200 times (written 200 times).

@@ -25,7 +25,7 @@ enum ProjectCorpus {
 }
 
 @Suite(
-    "bplist merge on Xcode projects", .timeLimit(.minutes(5)),
+    "bplist merge on Xcode projects", .timeLimit(.minutes(10)),
     .enabled(if: ProjectCorpus.isPresent, "skipped: the pbxproj corpus is not at ../shared/corpus/pbxproj"))
 struct XcodeProjectMergeTests {
     /// The places a new file goes: the main group, the first target's sources phase, the project's
