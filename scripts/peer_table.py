@@ -18,20 +18,26 @@ import sys
 ORDER = ["mixed", "strings", "numbers", "keyed", "people", "people-ours"]
 
 
-def load_one(path):
+def load_one(path, first_rep=False):
+    """Per (workload, peer): {op: record}. With first_rep, a record's median is its first timed rep:
+    a cold pass's figure for a peer whose own settings in bench.sh time several reps in its fresh
+    process (libplist: REPS=3), whose later reps reuse the memory the first one faulted in."""
     rows = collections.OrderedDict()  # (workload, peer) -> {op: record}
     for line in open(path):
         line = line.strip()
         if not line:
             continue
         r = json.loads(line)
+        if first_rep and r.get("times_ms"):
+            r = dict(r, median_ms=r["times_ms"][0], min_ms=r["times_ms"][0])
         rows.setdefault((r["workload"], r["peer"]), {})[r["op"]] = r
     return rows
 
 
-def load(paths):
-    """One file as it is; several: per (workload, peer, op), the median of the files' medians."""
-    runs = [load_one(p) for p in paths]
+def load(paths, first_rep=False):
+    """One file as it is; several: per (workload, peer, op), the median of the files' medians
+    (first_rep: see load_one)."""
+    runs = [load_one(p, first_rep) for p in paths]
     if len(runs) == 1:
         return runs[0]
     rows = collections.OrderedDict()

@@ -5,7 +5,10 @@
 
 RUNS.txt is the manifest compare-peers appends to (.build-peers/results/runs-STAMP.txt, one line
 per pass: FORM PASS PROTOCOL FILE [FILE ...]; a cold pass lists its three fresh processes, whose
-medians are merged by peer_table.load). For every form, workload and operation, a cell per pass
+medians are merged by peer_table.load). A cold process's figure is its first timed rep: bench.sh
+times three reps of libplist in each process whatever the protocol (its own REPS=3), and the second
+and third reuse the memory the first faulted in. Java's cold processes still run bench.sh's three
+untimed warm-ups (its own WARMUP=3), which a table made afterwards cannot undo. For every form, workload and operation, a cell per pass
 and protocol gives our ratio: the compared peer's median time / ours (> 1: we are faster), and the
 compared peer:
 
@@ -67,7 +70,8 @@ def main():
         sys.exit("speed_table: no runs in %s" % manifest)
     by_form = collections.OrderedDict()
     for form, pas, protocol, files in runs:
-        by_form.setdefault(form, []).append(("%s %s" % (protocol, pas), protocol, load(files), files))
+        by_form.setdefault(form, []).append(("%s %s" % (protocol, pas), protocol,
+                                             load(files, first_rep=protocol == "cold"), files))
     for form, columns in by_form.items():
         workloads = sorted({w for _, _, rows, _ in columns for (w, p) in rows if p == "ours" and w in ORDER},
                            key=ORDER.index)

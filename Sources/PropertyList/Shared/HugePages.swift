@@ -1,20 +1,22 @@
 // Sources/PropertyList/Shared/HugePages.swift - Unsafe fence: large buffers on transparent huge pages.
 //
-// A decode of a large binary property list writes arrays of several megabytes that nothing has
-// touched before: the tree's array of a million values (24 MB) and the reader's bookkeeping per
-// object (8 MB). In a fresh process each 4 KiB page of them costs a page fault on first touch, which
-// is most of what a one-shot decode spends beyond its own work (a cold `bplist bench` decode of the
-// peers' numbers workload: a third of its samples in the kernel's fault path). Advised with
-// `MADV_HUGEPAGE`, Linux backs such a buffer with 2 MiB pages where it can (`transparent_hugepage` in
-// `always` or `madvise` mode, the default of the common distributions): one fault per 2 MiB instead
-// of 512, and a TLB entry that covers as much. Elsewhere, or with huge pages off, the advice does
-// nothing, and everything works as before.
+// Advised with `MADV_HUGEPAGE`, Linux backs a buffer with 2 MiB pages where it can
+// (`transparent_hugepage` in `always` or `madvise` mode, the default of the common distributions):
+// one fault per 2 MiB instead of 512, and a TLB entry that covers as much. Elsewhere, or with huge
+// pages off, the advice does nothing, and everything works as before.
 //
-// The writers' buffers are not advised (measured, ARCHITECTURE.md): their cold runs became bimodal,
-// some 50-100 % slower with the time in the kernel (though at 100 MB such slow runs came without the
-// advice too, on the same VM: Benchmarks/README, session 10). The one exception is the writer's deduplication
-// table from 64 MiB on (`DedupTable.hugePageSlots`), probed at random far beyond the caches, where
-// the advice saves 7-10 % of a 1 GB encode.
+// What is advised, measured (Benchmarks/README.md): the writer's deduplication table from 64 MiB on
+// (`DedupTable.hugePageSlots`), probed at random far beyond the caches, where the advice saves 7-10 %
+// of a 1 GB encode; and the XML reader's tape (`XMLTapeSink`), whose cold decode of the numbers workload it
+// did not slow (58-91 ms advised, 59-90 not, 3 runs each). The binary reader's arrays (the tree's values, the bookkeeping per object) were advised from
+// round 4's session 9 to session 14 and are not any more: in a fresh process on a VM that reports
+// free memory to its host, a huge page is taken from the blocks the host has reclaimed and costs it
+// 512 faults of its own, and a cold decode of the peers' numbers workload took 99-243 ms advised
+// against 40-54 ms not (6 runs each, alternated, with huge pages switched off system-wide for the
+// second), for a warm decode 12 % faster. The session-9 figure that had kept the advice was taken
+// when `bplist bench` decoded its input once before the timed run, so that run reused faulted pages.
+// The writers' buffers are not advised either: their cold runs became bimodal, some 50-100 % slower
+// with the time in the kernel.
 //
 // Only the buffer's own pages are advised: the range is the largest run of whole 2 MiB pages inside
 // it (`madvise` needs page-aligned addresses). `MADV_HUGEPAGE` changes how pages are backed, never
@@ -59,18 +61,6 @@
             // The buffer holds `capacity` uninitialised elements: advised, none written (count 0).
             unsafe advise(UnsafeMutableRawBufferPointer(buffer))
             initialized = 0
-        }
-    }
-
-    /// Advises the free capacity of `out` (the part not written yet) when it spans `threshold` bytes
-    /// or more: call before the first element is appended.
-    @inline(__always)
-    public static func advise<T>(_ out: inout OutputSpan<T>) {
-        guard out.freeCapacity &* MemoryLayout<T>.stride >= threshold else { return }
-        unsafe out.withUnsafeMutableBufferPointer { buffer, initialized in
-            // The whole capacity; the elements from `initialized` on are not written yet.
-            let free = unsafe UnsafeMutableBufferPointer(rebasing: buffer[initialized...])
-            unsafe advise(UnsafeMutableRawBufferPointer(free))
         }
     }
 

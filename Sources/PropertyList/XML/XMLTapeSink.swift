@@ -35,7 +35,7 @@ struct XMLTapeSink: XMLValueSink {
         // entry, the peers' records 25, an Info.plist 30-40): a growing array copies what it holds at
         // each doubling, and touches fresh memory each time.
         // Advised for huge pages from 4 MiB (a document of 4 MB and more): the tape is fresh memory
-        // written once, as the binary reader's large arrays are (Shared/HugePages.swift).
+        // written once (Shared/HugePages.swift: what is advised, and what no longer is).
         let expected = source.count / 32
         tape.entries = HugePages.reserved(PlistTape.Entry.self, capacity: expected)
         tape.refs = HugePages.reserved(Int32.self, capacity: expected)

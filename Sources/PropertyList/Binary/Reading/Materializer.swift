@@ -328,14 +328,12 @@ struct Materializer<Memo: MemoTable> {
         if f.kind != .dictionary {
             try children.append(addingCapacity: f.count) {
                 (out: inout OutputSpan<PlistValue>) throws(PlistError) in
-                HugePages.advise(&out)
                 try elements(f, &pos, &out, level: level, layout, &memo, &pending)
             }
         } else {
             var duplicates = false
             try entries.append(addingCapacity: f.count) {
                 (out: inout OutputSpan<PlistDictionary.Element>) throws(PlistError) in
-                HugePages.advise(&out)
                 try keys(f, &pos, &duplicates, &out, layout, &memo)
             }
             f.hasDuplicateKeys = duplicates
@@ -363,7 +361,6 @@ struct Materializer<Memo: MemoTable> {
         defer { f.position = pos }
         try children.append(addingCapacity: frame.total &- pos) {
             (out: inout OutputSpan<PlistValue>) throws(PlistError) in
-            HugePages.advise(&out)
             try elements(frame, &pos, &out, level: 0, layout, &memo, &pending)
         }
     }
@@ -385,7 +382,6 @@ struct Materializer<Memo: MemoTable> {
         if pos < frame.count {
             try entries.append(addingCapacity: frame.count &- pos) {
                 (out: inout OutputSpan<PlistDictionary.Element>) throws(PlistError) in
-                HugePages.advise(&out)
                 try keys(frame, &pos, &duplicates, &out, layout, &memo)
             }
         }

@@ -26,7 +26,7 @@ struct DenseMemo: MemoTable {
     static let maxCount = Int(Int32.max) - 2
     private var slots: [Slot]
 
-    init(count: Int) { slots = HugePages.filled(Slot(), count: count) }
+    init(count: Int) { slots = Array(repeating: Slot(), count: count) }
 
     @inline(__always) func state(_ index: Int) -> Int { Int(slots[index].state) }
     @inline(__always) mutating func setState(_ index: Int, _ state: Int) {
