@@ -81,12 +81,17 @@ def ratio(peer, ours):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: peer_table.py RESULTS.jsonl [MORE.jsonl ...]")
-    rows = load(sys.argv[1:])
+    args = sys.argv[1:]
+    first_rep = bool(args) and args[0] == "--first-rep"
+    if first_rep:
+        args = args[1:]
+    if not args:
+        sys.exit("usage: peer_table.py [--first-rep] RESULTS.jsonl [MORE.jsonl ...]")
+    rows = load(args, first_rep)
     workloads = sorted({w for w, _ in rows if w in ORDER}, key=ORDER.index)
-    if len(sys.argv) > 2:
-        print("Medians of %d passes per row.\n" % (len(sys.argv) - 1))
+    if len(args) > 1:
+        print("Medians of %d passes per row%s.\n" % (
+            len(args), ", each the first timed run of its process" if first_rep else ""))
     print("Speed-up = peer median / our median (> 1: we are faster). MB/s = input MB / median.\n")
     fastest_table(rows, workloads)
     for wl in workloads:

@@ -8,9 +8,9 @@ per pass: FORM PASS PROTOCOL FILE [FILE ...]; a cold pass lists its three fresh 
 medians are merged by peer_table.load). A cold process's figure is its first timed rep: bench.sh
 times three reps of libplist in each process whatever the protocol (its own REPS=3), and the second
 and third reuse the memory the first faulted in. Java's cold processes still run bench.sh's three
-untimed warm-ups (its own WARMUP=3), which a table made afterwards cannot undo. For every form, workload and operation, a cell per pass
-and protocol gives our ratio: the compared peer's median time / ours (> 1: we are faster), and the
-compared peer:
+untimed warm-ups (its own WARMUP=3), which a table made afterwards cannot undo. For every form,
+workload and operation, a cell per pass and protocol gives our ratio: the compared peer's median
+time / ours (> 1: we are faster), and the compared peer:
 
 - decode, encode: the fastest other untyped peer of that pass (its name under the table), and
   Foundation's PropertyListSerialization;

@@ -1,5 +1,5 @@
 // Tests/PropertyListTests/HugePagesTests.swift - HugePages: the range advised, arrays made through it,
-// and the reader's large trees built into advised buffers.
+// large trees read back whole, and the writer's advised deduplication table.
 //
 // Whether the kernel backs the range with huge pages is its own affair (and measured by the cold
 // decode rows of the peers' run, Benchmarks/README.md); these tests check what the code decides and
@@ -63,8 +63,8 @@ import Testing
         #expect(HugePages.reserved(UInt8.self, capacity: -3).isEmpty)
     }
 
-    /// Trees whose arrays are past the threshold, which the binary reader no longer advises (HugePages.swift
-    /// says why): the tree read is the one written.
+    /// Trees whose arrays are past the threshold, which the binary reader no longer advises
+    /// (HugePages.swift says why): the tree read is the one written.
     @Test func largeTreesReadBackWhole() throws {
         // 600,000 values: 14 MB of them, and 8 bytes of bookkeeping for each of the 600,001 objects.
         let numbers = PlistValue.array((0..<600_000).map { $0 % 3 == 0 ? .real(Double($0) / 7) : .int($0) })

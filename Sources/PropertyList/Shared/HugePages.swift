@@ -6,15 +6,18 @@
 // pages off, the advice does nothing, and everything works as before.
 //
 // What is advised, measured (Benchmarks/README.md): the writer's deduplication table from 64 MiB on
-// (`DedupTable.hugePageSlots`), probed at random far beyond the caches, where the advice saves 7-10 %
-// of a 1 GB encode; and the XML reader's tape (`XMLTapeSink`), whose cold decode of the numbers workload it
-// did not slow (58-91 ms advised, 59-90 not, 3 runs each). The binary reader's arrays (the tree's values, the bookkeeping per object) were advised from
-// round 4's session 9 to session 14 and are not any more: in a fresh process on a VM that reports
-// free memory to its host, a huge page is taken from the blocks the host has reclaimed and costs it
-// 512 faults of its own, and a cold decode of the peers' numbers workload took 99-243 ms advised
-// against 40-54 ms not (6 runs each, alternated, with huge pages switched off system-wide for the
-// second), for a warm decode 12 % faster. The session-9 figure that had kept the advice was taken
-// when `bplist bench` decoded its input once before the timed run, so that run reused faulted pages.
+// (`DedupTable.hugePageSlots`), probed at random far beyond the caches, where the advice saves
+// 7-10 % of a 1 GB encode; and the XML reader's tape (`XMLTapeSink`), whose cold decode of the
+// numbers workload it did not slow (58-91 ms advised, 59-90 not, 3 runs each).
+//
+// The binary reader's arrays (the tree's values, the bookkeeping per object) were advised from
+// round 4's session 9 to session 14 and are not any more. On a VM that reports free memory to its
+// host, a cold decode of the peers' numbers workload took 99-243 ms advised against 40-54 ms with
+// huge pages off system-wide (6 fresh processes each, alternated), and 37.5-294.5 ms against
+// 36.0-54.9 ms for this code before and after; the warm decode is about 6 % slower without them.
+// The likely cause, not confirmed: a huge page comes from the large free blocks the guest reported
+// to its host, which the host has to fault in again. Session 9's gain was measured while
+// `bplist bench` decoded its input once before the timed run, which then reused faulted pages.
 // The writers' buffers are not advised either: their cold runs became bimodal, some 50-100 % slower
 // with the time in the kernel.
 //
