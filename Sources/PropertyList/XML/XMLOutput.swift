@@ -44,13 +44,15 @@
     init(capacity: Int) {
         let n = Swift.max(capacity, 256)
         precondition(n <= Int.max / 4, "XML output size")
-        guard let p = unsafe malloc(n &+ XMLOutput.slack) else { preconditionFailure("out of memory (\(n) bytes)") }
-        unsafe base = p
-        self.capacity = n
+        guard let block = unsafe SpareBlock.allocate(n &+ XMLOutput.slack) else {
+            preconditionFailure("out of memory (\(n) bytes)")
+        }
+        unsafe base = block.base
+        self.capacity = unsafe block.size &- XMLOutput.slack
     }
 
     deinit {
-        unsafe free(base)
+        unsafe SpareBlock.give(base, size: capacity &+ XMLOutput.slack)
         unsafe free(snippets)
     }
 
@@ -85,11 +87,12 @@
         let newCapacity = Swift.max(needed, capacity &* 2)
         // The bound `smallRoom` relies on (no allocation gets near it).
         precondition(newCapacity > 0 && newCapacity <= Int.max / 4, "XML output size")
-        guard let p = unsafe realloc(base, newCapacity &+ XMLOutput.slack) else {
+        let block = unsafe SpareBlock.Block(base: base, size: capacity &+ XMLOutput.slack)
+        guard let grown = unsafe SpareBlock.reallocate(block, used: count, to: newCapacity &+ XMLOutput.slack) else {
             preconditionFailure("out of memory (\(newCapacity) bytes)")
         }
-        unsafe base = p
-        capacity = newCapacity
+        unsafe base = grown.base
+        capacity = unsafe grown.size &- XMLOutput.slack
     }
 
     // MARK: Stores
@@ -605,18 +608,16 @@
 
     // MARK: Handing over
 
-    /// The written bytes as `Data`, which takes the block and frees it. A block more than twice the
-    /// size of its text is shrunk to size; a closer one is kept whole (its unused end was never touched,
-    /// so it costs no memory), so that freeing it lets glibc serve the next block of that size from its
-    /// heap: one shrunk to size would be smaller than the next request, which would be mapped afresh
-    /// and fault in every page again.
+    /// The written bytes as `Data`, which takes the block and gives it back when it is freed
+    /// (`SpareBlock`: the next writer of that size takes it, its pages faulted in already). A block more
+    /// than twice the size of its text is shrunk to size; a closer one is kept whole, so that it fits
+    /// the next text of that size.
     consuming func finish() -> Data {
+        let block = unsafe SpareBlock.Block(base: base, size: capacity &+ XMLOutput.slack)
         let n = count
-        // Shrinking keeps the first n bytes; if it fails the larger block is still valid.
-        let block = unsafe capacity / 2 > n ? (realloc(base, Swift.max(n, 1)) ?? base) : base
         unsafe free(snippets)
         discard self
-        return unsafe Data(bytesNoCopy: block, count: n, deallocator: .free)
+        return unsafe SpareBlock.data(block, count: n)
     }
 
     /// The written bytes as `Data` (as ``finish()``), leaving this buffer empty with a small new block.

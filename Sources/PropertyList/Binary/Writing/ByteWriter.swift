@@ -46,7 +46,8 @@ func storeBigEndianValue(_ v: UInt64, width: Int, at p: UnsafeMutableRawPointer)
 /// Writes big-endian values into one allocation of a size fixed in advance, handed over as `Data`
 /// without a copy.
 @safe struct ByteWriter: ~Copyable {
-    /// Owned by the writer until `finish()` hands it to `Data`; freed by `deinit` otherwise.
+    /// A `malloc`ed block of `capacity` bytes or more (`SpareBlock.allocate`), owned by the writer until
+    /// `finish()` hands it to `Data`; given back by `deinit` otherwise.
     private let buffer: UnsafeMutableRawBufferPointer
     private(set) var position = 0
     let capacity: Int
@@ -57,10 +58,15 @@ func storeBigEndianValue(_ v: UInt64, width: Int, at p: UnsafeMutableRawPointer)
 
     init(capacity: Int) {
         self.capacity = capacity
-        unsafe buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(capacity, 1), alignment: 16)
+        guard let block = unsafe SpareBlock.allocate(capacity) else {
+            preconditionFailure("out of memory (\(capacity) bytes)")
+        }
+        unsafe buffer = UnsafeMutableRawBufferPointer(start: block.base, count: block.size)
     }
 
-    deinit { unsafe buffer.deallocate() }
+    deinit {
+        if let base = unsafe buffer.baseAddress { unsafe SpareBlock.give(base, size: buffer.count) }
+    }
 
     /// The written bytes; all `capacity` of them must have been written.
     consuming func finish() -> Data {
@@ -68,9 +74,9 @@ func storeBigEndianValue(_ v: UInt64, width: Int, at p: UnsafeMutableRawPointer)
         let b = unsafe buffer
         let n = capacity
         discard self
-        // `Data` takes ownership and frees the allocation with its deallocator.
+        // `Data` takes the block, and gives it back when it is freed.
         guard let base = b.baseAddress else { return Data() }
-        return unsafe Data(bytesNoCopy: base, count: n, deallocator: .custom({ _, _ in unsafe b.deallocate() }))
+        return unsafe SpareBlock.data(SpareBlock.Block(base: base, size: b.count), count: n)
     }
 
     /// Runs `body` with a pointer to the next `n` bytes, then advances past them.

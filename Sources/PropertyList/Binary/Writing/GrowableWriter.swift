@@ -32,22 +32,18 @@
 
     init(capacity: Int) {
         let n = max(capacity, 16)
-        guard let p = unsafe malloc(n) else { preconditionFailure("out of memory (\(n) bytes)") }
-        unsafe base = p
-        self.capacity = n
+        guard let block = unsafe SpareBlock.allocate(n) else { preconditionFailure("out of memory (\(n) bytes)") }
+        unsafe base = block.base
+        self.capacity = unsafe block.size
     }
 
-    deinit { unsafe free(base) }
+    deinit { unsafe SpareBlock.give(base, size: capacity) }
 
     /// Makes room for `n` more bytes at once (exactly: for a size that is known, or well estimated).
     mutating func reserve(_ n: Int) {
         precondition(n >= 0 && n <= Int.max / 4 &- count, "writer size")
         guard n > capacity &- count else { return }
-        guard let p = unsafe realloc(base, count &+ n) else {
-            preconditionFailure("out of memory (\(count &+ n) bytes)")
-        }
-        unsafe base = p
-        capacity = count &+ n
+        resize(count &+ n)
     }
 
     /// The address of the next `n` bytes, which the caller writes and then counts; grows as needed.
@@ -60,12 +56,17 @@
     }
 
     private mutating func grow(_ needed: Int) {
-        let newCapacity = max(needed, capacity &* 2)
-        guard let p = unsafe realloc(base, newCapacity) else {
+        resize(max(needed, capacity &* 2))
+    }
+
+    /// Moves the written bytes to a block of `newCapacity` bytes or more (`SpareBlock.reallocate`).
+    private mutating func resize(_ newCapacity: Int) {
+        let block = unsafe SpareBlock.Block(base: base, size: capacity)
+        guard let grown = unsafe SpareBlock.reallocate(block, used: count, to: newCapacity) else {
             preconditionFailure("out of memory (\(newCapacity) bytes)")
         }
-        unsafe base = p
-        capacity = newCapacity
+        unsafe base = grown.base
+        capacity = unsafe grown.size
     }
 
     @inline(__always)
@@ -178,12 +179,12 @@
         unsafe storeBigEndianValue(v, width: width, at: base + at)
     }
 
-    /// The written bytes as `Data`, which takes the block (shrunk to size) and frees it.
+    /// The written bytes as `Data`, which takes the block and gives it back when it is freed
+    /// (`SpareBlock.data`: shrunk to size when more than twice as large).
     consuming func finish() -> Data {
+        let block = unsafe SpareBlock.Block(base: base, size: capacity)
         let n = count
-        // Shrinking keeps the first n bytes; if it fails the larger block is still valid.
-        let block = unsafe realloc(base, max(n, 1)) ?? base
         discard self
-        return unsafe Data(bytesNoCopy: block, count: n, deallocator: .free)
+        return unsafe SpareBlock.data(block, count: n)
     }
 }
