@@ -39,7 +39,8 @@
 
     deinit { unsafe SpareBlock.give(base, size: capacity) }
 
-    /// Makes room for `n` more bytes at once (exactly: for a size that is known, or well estimated).
+    /// Makes room for `n` more bytes at once (for a size that is known, or well estimated): exactly, or
+    /// in the block kept for reuse when it is at most 8 times that (`SpareBlock.reallocate`).
     mutating func reserve(_ n: Int) {
         precondition(n >= 0 && n <= Int.max / 4 &- count, "writer size")
         guard n > capacity &- count else { return }
