@@ -34,6 +34,39 @@ import Testing
         #expect(encode.out_bytes > 0)
     }
 
+    /// The floor operations (CodableFloor.swift) run by name only, in both forms: the decode floor
+    /// replays what `decode-codable` made (the tool checks the replay equals it), the encode floor
+    /// counts the scalars the model hands over.
+    @Test(arguments: ["mixed", "strings", "numbers"]) func floorOperations(workload: String) throws {
+        let dir = try TempDir()
+        let binary = dir.file("\(workload)-small.bplist").path
+        let xml = dir.file("\(workload)-small.xml").path
+        #expect(try Tool.run(["generate", workload, "--objects", "2001", "--out", binary]).status == 0)
+        #expect(try Tool.run(["convert", binary, "--to", "xml", "-o", xml]).status == 0)
+        // Not among the default operations.
+        let plain = try Tool.run(["bench", binary, "1"])
+        #expect(plain.status == 0 && !plain.stdoutText.contains("floor"), "\(plain.stderr)")
+        for (file, form) in [(binary, "binary"), (xml, "xml")] {
+            let r = try Tool.run(
+                ["bench", file, "2"],
+                environment: [
+                    "BENCH_OPS": "decode-codable,decode-codable-floor,encode-codable-floor", "FORM": form,
+                    "WARMUP": "0",
+                ])
+            #expect(r.status == 0, "\(form): \(r.stderr)")
+            let lines = try r.stdoutText.split(separator: "\n").map {
+                try JSONDecoder().decode(Line.self, from: Data($0.utf8))
+            }
+            #expect(lines.map(\.op) == ["decode-codable", "decode-codable-floor", "encode-codable-floor"], "\(form)")
+            guard lines.count == 3 else { continue }
+            let items = lines[0].items
+            #expect(items > 0 && lines[1].items == items, "\(form)")
+            // The scalars each model hands an encoder: a record has nine besides its tags, which hold three
+            // strings; the others hand over one per item.
+            #expect(lines[2].items == (workload == "mixed" ? items * 12 : items), "\(form)")
+        }
+    }
+
     /// A file with no Codable model is skipped by default, and an error when asked for by name.
     @Test func otherFilesAreSkipped() throws {
         let dir = try TempDir()

@@ -54,7 +54,7 @@ enum Tool {
     /// instead (e.g. `/dev/full`) and the result's `stdout` is empty.
     static func run(
         _ args: [String], stdin: Data? = nil, stdoutPath: String? = nil, executable other: URL? = nil,
-        directory: URL? = nil
+        directory: URL? = nil, environment: [String: String] = [:]
     ) throws -> ToolResult {
         let exe: URL
         if let other {
@@ -71,6 +71,9 @@ enum Tool {
         process.executableURL = exe
         process.arguments = args
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out =
             if let stdoutPath { try #require(FileHandle(forWritingAtPath: stdoutPath)) } else {
                 try FileHandle(forWritingTo: outURL)

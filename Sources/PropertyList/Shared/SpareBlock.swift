@@ -9,8 +9,8 @@
 // size of the last mapped block freed) and unmaps it when it is freed, so every page of the next
 // block of that size is faulted in again. Measured on the peers' workloads (Benchmarks/README, round 4
 // session 16): the XML encode of mixed, a 30 MB text, faulted in all 7,330 pages of its block on
-// every run, 17 of its 67 ms in the kernel; kept here, 67 -> 52 ms, the binary encode of numbers
-// 83 -> 69 ms and its Codable encode 100 -> 71 ms.
+// every run, 17 of its 67 ms in the kernel; kept here, 67.8 -> 54.2 ms, the binary encode of numbers
+// 98.0 -> 79.0 ms and its Codable encode 114.9 -> 79.7 ms.
 //
 // Why not from 1 MiB: a block glibc maps and unmaps raises its threshold, so the blocks under that
 // size that follow (the writers' tables) come from its heap, whose pages it keeps; a block kept here
@@ -60,7 +60,7 @@ enum SpareBlock {
 
     /// The block kept when it holds at least `size` bytes (and `size` is in 4-64 MiB), now the caller's:
     /// it frees it, gives it back (`give`) or hands it to `Data` through `deallocator(size:)`.
-    static func take(atLeast size: Int, atMost largest: Int = .max) -> Block? {
+    static func take(atLeast size: Int, atMost largest: Int) -> Block? {
         guard size >= minimum && size <= maximum else { return nil }
         return unsafe kept.withLock { kept -> Block? in
             guard let block = unsafe kept, unsafe block.size >= size && block.size <= largest else { return nil }
@@ -123,7 +123,7 @@ enum SpareBlock {
         let blockSize = unsafe block.size
         precondition(count >= 0 && count <= blockSize, "\(count) bytes of a block")
         var kept = unsafe block
-        if unsafe block.size / 2 > count, let p = unsafe realloc(block.base, Swift.max(count, 1)) {
+        if blockSize / 2 > count, let p = unsafe realloc(block.base, Swift.max(count, 1)) {
             // Shrinking keeps the first `count` bytes; if it fails the larger block is still valid.
             unsafe kept = Block(base: p, size: Swift.max(count, 1))
         }

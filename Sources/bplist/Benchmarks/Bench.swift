@@ -97,7 +97,11 @@ struct Bench: ParsableCommand {
     static let allOperations =
         defaultOperations + ["unarchive", "archive"] + macroOperations + ["graph"] + fileOperations.sorted()
         + BenchTypedStream.operations
-    /// The operations of the XML form (FORM=xml): the peers' two and the Codable pair.
+    /// The floor of Codable on the peers' models (CodableFloor.swift): asked for by name only.
+    static let floorOperations = ["decode-codable-floor", "encode-codable-floor"]
+    static let codableOperations = Set(["decode-codable", "encode-codable"] + floorOperations)
+    /// The operations of the XML form (FORM=xml): the peers' two and the Codable pair (and the floor,
+    /// by name).
     static let xmlOperations = ["decode", "encode", "decode-codable", "encode-codable"]
 
     @Argument(help: "The property list to time (binary; XML with FORM=xml).")
@@ -118,7 +122,8 @@ struct Bench: ParsableCommand {
         let warmup = environment["WARMUP"].flatMap { Int($0) } ?? 1
         let requested = environment["BENCH_OPS"] ?? Bench.defaultOperations.joined(separator: ",")
         let ops = requested == "all" ? Set(Bench.allOperations) : Set(requested.split(separator: ",").map(String.init))
-        if let unknown = ops.first(where: { !Bench.allOperations.contains($0) }) {
+        if let unknown = ops.first(where: { !Bench.allOperations.contains($0) && !Bench.floorOperations.contains($0) })
+        {
             if unknown.hasSuffix("-macro") {
                 throw ValidationError(
                     "'\(unknown)': this bplist was built without the MacroBench trait "
@@ -142,7 +147,9 @@ struct Bench: ParsableCommand {
         if environment["FORM"] == "xml" || XMLPlist.looksLikeXML(input) {
             let asked = environment["BENCH_OPS"].map { $0 != "all" } ?? false
             let xmlOps = asked ? ops : Set(Bench.xmlOperations)
-            if let binaryOnly = xmlOps.first(where: { !Bench.xmlOperations.contains($0) }) {
+            if let binaryOnly = xmlOps.first(where: {
+                !Bench.xmlOperations.contains($0) && !Bench.floorOperations.contains($0)
+            }) {
                 throw ValidationError(
                     "'\(binaryOnly)' is an operation of the binary form; the XML form (FORM=xml or an XML input) "
                         + "has \(Bench.xmlOperations.joined(separator: ", "))")
@@ -208,7 +215,7 @@ struct Bench: ParsableCommand {
             }
         }
 
-        if ops.contains("decode-codable") || ops.contains("encode-codable") {
+        if !ops.isDisjoint(with: Bench.codableOperations) {
             let named = environment["BENCH_OPS"].map { $0 != "all" && $0.contains("codable") } ?? false
             try codable(input, workload: workload, ops: ops, named: named, timer: &timer, report: report)
         }
@@ -303,7 +310,7 @@ struct Bench: ParsableCommand {
                 }
             }
         }
-        if ops.contains("decode-codable") || ops.contains("encode-codable") {
+        if !ops.isDisjoint(with: Bench.codableOperations) {
             try codable(input, workload: workload, ops: ops, named: named, format: .xml, timer: &timer, report: report)
         }
     }
@@ -317,9 +324,22 @@ struct Bench: ParsableCommand {
     ) throws {
         var encoder = PlistEncoder()
         encoder.outputFormat = format
-        func run<T: Codable>(_ type: T.Type, count: (T) -> Int) throws {
+        func run<T: Codable>(_ type: T.Type, count: (T) -> Int, same: (T, T) -> Bool) throws {
             let value = try timer.measure { try PlistDecoder().decode(T.self, from: input) }
             if ops.contains("decode-codable") { report("decode-codable", timer.times, items: count(value)) }
+            if ops.contains("decode-codable-floor") {
+                // The same model from recorded scalars (CodableFloor.swift); the recording is untimed.
+                let recorded = try FloorRecorder.record(value)
+                let replayed = try timer.measure { try T(from: FloorDecoder(recorded)) }
+                guard same(replayed, value) else {
+                    throw ValidationError("decode-codable-floor: the replay is not the value decode-codable made")
+                }
+                report("decode-codable-floor", timer.times, items: count(replayed))
+            }
+            if ops.contains("encode-codable-floor") {
+                let scalars = try timer.measure { try FloorEncoder.count(value) }
+                report("encode-codable-floor", timer.times, items: scalars)
+            }
             if ops.contains("encode-codable") {
                 let encoded = try timer.measure { try encoder.encode(value) }
                 report("encode-codable", timer.times, outBytes: encoded.count, items: count(value))
@@ -329,11 +349,13 @@ struct Bench: ParsableCommand {
             }
         }
         if workload.hasPrefix("mixed") {
-            try run([BenchRecord].self) { $0.count }
+            try run([BenchRecord].self, count: \.count, same: ==)
         } else if workload.hasPrefix("strings") {
-            try run([String].self) { $0.count }
+            try run([String].self, count: \.count, same: ==)
         } else if workload.hasPrefix("numbers") {
-            try run(BenchNumbers.self) { $0.ints.count + $0.doubles.count }
+            try run(BenchNumbers.self, count: { $0.ints.count + $0.doubles.count }) {
+                $0.ints == $1.ints && $0.doubles == $1.doubles
+            }
         } else if named {
             throw ValidationError(
                 "decode-codable/encode-codable: no Codable model for '\(workload)' (the file name must start with "

@@ -1,0 +1,466 @@
+// Sources/bplist/Benchmarks/CodableFloor.swift - The floor of Codable on the peers' models: what Swift's
+// Codable machinery costs when the decoder reads nothing and the encoder writes nothing.
+//
+// `decode-codable-floor` runs the model's `init(from:)` against `FloorDecoder`, which hands out, in
+// order, the scalars an earlier decode produced (recorded once, untimed, by `FloorRecorder`): no
+// bytes are read, no key is looked up (each container takes the next value whatever key it is asked
+// for), no string is made (a recorded `String` is retained), no error or coding path is kept. What is
+// left is what every decoder behind `Decoder` pays on this model: the calls through the existential
+// containers and their boxes, the generic metadata of each `KeyedDecodingContainer<Key>`, the model's
+// arrays and structs, and the retains. `encode-codable-floor` runs `encode(to:)` against
+// `FloorEncoder`, which keeps a count of what it is given and nothing else.
+//
+// So no `PlistDecoder`/`PlistEncoder`, however fast its format code, can take less time than these
+// operations on the same model; the ratio of a peer's time to the floor is the most any Swift
+// Codable coder can reach against it (Benchmarks/README, "The Codable floor").
+
+import BenchmarkWorkloads
+import Foundation
+import PropertyList
+
+/// One scalar as a model hands it to an encoder, or an unkeyed container's element count.
+enum FloorValue {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case date(Date)
+    case data(Data)
+    case count(Int)
+    case null
+}
+
+/// Thrown when a replay asks for something the recording did not hold (a model whose `init(from:)`
+/// does not mirror its `encode(to:)`).
+struct FloorMismatch: Error, CustomStringConvertible {
+    let position: Int
+    var description: String { "decode-codable-floor: the model asked for another value at position \(position)" }
+}
+
+// MARK: - Recording (untimed)
+
+/// Records the scalars of `value.encode(to:)` in order: what `FloorDecoder` replays.
+final class FloorRecorder: Encoder {
+    var values: [FloorValue] = []
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    static func record(_ value: some Encodable) throws -> [FloorValue] {
+        let recorder = FloorRecorder()
+        try recorder.record(value)
+        return recorder.values
+    }
+
+    func record(_ value: some Encodable) throws {
+        if let date = value as? Date {
+            values.append(.date(date))
+        } else if let data = value as? Data {
+            values.append(.data(data))
+        } else {
+            try value.encode(to: self)
+        }
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(Keyed<Key>(recorder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        values.append(.count(0))
+        return Unkeyed(recorder: self, slot: values.count - 1)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { Single(recorder: self) }
+
+    func scalar(_ value: FloorValue) { values.append(value) }
+
+    func integer(_ value: some BinaryInteger) { values.append(.int(Int(truncatingIfNeeded: value))) }
+
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let recorder: FloorRecorder
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil(forKey key: Key) { recorder.scalar(.null) }
+        mutating func encode(_ value: Bool, forKey key: Key) { recorder.scalar(.bool(value)) }
+        mutating func encode(_ value: String, forKey key: Key) { recorder.scalar(.string(value)) }
+        mutating func encode(_ value: Double, forKey key: Key) { recorder.scalar(.double(value)) }
+        mutating func encode(_ value: Float, forKey key: Key) { recorder.scalar(.double(Double(value))) }
+        mutating func encode(_ value: Int, forKey key: Key) { recorder.integer(value) }
+        mutating func encode(_ value: Int8, forKey key: Key) { recorder.integer(value) }
+        mutating func encode(_ value: Int16, forKey key: Key) { recorder.integer(value) }
+        mutating func encode(_ value: Int32, forKey key: Key) { recorder.integer(value) }
+        mutating func encode(_ value: Int64, forKey key: Key) { recorder.integer(value) }
+        mutating func encode(_ value: UInt, forKey key: Key) { recorder.integer(value) }
+        mutating func encode(_ value: UInt8, forKey key: Key) { recorder.integer(value) }
+        mutating func encode(_ value: UInt16, forKey key: Key) { recorder.integer(value) }
+        mutating func encode(_ value: UInt32, forKey key: Key) { recorder.integer(value) }
+        mutating func encode(_ value: UInt64, forKey key: Key) { recorder.integer(value) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try recorder.record(value) }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        { recorder.container(keyedBy: keyType) }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            recorder.unkeyedContainer()
+        }
+        mutating func superEncoder() -> any Encoder { recorder }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { recorder }
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer {
+        let recorder: FloorRecorder
+        let slot: Int
+        var codingPath: [any CodingKey] { [] }
+        var count = 0
+
+        mutating func counted() {
+            count += 1
+            recorder.values[slot] = .count(count)
+        }
+        mutating func encodeNil() {
+            recorder.scalar(.null)
+            counted()
+        }
+        mutating func encode(_ value: Bool) {
+            recorder.scalar(.bool(value))
+            counted()
+        }
+        mutating func encode(_ value: String) {
+            recorder.scalar(.string(value))
+            counted()
+        }
+        mutating func encode(_ value: Double) {
+            recorder.scalar(.double(value))
+            counted()
+        }
+        mutating func encode(_ value: Int) {
+            recorder.integer(value)
+            counted()
+        }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            try recorder.record(value)
+            counted()
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+            -> KeyedEncodingContainer<NestedKey>
+        {
+            counted()
+            return recorder.container(keyedBy: keyType)
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            counted()
+            return recorder.unkeyedContainer()
+        }
+        mutating func superEncoder() -> any Encoder {
+            counted()
+            return recorder
+        }
+    }
+
+    struct Single: SingleValueEncodingContainer {
+        let recorder: FloorRecorder
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil() { recorder.scalar(.null) }
+        mutating func encode(_ value: Bool) { recorder.scalar(.bool(value)) }
+        mutating func encode(_ value: String) { recorder.scalar(.string(value)) }
+        mutating func encode(_ value: Double) { recorder.scalar(.double(value)) }
+        mutating func encode(_ value: Int) { recorder.integer(value) }
+        mutating func encode<T: Encodable>(_ value: T) throws { try recorder.record(value) }
+    }
+}
+
+// MARK: - The decoding floor
+
+/// Replays recorded scalars into a model's `init(from:)` (see the file header).
+final class FloorDecoder: Decoder {
+    let values: [FloorValue]
+    var position = 0
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(_ values: [FloorValue]) { self.values = values }
+
+    @inline(__always)
+    func next() throws -> FloorValue {
+        guard position < values.count else { throw FloorMismatch(position: position) }
+        defer { position &+= 1 }
+        return values[position]
+    }
+
+    func string() throws -> String {
+        guard case .string(let s) = try next() else { throw FloorMismatch(position: position - 1) }
+        return s
+    }
+
+    func int<I: FixedWidthInteger>(_: I.Type) throws -> I {
+        guard case .int(let i) = try next() else { throw FloorMismatch(position: position - 1) }
+        return I(truncatingIfNeeded: i)
+    }
+
+    func double() throws -> Double {
+        guard case .double(let d) = try next() else { throw FloorMismatch(position: position - 1) }
+        return d
+    }
+
+    func bool() throws -> Bool {
+        guard case .bool(let b) = try next() else { throw FloorMismatch(position: position - 1) }
+        return b
+    }
+
+    /// A nested value: the format's own types directly (as every plist decoder reads them), any
+    /// other through its `init(from:)`.
+    func value<T: Decodable>(_ type: T.Type) throws -> T {
+        if T.self == Date.self {
+            guard case .date(let d) = try next() else { throw FloorMismatch(position: position - 1) }
+            return identityCast(d, to: T.self)
+        }
+        if T.self == Data.self {
+            guard case .data(let d) = try next() else { throw FloorMismatch(position: position - 1) }
+            return identityCast(d, to: T.self)
+        }
+        if T.self == String.self { return identityCast(try string(), to: T.self) }
+        if T.self == [String].self {
+            // An array of strings made at its size, as the plist decoders make one.
+            guard case .count(let n) = try next() else { throw FloorMismatch(position: position - 1) }
+            var strings: [String] = []
+            strings.reserveCapacity(n)
+            for _ in 0..<n { strings.append(try string()) }
+            return identityCast(strings, to: T.self)
+        }
+        return try T(from: self)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(Keyed<Key>(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .count(let n) = try next() else { throw FloorMismatch(position: position - 1) }
+        return Unkeyed(decoder: self, n: n)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(decoder: self) }
+
+    struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let decoder: FloorDecoder
+        var codingPath: [any CodingKey] { [] }
+        var allKeys: [Key] { [] }
+        func contains(_ key: Key) -> Bool { true }
+        func decodeNil(forKey key: Key) throws -> Bool {
+            guard case .null = decoder.values[decoder.position] else { return false }
+            decoder.position &+= 1
+            return true
+        }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool() }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string() }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.double() }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decoder.double()) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.int(Int.self) }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.int(Int8.self) }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.int(Int16.self) }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.int(Int32.self) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.int(Int64.self) }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.int(UInt.self) }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.int(UInt8.self) }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.int(UInt16.self) }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.int(UInt32.self) }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.int(UInt64.self) }
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decoder.value(type) }
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        { try decoder.container(keyedBy: type) }
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            try decoder.unkeyedContainer()
+        }
+        func superDecoder() throws -> any Decoder { decoder }
+        func superDecoder(forKey key: Key) throws -> any Decoder { decoder }
+    }
+
+    struct Unkeyed: UnkeyedDecodingContainer {
+        let decoder: FloorDecoder
+        let n: Int
+        var codingPath: [any CodingKey] { [] }
+        var count: Int? { n }
+        var isAtEnd: Bool { currentIndex >= n }
+        var currentIndex = 0
+
+        init(decoder: FloorDecoder, n: Int) {
+            self.decoder = decoder
+            self.n = n
+        }
+
+        mutating func decodeNil() throws -> Bool {
+            guard case .null = decoder.values[decoder.position] else { return false }
+            decoder.position &+= 1
+            currentIndex &+= 1
+            return true
+        }
+        mutating func decode(_ type: Bool.Type) throws -> Bool {
+            currentIndex &+= 1
+            return try decoder.bool()
+        }
+        mutating func decode(_ type: String.Type) throws -> String {
+            currentIndex &+= 1
+            return try decoder.string()
+        }
+        mutating func decode(_ type: Double.Type) throws -> Double {
+            currentIndex &+= 1
+            return try decoder.double()
+        }
+        mutating func decode(_ type: Int.Type) throws -> Int {
+            currentIndex &+= 1
+            return try decoder.int(Int.self)
+        }
+        mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            currentIndex &+= 1
+            return try decoder.value(type)
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
+            currentIndex &+= 1
+            return try decoder.container(keyedBy: type)
+        }
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            currentIndex &+= 1
+            return try decoder.unkeyedContainer()
+        }
+        mutating func superDecoder() throws -> any Decoder {
+            currentIndex &+= 1
+            return decoder
+        }
+    }
+
+    struct Single: SingleValueDecodingContainer {
+        let decoder: FloorDecoder
+        var codingPath: [any CodingKey] { [] }
+        func decodeNil() -> Bool {
+            guard case .null = decoder.values[decoder.position] else { return false }
+            decoder.position &+= 1
+            return true
+        }
+        func decode(_ type: Bool.Type) throws -> Bool { try decoder.bool() }
+        func decode(_ type: String.Type) throws -> String { try decoder.string() }
+        func decode(_ type: Double.Type) throws -> Double { try decoder.double() }
+        func decode(_ type: Int.Type) throws -> Int { try decoder.int(Int.self) }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.value(type) }
+    }
+}
+
+// MARK: - The encoding floor
+
+/// Takes a model's `encode(to:)` and keeps a count of the scalars it is given (see the file header).
+final class FloorEncoder: Encoder {
+    var scalars = 0
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    static func count(_ value: some Encodable) throws -> Int {
+        let encoder = FloorEncoder()
+        try encoder.value(value)
+        return encoder.scalars
+    }
+
+    /// A nested value: the format's own types directly (as every plist encoder writes them), any
+    /// other through its `encode(to:)`.
+    func value<T: Encodable>(_ value: T) throws {
+        if T.self == Date.self || T.self == Data.self || T.self == String.self {
+            scalars &+= 1
+        } else if T.self == [String].self {
+            // An array of strings in one loop, as the plist encoders write one.
+            scalars &+= identityCast(value, to: [String].self).count
+        } else {
+            try value.encode(to: self)
+        }
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(Keyed<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { Unkeyed(encoder: self) }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { Single(encoder: self) }
+
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let encoder: FloorEncoder
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil(forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: Bool, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: String, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: Double, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: Float, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: Int, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: Int8, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: Int16, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: Int32, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: Int64, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: UInt, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: UInt8, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: UInt16, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: UInt32, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: UInt64, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encoder.value(value) }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        { encoder.container(keyedBy: keyType) }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            encoder.unkeyedContainer()
+        }
+        mutating func superEncoder() -> any Encoder { encoder }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer {
+        let encoder: FloorEncoder
+        var codingPath: [any CodingKey] { [] }
+        var count = 0
+        mutating func encodeNil() {
+            count &+= 1
+            encoder.scalars &+= 1
+        }
+        mutating func encode(_ value: Bool) {
+            count &+= 1
+            encoder.scalars &+= 1
+        }
+        mutating func encode(_ value: String) {
+            count &+= 1
+            encoder.scalars &+= 1
+        }
+        mutating func encode(_ value: Double) {
+            count &+= 1
+            encoder.scalars &+= 1
+        }
+        mutating func encode(_ value: Int) {
+            count &+= 1
+            encoder.scalars &+= 1
+        }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            count &+= 1
+            try encoder.value(value)
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+            -> KeyedEncodingContainer<NestedKey>
+        {
+            count &+= 1
+            return encoder.container(keyedBy: keyType)
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            count &+= 1
+            return encoder.unkeyedContainer()
+        }
+        mutating func superEncoder() -> any Encoder {
+            count &+= 1
+            return encoder
+        }
+    }
+
+    struct Single: SingleValueEncodingContainer {
+        let encoder: FloorEncoder
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil() { encoder.scalars &+= 1 }
+        mutating func encode(_ value: Bool) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: String) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: Double) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: Int) { encoder.scalars &+= 1 }
+        mutating func encode<T: Encodable>(_ value: T) throws { try encoder.value(value) }
+    }
+}
