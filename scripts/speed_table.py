@@ -22,6 +22,13 @@ time / ours (> 1: we are faster), and the compared peer:
 A ratio under its target is in bold: 2x the fastest peer warm, 1.5x cold, 10x Foundation warm (the
 performance issue's goals; a cold Foundation cell has no target), 25x NSKeyedUnarchiver and 40x
 NSKeyedArchiver warm. The raw JSON lines are the files the manifest names.
+
+When a warm pass holds our Codable floor (ops decode-codable-floor and encode-codable-floor, which
+compare-peers measures after each warm pass: the model's init(from:) and encode(to:) against a
+decoder that reads nothing and an encoder that writes nothing, Sources/bplist/Benchmarks/CodableFloor.swift),
+a second table gives, per Codable row and warm pass, ours and the floor in ms and the ratio a coder
+that cost nothing beyond the floor would reach against each peer (peer / floor): where that is under
+the target, no Swift Codable coder can meet it on that model and machine.
 """
 import collections
 import os
@@ -125,6 +132,47 @@ def main():
                 "%s %d" % (n, c) for n, c in fastest_names.most_common()) + ".")
         print("Cells under target: %d. Raw JSON lines: %s.\n" % (
             misses, "; ".join(" ".join(os.path.basename(f) for f in files) for _, _, _, files in columns)))
+        floor_table(form, workloads, [c for c in columns if c[1] == "warm"])
+
+
+def floor_table(form, workloads, warm):
+    """The Codable floor of each warm pass (see the module's documentation); nothing when none has it."""
+    rows = []
+    for wl in workloads:
+        for op in ("decode-codable", "encode-codable"):
+            base = op.split("-")[0]
+            cells = collections.defaultdict(list)
+            for _, _, run, _ in warm:
+                ours = run.get((wl, "ours"), {}).get(op)
+                floor = run.get((wl, "ours"), {}).get(op + "-floor")
+                if not ours or not floor or floor["median_ms"] <= 0:
+                    continue
+                cells["ours"].append("%.1f" % ours["median_ms"])
+                cells["floor"].append("%.1f" % floor["median_ms"])
+                cells["share"].append("%.0f %%" % (100 * floor["median_ms"] / ours["median_ms"]))
+                for name, peer, target in (("serde", SERDE, TARGET["warm"]), ("coder", CODER, TARGET["foundation"])):
+                    p = run.get((wl, peer), {}).get(base)
+                    if p:
+                        r = p["median_ms"] / floor["median_ms"]
+                        cells[name].append("**%.2f×**" % r if r < target else "%.2f×" % r)
+                    else:
+                        cells[name].append("–")
+            if cells:
+                rows.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                    wl, op, " / ".join(cells["ours"]), " / ".join(cells["floor"]), " / ".join(cells["share"]),
+                    " / ".join(cells["serde"]), " / ".join(cells["coder"])))
+    if not rows:
+        return
+    print("#### %s form: the Codable floor, each warm pass\n" % form)
+    print("Ours and the floor in ms (warm medians, pass by pass); the floor's share of ours; the ratio a coder"
+          " costing nothing beyond the floor would reach (peer / floor), bold where that is under the target"
+          " (2× rust serde, 10× Foundation).\n")
+    print("| workload | operation | ours ms | floor ms | floor / ours | reachable vs rust serde"
+          " | reachable vs Foundation coder |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(r)
+    print()
 
 
 if __name__ == "__main__":

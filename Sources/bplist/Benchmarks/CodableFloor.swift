@@ -347,9 +347,12 @@ final class FloorDecoder: Decoder {
 
 // MARK: - The encoding floor
 
-/// Takes a model's `encode(to:)` and keeps a count of the scalars it is given (see the file header).
+/// Takes a model's `encode(to:)` and keeps a count of the scalars it is given and of the bytes of its
+/// strings (see the file header).
 final class FloorEncoder: Encoder {
     var scalars = 0
+    /// The UTF-8 bytes of the strings given (each string's length is read, as a writer must).
+    var bytes = 0
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -362,14 +365,23 @@ final class FloorEncoder: Encoder {
     /// A nested value: the format's own types directly (as every plist encoder writes them), any
     /// other through its `encode(to:)`.
     func value<T: Encodable>(_ value: T) throws {
-        if T.self == Date.self || T.self == Data.self || T.self == String.self {
+        if T.self == String.self {
+            string(identityCast(value, to: String.self))
+        } else if T.self == Date.self || T.self == Data.self {
             scalars &+= 1
         } else if T.self == [String].self {
-            // An array of strings in one loop, as the plist encoders write one.
-            scalars &+= identityCast(value, to: [String].self).count
+            // An array of strings in one loop, as the plist encoders write one; each string's length is
+            // read, the least a writer does with it.
+            for s in identityCast(value, to: [String].self) { string(s) }
         } else {
             try value.encode(to: self)
         }
+    }
+
+    @inline(__always)
+    func string(_ s: String) {
+        scalars &+= 1
+        bytes &+= s.utf8.count
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -385,7 +397,7 @@ final class FloorEncoder: Encoder {
         var codingPath: [any CodingKey] { [] }
         mutating func encodeNil(forKey key: Key) { encoder.scalars &+= 1 }
         mutating func encode(_ value: Bool, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: String, forKey key: Key) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: String, forKey key: Key) { encoder.string(value) }
         mutating func encode(_ value: Double, forKey key: Key) { encoder.scalars &+= 1 }
         mutating func encode(_ value: Float, forKey key: Key) { encoder.scalars &+= 1 }
         mutating func encode(_ value: Int, forKey key: Key) { encoder.scalars &+= 1 }
@@ -423,7 +435,7 @@ final class FloorEncoder: Encoder {
         }
         mutating func encode(_ value: String) {
             count &+= 1
-            encoder.scalars &+= 1
+            encoder.string(value)
         }
         mutating func encode(_ value: Double) {
             count &+= 1
@@ -458,7 +470,7 @@ final class FloorEncoder: Encoder {
         var codingPath: [any CodingKey] { [] }
         mutating func encodeNil() { encoder.scalars &+= 1 }
         mutating func encode(_ value: Bool) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: String) { encoder.scalars &+= 1 }
+        mutating func encode(_ value: String) { encoder.string(value) }
         mutating func encode(_ value: Double) { encoder.scalars &+= 1 }
         mutating func encode(_ value: Int) { encoder.scalars &+= 1 }
         mutating func encode<T: Encodable>(_ value: T) throws { try encoder.value(value) }
