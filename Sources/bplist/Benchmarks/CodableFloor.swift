@@ -2,17 +2,22 @@
 // Codable machinery costs when the decoder reads nothing and the encoder writes nothing.
 //
 // `decode-codable-floor` runs the model's `init(from:)` against `FloorDecoder`, which hands out, in
-// order, the scalars an earlier decode produced (recorded once, untimed, by `FloorRecorder`): no
+// order, the scalars an earlier decode produced (recorded once, untimed, by `FloorEncoder`): no
 // bytes are read, no key is looked up (each container takes the next value whatever key it is asked
-// for), no string is made (a recorded `String` is retained), no error or coding path is kept. What is
-// left is what every decoder behind `Decoder` pays on this model: the calls through the existential
-// containers and their boxes, the generic metadata of each `KeyedDecodingContainer<Key>`, the model's
-// arrays and structs, and the retains. `encode-codable-floor` runs `encode(to:)` against
-// `FloorEncoder`, which keeps a count of what it is given and nothing else.
+// for), no error or coding path is kept, and no value is made: every string of more than 15 UTF-8
+// bytes is replaced by a short one and every `Data` by an empty one, values stored inline, so that
+// the replay touches no memory and no reference count for them (numbers, dates, booleans and short
+// strings are inline values already, handed over as recorded). What is left is what every decoder
+// behind `Decoder` pays on this model: the calls through the existential containers and their boxes,
+// the generic metadata of each `KeyedDecodingContainer<Key>`, the model's arrays and structs.
+// `encode-codable-floor` runs `encode(to:)` against `FloorEncoder`, which keeps a count of what it is
+// given (and reads each string's length, which the string holds inline) and does nothing else.
 //
 // So no `PlistDecoder`/`PlistEncoder`, however fast its format code, can take less time than these
-// operations on the same model; the ratio of a peer's time to the floor is the most any Swift
-// Codable coder can reach against it (Benchmarks/README, "The Codable floor").
+// operations on the same model; a decoder also makes the values the model keeps (each distinct string
+// of more than 15 bytes, each `Data`), which the floor leaves out. The ratio of a peer's time to the
+// floor is the most any Swift Codable coder can reach against it (Benchmarks/README, "The Codable
+// floor").
 
 import BenchmarkWorkloads
 import Foundation
@@ -37,133 +42,183 @@ struct FloorMismatch: Error, CustomStringConvertible {
     var description: String { "decode-codable-floor: the model asked for another value at position \(position)" }
 }
 
-// MARK: - Recording (untimed)
+// MARK: - The encoding floor, and the recording (untimed)
 
-/// Records the scalars of `value.encode(to:)` in order: what `FloorDecoder` replays.
-final class FloorRecorder: Encoder {
+/// Takes a model's `encode(to:)` and keeps a count of the scalars it is given and of the bytes of its
+/// strings (see the file header); made with `records`, it also records them in order, for
+/// `FloorDecoder` to replay (every long string and every `Data` as an inline stand-in). One concrete
+/// class with concrete containers: generic containers would be called through witness tables,
+/// unspecialised, and the floor would be higher than it is.
+final class FloorEncoder: Encoder {
+    let records: Bool
+    var scalars = 0
+    /// The UTF-8 bytes of the strings given (each string's length is read, as a writer must).
+    var bytes = 0
+    /// What is recorded when `records` is set.
     var values: [FloorValue] = []
+    /// What a recording holds in place of every string of more than 15 bytes, and of every `Data`:
+    /// values stored inline, which a replay hands out without touching memory or a reference count.
+    let standInString = "floor"
+    let standInData = Data()
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    static func record(_ value: some Encodable) throws -> [FloorValue] {
-        let recorder = FloorRecorder()
-        try recorder.record(value)
-        return recorder.values
+    init(records: Bool) { self.records = records }
+
+    /// How many scalars `value` hands an encoder.
+    static func count(_ value: some Encodable) throws -> Int {
+        let encoder = FloorEncoder(records: false)
+        try encoder.nested(value)
+        return encoder.scalars
     }
 
-    func record(_ value: some Encodable) throws {
-        if let date = value as? Date {
-            values.append(.date(date))
-        } else if let data = value as? Data {
-            values.append(.data(data))
+    /// The scalars of `value`, in order, for `FloorDecoder`.
+    static func record(_ value: some Encodable) throws -> [FloorValue] {
+        let encoder = FloorEncoder(records: true)
+        try encoder.nested(value)
+        return encoder.values
+    }
+
+    @inline(__always)
+    func scalar(_ value: @autoclosure () -> FloorValue) {
+        scalars &+= 1
+        if records { values.append(value()) }
+    }
+
+    @inline(__always)
+    func string(_ value: String) {
+        let n = value.utf8.count
+        bytes &+= n
+        scalar(.string(n > 15 ? standInString : value))
+    }
+
+    @inline(__always)
+    func integer(_ value: some BinaryInteger) { scalar(.int(Int(truncatingIfNeeded: value))) }
+
+    /// A nested value: the format's own types directly (as every plist encoder writes them), any
+    /// other through its `encode(to:)`.
+    func nested<T: Encodable>(_ value: T) throws {
+        if T.self == String.self {
+            string(identityCast(value, to: String.self))
+        } else if T.self == Date.self {
+            scalar(.date(identityCast(value, to: Date.self)))
+        } else if T.self == Data.self {
+            scalar(.data(standInData))
+        } else if T.self == [String].self {
+            // An array of strings in one loop, as the plist encoders write one; each string's length is
+            // read, the least a writer does with it.
+            let strings = identityCast(value, to: [String].self)
+            guard records else {
+                var n = 0
+                for s in strings { n &+= s.utf8.count }
+                scalars &+= strings.count
+                bytes &+= n
+                return
+            }
+            let slot = beginUnkeyed()
+            for s in strings { string(s) }
+            counted(slot, strings.count)
         } else {
             try value.encode(to: self)
         }
     }
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(Keyed<Key>(recorder: self))
-    }
-
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    /// An unkeyed container begins: the place of its element count in a recording, or -1.
+    @inline(__always)
+    func beginUnkeyed() -> Int {
+        guard records else { return -1 }
         values.append(.count(0))
-        return Unkeyed(recorder: self, slot: values.count - 1)
+        return values.count - 1
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer { Single(recorder: self) }
+    @inline(__always)
+    func counted(_ slot: Int, _ count: Int) {
+        if slot >= 0 { values[slot] = .count(count) }
+    }
 
-    func scalar(_ value: FloorValue) { values.append(value) }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(Keyed<Key>(encoder: self))
+    }
 
-    func integer(_ value: some BinaryInteger) { values.append(.int(Int(truncatingIfNeeded: value))) }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { Unkeyed(encoder: self, slot: beginUnkeyed()) }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { Single(encoder: self) }
 
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let recorder: FloorRecorder
+        let encoder: FloorEncoder
         var codingPath: [any CodingKey] { [] }
-        mutating func encodeNil(forKey key: Key) { recorder.scalar(.null) }
-        mutating func encode(_ value: Bool, forKey key: Key) { recorder.scalar(.bool(value)) }
-        mutating func encode(_ value: String, forKey key: Key) { recorder.scalar(.string(value)) }
-        mutating func encode(_ value: Double, forKey key: Key) { recorder.scalar(.double(value)) }
-        mutating func encode(_ value: Float, forKey key: Key) { recorder.scalar(.double(Double(value))) }
-        mutating func encode(_ value: Int, forKey key: Key) { recorder.integer(value) }
-        mutating func encode(_ value: Int8, forKey key: Key) { recorder.integer(value) }
-        mutating func encode(_ value: Int16, forKey key: Key) { recorder.integer(value) }
-        mutating func encode(_ value: Int32, forKey key: Key) { recorder.integer(value) }
-        mutating func encode(_ value: Int64, forKey key: Key) { recorder.integer(value) }
-        mutating func encode(_ value: UInt, forKey key: Key) { recorder.integer(value) }
-        mutating func encode(_ value: UInt8, forKey key: Key) { recorder.integer(value) }
-        mutating func encode(_ value: UInt16, forKey key: Key) { recorder.integer(value) }
-        mutating func encode(_ value: UInt32, forKey key: Key) { recorder.integer(value) }
-        mutating func encode(_ value: UInt64, forKey key: Key) { recorder.integer(value) }
-        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try recorder.record(value) }
+        mutating func encodeNil(forKey key: Key) { encoder.scalar(.null) }
+        mutating func encode(_ value: Bool, forKey key: Key) { encoder.scalar(.bool(value)) }
+        mutating func encode(_ value: String, forKey key: Key) { encoder.string(value) }
+        mutating func encode(_ value: Double, forKey key: Key) { encoder.scalar(.double(value)) }
+        mutating func encode(_ value: Float, forKey key: Key) { encoder.scalar(.double(Double(value))) }
+        mutating func encode(_ value: Int, forKey key: Key) { encoder.integer(value) }
+        mutating func encode(_ value: Int8, forKey key: Key) { encoder.integer(value) }
+        mutating func encode(_ value: Int16, forKey key: Key) { encoder.integer(value) }
+        mutating func encode(_ value: Int32, forKey key: Key) { encoder.integer(value) }
+        mutating func encode(_ value: Int64, forKey key: Key) { encoder.integer(value) }
+        mutating func encode(_ value: UInt, forKey key: Key) { encoder.integer(value) }
+        mutating func encode(_ value: UInt8, forKey key: Key) { encoder.integer(value) }
+        mutating func encode(_ value: UInt16, forKey key: Key) { encoder.integer(value) }
+        mutating func encode(_ value: UInt32, forKey key: Key) { encoder.integer(value) }
+        mutating func encode(_ value: UInt64, forKey key: Key) { encoder.integer(value) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encoder.nested(value) }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
             -> KeyedEncodingContainer<NestedKey>
-        { recorder.container(keyedBy: keyType) }
+        { encoder.container(keyedBy: keyType) }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            recorder.unkeyedContainer()
+            encoder.unkeyedContainer()
         }
-        mutating func superEncoder() -> any Encoder { recorder }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { recorder }
+        mutating func superEncoder() -> any Encoder { encoder }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
     }
 
     struct Unkeyed: UnkeyedEncodingContainer {
-        let recorder: FloorRecorder
+        let encoder: FloorEncoder
+        /// The place of the element count in a recording, or -1.
         let slot: Int
         var codingPath: [any CodingKey] { [] }
         var count = 0
 
-        mutating func counted() {
-            count += 1
-            recorder.values[slot] = .count(count)
+        /// One element, which `write` hands the encoder.
+        @inline(__always)
+        mutating func element(_ write: (FloorEncoder) throws -> Void) rethrows {
+            try write(encoder)
+            count &+= 1
+            encoder.counted(slot, count)
         }
-        mutating func encodeNil() {
-            recorder.scalar(.null)
-            counted()
-        }
-        mutating func encode(_ value: Bool) {
-            recorder.scalar(.bool(value))
-            counted()
-        }
-        mutating func encode(_ value: String) {
-            recorder.scalar(.string(value))
-            counted()
-        }
-        mutating func encode(_ value: Double) {
-            recorder.scalar(.double(value))
-            counted()
-        }
-        mutating func encode(_ value: Int) {
-            recorder.integer(value)
-            counted()
-        }
-        mutating func encode<T: Encodable>(_ value: T) throws {
-            try recorder.record(value)
-            counted()
-        }
+
+        mutating func encodeNil() { element { $0.scalar(.null) } }
+        mutating func encode(_ value: Bool) { element { $0.scalar(.bool(value)) } }
+        mutating func encode(_ value: String) { element { $0.string(value) } }
+        mutating func encode(_ value: Double) { element { $0.scalar(.double(value)) } }
+        mutating func encode(_ value: Int) { element { $0.integer(value) } }
+        mutating func encode<T: Encodable>(_ value: T) throws { try element { try $0.nested(value) } }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
             -> KeyedEncodingContainer<NestedKey>
         {
-            counted()
-            return recorder.container(keyedBy: keyType)
+            element { _ in }
+            return encoder.container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            counted()
-            return recorder.unkeyedContainer()
+            element { _ in }
+            return encoder.unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder {
-            counted()
-            return recorder
+            element { _ in }
+            return encoder
         }
     }
 
     struct Single: SingleValueEncodingContainer {
-        let recorder: FloorRecorder
+        let encoder: FloorEncoder
         var codingPath: [any CodingKey] { [] }
-        mutating func encodeNil() { recorder.scalar(.null) }
-        mutating func encode(_ value: Bool) { recorder.scalar(.bool(value)) }
-        mutating func encode(_ value: String) { recorder.scalar(.string(value)) }
-        mutating func encode(_ value: Double) { recorder.scalar(.double(value)) }
-        mutating func encode(_ value: Int) { recorder.integer(value) }
-        mutating func encode<T: Encodable>(_ value: T) throws { try recorder.record(value) }
+        mutating func encodeNil() { encoder.scalar(.null) }
+        mutating func encode(_ value: Bool) { encoder.scalar(.bool(value)) }
+        mutating func encode(_ value: String) { encoder.string(value) }
+        mutating func encode(_ value: Double) { encoder.scalar(.double(value)) }
+        mutating func encode(_ value: Int) { encoder.integer(value) }
+        mutating func encode<T: Encodable>(_ value: T) throws { try encoder.nested(value) }
     }
 }
 
@@ -183,6 +238,13 @@ final class FloorDecoder: Decoder {
         guard position < values.count else { throw FloorMismatch(position: position) }
         defer { position &+= 1 }
         return values[position]
+    }
+
+    /// Whether the next value is a null (then it is taken).
+    func nextIsNull() -> Bool {
+        guard position < values.count, case .null = values[position] else { return false }
+        position &+= 1
+        return true
     }
 
     func string() throws -> String {
@@ -244,11 +306,7 @@ final class FloorDecoder: Decoder {
         var codingPath: [any CodingKey] { [] }
         var allKeys: [Key] { [] }
         func contains(_ key: Key) -> Bool { true }
-        func decodeNil(forKey key: Key) throws -> Bool {
-            guard case .null = decoder.values[decoder.position] else { return false }
-            decoder.position &+= 1
-            return true
-        }
+        func decodeNil(forKey key: Key) throws -> Bool { decoder.nextIsNull() }
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool() }
         func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string() }
         func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.double() }
@@ -288,8 +346,7 @@ final class FloorDecoder: Decoder {
         }
 
         mutating func decodeNil() throws -> Bool {
-            guard case .null = decoder.values[decoder.position] else { return false }
-            decoder.position &+= 1
+            guard decoder.nextIsNull() else { return false }
             currentIndex &+= 1
             return true
         }
@@ -332,147 +389,11 @@ final class FloorDecoder: Decoder {
     struct Single: SingleValueDecodingContainer {
         let decoder: FloorDecoder
         var codingPath: [any CodingKey] { [] }
-        func decodeNil() -> Bool {
-            guard case .null = decoder.values[decoder.position] else { return false }
-            decoder.position &+= 1
-            return true
-        }
+        func decodeNil() -> Bool { decoder.nextIsNull() }
         func decode(_ type: Bool.Type) throws -> Bool { try decoder.bool() }
         func decode(_ type: String.Type) throws -> String { try decoder.string() }
         func decode(_ type: Double.Type) throws -> Double { try decoder.double() }
         func decode(_ type: Int.Type) throws -> Int { try decoder.int(Int.self) }
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.value(type) }
-    }
-}
-
-// MARK: - The encoding floor
-
-/// Takes a model's `encode(to:)` and keeps a count of the scalars it is given and of the bytes of its
-/// strings (see the file header).
-final class FloorEncoder: Encoder {
-    var scalars = 0
-    /// The UTF-8 bytes of the strings given (each string's length is read, as a writer must).
-    var bytes = 0
-    var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    static func count(_ value: some Encodable) throws -> Int {
-        let encoder = FloorEncoder()
-        try encoder.value(value)
-        return encoder.scalars
-    }
-
-    /// A nested value: the format's own types directly (as every plist encoder writes them), any
-    /// other through its `encode(to:)`.
-    func value<T: Encodable>(_ value: T) throws {
-        if T.self == String.self {
-            string(identityCast(value, to: String.self))
-        } else if T.self == Date.self || T.self == Data.self {
-            scalars &+= 1
-        } else if T.self == [String].self {
-            // An array of strings in one loop, as the plist encoders write one; each string's length is
-            // read, the least a writer does with it.
-            for s in identityCast(value, to: [String].self) { string(s) }
-        } else {
-            try value.encode(to: self)
-        }
-    }
-
-    @inline(__always)
-    func string(_ s: String) {
-        scalars &+= 1
-        bytes &+= s.utf8.count
-    }
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(Keyed<Key>(encoder: self))
-    }
-
-    func unkeyedContainer() -> any UnkeyedEncodingContainer { Unkeyed(encoder: self) }
-
-    func singleValueContainer() -> any SingleValueEncodingContainer { Single(encoder: self) }
-
-    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let encoder: FloorEncoder
-        var codingPath: [any CodingKey] { [] }
-        mutating func encodeNil(forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: Bool, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: String, forKey key: Key) { encoder.string(value) }
-        mutating func encode(_ value: Double, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: Float, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: Int, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: Int8, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: Int16, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: Int32, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: Int64, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: UInt, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: UInt8, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: UInt16, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: UInt32, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: UInt64, forKey key: Key) { encoder.scalars &+= 1 }
-        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encoder.value(value) }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
-            -> KeyedEncodingContainer<NestedKey>
-        { encoder.container(keyedBy: keyType) }
-        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            encoder.unkeyedContainer()
-        }
-        mutating func superEncoder() -> any Encoder { encoder }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { encoder }
-    }
-
-    struct Unkeyed: UnkeyedEncodingContainer {
-        let encoder: FloorEncoder
-        var codingPath: [any CodingKey] { [] }
-        var count = 0
-        mutating func encodeNil() {
-            count &+= 1
-            encoder.scalars &+= 1
-        }
-        mutating func encode(_ value: Bool) {
-            count &+= 1
-            encoder.scalars &+= 1
-        }
-        mutating func encode(_ value: String) {
-            count &+= 1
-            encoder.string(value)
-        }
-        mutating func encode(_ value: Double) {
-            count &+= 1
-            encoder.scalars &+= 1
-        }
-        mutating func encode(_ value: Int) {
-            count &+= 1
-            encoder.scalars &+= 1
-        }
-        mutating func encode<T: Encodable>(_ value: T) throws {
-            count &+= 1
-            try encoder.value(value)
-        }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
-            -> KeyedEncodingContainer<NestedKey>
-        {
-            count &+= 1
-            return encoder.container(keyedBy: keyType)
-        }
-        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            count &+= 1
-            return encoder.unkeyedContainer()
-        }
-        mutating func superEncoder() -> any Encoder {
-            count &+= 1
-            return encoder
-        }
-    }
-
-    struct Single: SingleValueEncodingContainer {
-        let encoder: FloorEncoder
-        var codingPath: [any CodingKey] { [] }
-        mutating func encodeNil() { encoder.scalars &+= 1 }
-        mutating func encode(_ value: Bool) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: String) { encoder.string(value) }
-        mutating func encode(_ value: Double) { encoder.scalars &+= 1 }
-        mutating func encode(_ value: Int) { encoder.scalars &+= 1 }
-        mutating func encode<T: Encodable>(_ value: T) throws { try encoder.value(value) }
     }
 }
