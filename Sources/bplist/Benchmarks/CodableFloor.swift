@@ -9,7 +9,11 @@
 // the replay touches no memory and no reference count for them (numbers, dates, booleans and short
 // strings are inline values already, handed over as recorded). What is left is what every decoder
 // behind `Decoder` pays on this model: the calls through the existential containers and their boxes,
-// the generic metadata of each `KeyedDecodingContainer<Key>`, the model's arrays and structs.
+// the generic metadata of each `KeyedDecodingContainer<Key>`, the model's arrays and structs. Both
+// sides take the root, `String`, `Date`, `Data` and `[String]` as the plist coders do (an array of
+// strings in one loop, no container per element); the coders' other one-loop types (arrays of
+// numbers or booleans, string-keyed dictionaries) are not in the peers' models, and here go through
+// their Codable conformance.
 // `encode-codable-floor` runs `encode(to:)` against `FloorEncoder`, which keeps a count of what it is
 // given (and reads each string's length, which the string holds inline) and does nothing else.
 //
