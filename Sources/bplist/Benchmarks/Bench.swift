@@ -337,7 +337,7 @@ struct Bench: ParsableCommand {
                 let recorded = try FloorEncoder.record(value)
                 // The root through `value`, as PlistDecoder decodes its root (an array of strings in one loop).
                 let replayed = try timer.measure { try FloorDecoder(recorded).value(T.self) }
-                // Its long strings and data are one shared value each (CodableFloor.swift): its shape is checked.
+                // Its long strings and data are inline stand-ins (CodableFloor.swift): its shape is checked.
                 guard count(replayed) == count(value) else {
                     throw ValidationError(
                         "decode-codable-floor: the replay made \(count(replayed)) items, not \(count(value))")
