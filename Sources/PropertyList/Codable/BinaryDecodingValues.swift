@@ -54,8 +54,7 @@ extension BinaryDecoderImpl {
         }
         switch CollectionKind.of(T.self) {
         case .stringArray:
-            let strings = try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in try d.string(v) }
-            return identityCast(strings, to: T.self)
+            return identityCast(try strings(ref, depth, prefix, step()), to: T.self)
         case .intArray:
             let ints = try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in
                 try d.integer(v, as: Int.self)
@@ -88,6 +87,63 @@ extension BinaryDecoderImpl {
     @inline(__always)
     func isStringKeyedDictionary(_ type: Any.Type) -> Bool {
         state.dictionaryTypes.answer(for: type) { $0 is any StringKeyedDictionaryDecodable.Type }
+    }
+
+    /// The strings of array (or set) `ref`, in one loop over its references: an ASCII string is made
+    /// from the input where it lies, with no call per element, when it is small or the string cache
+    /// is off (strings that do not repeat); any other element goes through `string(_:)`.
+    ///
+    /// Measured on the peers' strings workload (212,000 ASCII strings of 16 to 56 bytes): the
+    /// element-by-element loop spent about 260 instructions a string in our code, this one about
+    /// 100; what is left is the standard library making each `String` and `malloc`.
+    func strings(
+        _ ref: Int, _ depth: Int, _ prefix: [any CodingKey]?, _ step: @autoclosure () -> DecodeStep
+    ) throws -> [String] {
+        guard let r = state.input else {
+            return try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in try d.string(v) }
+        }
+        let raw: RawObject
+        do throws(DecodeFailure) {
+            raw = try container(ref, keyed: false)
+        } catch {
+            var path = prefix ?? codingPath(depth: depth)
+            appendStep(step(), to: &path)
+            throw error.decodingError([String].self, path)
+        }
+        let n = raw.count
+        guard state.values <= state.budget &- n else { try budgetExceeded(depth: depth) }
+        state.values &+= n
+        var result: [String] = []
+        result.reserveCapacity(n)
+        let end = tableOffset
+        let objects = objectCount
+        var i = 0
+        do throws(DecodeFailure) {
+            while i < n {
+                let v = reference(r, raw.payload, i)
+                i &+= 1
+                if v >= 0, v < objects {
+                    // v < objectCount and `r` is this document's input: the table entry was proven at open.
+                    let off = ScanContext.objectOffset(r, v, table: end, width: offsetWidth)
+                    let m = marker(r, off)
+                    if m &>> 4 == 0x5, let (count, start) = ScanContext.shortCount(r, marker: m, at: off, end: end),
+                        count <= end &- start,
+                        count < 0x0F || state.stringCacheMask == DecoderState.stringCacheOff,
+                        let s = r.asciiString(at: start, length: count)
+                    {
+                        result.append(s)
+                        continue
+                    }
+                }
+                result.append(try string(v))
+            }
+        } catch {
+            var path = prefix ?? codingPath(depth: depth)
+            appendStep(step(), to: &path)
+            path.append(PlistCodingKey(index: i &- 1))
+            throw error.decodingError(String.self, path)
+        }
+        return result
     }
 
     /// The elements of array (or set) `ref` read by `element`, in one loop.
