@@ -264,6 +264,11 @@ extension BinaryEncoderImpl {
     /// An array object of `elements`, each added by `add`.
     @inline(__always)
     func array<E>(_ elements: [E], _ add: (inout ObjectTableBuilder, E) -> BuilderRef) -> Int32 {
+        // Room for every element at once: the builder's entries and dedup table would otherwise double
+        // (and the table rehash) as they fill (measured: 12 % of the samples of encoding 212,000
+        // strings). At most one entry and two slots an element, which the array itself outweighs.
+        state.builder.reserve(objects: elements.count &+ 1, sizing: false)
+        state.builder.children.reserveCapacity(state.builder.children.count &+ elements.count)
         let start = state.builder.children.count
         for e in elements {
             let id = add(&state.builder, e).id

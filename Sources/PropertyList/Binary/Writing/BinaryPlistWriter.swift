@@ -408,7 +408,7 @@ extension ObjectTableBuilder {
         default: return addScalar(value)
         }
         // Sized for the root's children at once (exact for a flat array or dictionary).
-        reserve(objects: current.end &+ 1)
+        reserve(objects: current.end &+ 1, sizing: true)
         // Child ids of the open containers, innermost last.
         var refs = IdStack()
         refs.ids.reserveCapacity(current.end)

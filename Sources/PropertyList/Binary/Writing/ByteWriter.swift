@@ -215,7 +215,7 @@ func storeBigEndianValue(_ v: UInt64, width: Int, at p: UnsafeMutableRawPointer)
         unsafe store(count) { p in
             unsafe arena.withBytes(start, count) { src in
                 // In bounds: src holds exactly `count` bytes, the store reserved `count`.
-                if count > 0, let s = src.baseAddress { unsafe p.copyMemory(from: s, byteCount: count) }
+                if count > 0, let s = src.baseAddress { unsafe ByteArena.copy(s, to: p, count: count) }
             }
         }
     }

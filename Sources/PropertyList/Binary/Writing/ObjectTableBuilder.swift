@@ -103,7 +103,7 @@
     /// The low byte of the slots the last batch touched, combined (kept so the loads that warm them
     /// are not dropped).
     var touched: UInt8 = 0
-    var table = DedupTable()
+    var table = DedupTable(quadruples: true)
 
     /// Deferred scalars not yet looked up in `table`: their hashes and ids (see `addDeferred`).
     var pending: [(hash: UInt64, id: Int32)] = []
@@ -128,12 +128,15 @@
         return BuilderRef(id: id)
     }
 
-    /// Makes room for about `n` more objects (and their hash slots) at once.
-    mutating func reserve(objects n: Int) {
+    /// Makes room for about `n` more objects (and their hash slots) at once; `sizing`: `n` is an
+    /// estimate of all that is to come (the dedup table then grows by doubling past it), not only of
+    /// the next few (see `DedupTable.quadruples`).
+    mutating func reserve(objects n: Int, sizing: Bool) {
         guard n > 0 else { return }
         let wanted = objects.count &+ n
         if wanted > objects.capacity { objects.reserveCapacity(max(wanted, objects.capacity &* 2)) }
-        if deduplicate { table.reserve(n) }
+        guard deduplicate else { return }
+        if sizing { table.reserve(n) } else { table.makeRoom(n) }
     }
 
     // MARK: Scalars
@@ -257,7 +260,7 @@
         let n = pending.count
         guard n > 0 else { return }
         // Room for all of them first, so no slot moves between the loads and the lookups.
-        table.reserve(n)
+        table.makeRoom(n)
         touched = UInt8(truncatingIfNeeded: table.touch(pending))
         for k in 0..<n {
             let (hash, id) = pending[k]
