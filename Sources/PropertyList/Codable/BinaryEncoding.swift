@@ -267,8 +267,13 @@ extension BinaryEncoderImpl {
         // Room for every element at once: the builder's entries and dedup table would otherwise double
         // (and the table rehash) as they fill (measured: 12 % of the samples of encoding 212,000
         // strings). At most one entry and two slots an element, which the array itself outweighs.
+        // Both grow geometrically: `reserveCapacity` of exactly what is needed reallocates the whole
+        // child list for every small array in a row ([[String]] of 80,000 arrays took 0.4 s).
         state.builder.reserve(objects: elements.count &+ 1, sizing: false)
-        state.builder.children.reserveCapacity(state.builder.children.count &+ elements.count)
+        let wanted = state.builder.children.count &+ elements.count
+        if wanted > state.builder.children.capacity {
+            state.builder.children.reserveCapacity(max(wanted, state.builder.children.capacity &* 2))
+        }
         let start = state.builder.children.count
         for e in elements {
             let id = add(&state.builder, e).id
