@@ -90,11 +90,11 @@ extension BinaryDecoderImpl {
     }
 
     /// The strings of array (or set) `ref`, in one loop over its references: an ASCII string is made
-    /// from the input where it lies, with no call per element, when it is small or the string cache
-    /// is off (strings that do not repeat); any other element goes through `string(_:)`.
+    /// from the input where it lies (`inPlaceString`, inlined here: from the closure of `array` it
+    /// was called, not inlined), any other through the string cache (`cachedString`).
     ///
-    /// Measured on the peers' strings workload (212,000 ASCII strings of 16 to 56 bytes): the
-    /// element-by-element loop spent about 260 instructions a string in our code, this one about
+    /// Measured on the peers' strings workload (212,000 ASCII strings of 16 to 56 bytes): calling
+    /// `string(_:)` per element spent about 260 instructions a string in our code, this loop about
     /// 100; what is left is the standard library making each `String` and `malloc`.
     func strings(
         _ ref: Int, _ depth: Int, _ prefix: [any CodingKey]?, _ step: @autoclosure () -> DecodeStep
@@ -102,46 +102,22 @@ extension BinaryDecoderImpl {
         guard let r = state.input else {
             return try array(ref, depth, prefix, step()) { (d, v) throws(DecodeFailure) in try d.string(v) }
         }
-        let raw: RawObject
-        do throws(DecodeFailure) {
-            raw = try container(ref, keyed: false)
-        } catch {
-            var path = prefix ?? codingPath(depth: depth)
-            appendStep(step(), to: &path)
-            throw error.decodingError([String].self, path)
-        }
-        let n = raw.count
-        guard state.values <= state.budget &- n else { try budgetExceeded(depth: depth) }
-        state.values &+= n
+        let raw = try elements(ref, depth, prefix, step(), of: String.self)
         var result: [String] = []
-        result.reserveCapacity(n)
-        let end = tableOffset
-        let objects = objectCount
+        result.reserveCapacity(raw.count)
         var i = 0
         do throws(DecodeFailure) {
-            while i < n {
+            while i < raw.count {
                 let v = reference(r, raw.payload, i)
-                i &+= 1
-                if v >= 0, v < objects {
-                    // v < objectCount and `r` is this document's input: the table entry was proven at open.
-                    let off = ScanContext.objectOffset(r, v, table: end, width: offsetWidth)
-                    let m = marker(r, off)
-                    if m &>> 4 == 0x5, let (count, start) = ScanContext.shortCount(r, marker: m, at: off, end: end),
-                        count <= end &- start,
-                        count < 0x0F || state.stringCacheMask == DecoderState.stringCacheOff,
-                        let s = r.asciiString(at: start, length: count)
-                    {
-                        result.append(s)
-                        continue
-                    }
+                if let s = inPlaceString(r, v) {
+                    result.append(s)
+                } else {
+                    result.append(try cachedString(v))
                 }
-                result.append(try string(v))
+                i &+= 1
             }
         } catch {
-            var path = prefix ?? codingPath(depth: depth)
-            appendStep(step(), to: &path)
-            path.append(PlistCodingKey(index: i &- 1))
-            throw error.decodingError(String.self, path)
+            throw error.decodingError(String.self, elementPath(depth, prefix, step(), i))
         }
         return result
     }
@@ -152,35 +128,46 @@ extension BinaryDecoderImpl {
         _ ref: Int, _ depth: Int, _ prefix: [any CodingKey]?, _ step: @autoclosure () -> DecodeStep,
         _ element: (BinaryDecoderImpl, Int) throws(DecodeFailure) -> E
     ) throws -> [E] {
-        func path(_ index: Int?) -> [any CodingKey] {
-            var p = prefix ?? codingPath(depth: depth)
-            appendStep(step(), to: &p)
-            if let index { p.append(PlistCodingKey(index: index)) }
-            return p
-        }
-        let raw: RawObject
-        do throws(DecodeFailure) {
-            raw = try container(ref, keyed: false)
-        } catch {
-            throw error.decodingError([E].self, path(nil))
-        }
-        let n = raw.count
-        guard state.values <= state.budget &- n else { try budgetExceeded(depth: depth) }
-        state.values &+= n
+        let raw = try elements(ref, depth, prefix, step(), of: E.self)
         var result: [E] = []
-        result.reserveCapacity(n)
+        result.reserveCapacity(raw.count)
         var i = 0
         do throws(DecodeFailure) {
-            while i < n {
+            while i < raw.count {
                 let index = i
                 let v = try read { (r) throws(DecodeFailure) in reference(r, raw.payload, index) }
                 result.append(try element(self, v))
                 i &+= 1
             }
         } catch {
-            throw error.decodingError(E.self, path(i))
+            throw error.decodingError(E.self, elementPath(depth, prefix, step(), i))
         }
         return result
+    }
+
+    /// Array (or set) `ref`, its elements counted against the value budget: what `array` and
+    /// `strings` read before their loops. A mismatch is reported as a `[E]` at the container's path.
+    func elements<E>(
+        _ ref: Int, _ depth: Int, _ prefix: [any CodingKey]?, _ step: @autoclosure () -> DecodeStep, of: E.Type
+    ) throws -> RawObject {
+        let raw: RawObject
+        do throws(DecodeFailure) {
+            raw = try container(ref, keyed: false)
+        } catch {
+            throw error.decodingError([E].self, elementPath(depth, prefix, step(), nil))
+        }
+        guard state.values <= state.budget &- raw.count else { try budgetExceeded(depth: depth) }
+        state.values &+= raw.count
+        return raw
+    }
+
+    /// The coding path of element `index` of an array reached by `step` (of the array itself when
+    /// `index` is nil): made only for an error.
+    func elementPath(_ depth: Int, _ prefix: [any CodingKey]?, _ step: DecodeStep, _ index: Int?) -> [any CodingKey] {
+        var p = prefix ?? codingPath(depth: depth)
+        appendStep(step, to: &p)
+        if let index { p.append(PlistCodingKey(index: index)) }
+        return p
     }
 }
 

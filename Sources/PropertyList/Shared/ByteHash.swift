@@ -116,3 +116,52 @@ enum StorageIdentity {
         unsafe array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     }
 }
+
+/// The 16 to 64 bytes at a place as four windows of 16 bytes (eight words) placed by the length
+/// alone: the first at 0, the last ending at n, the middle two `step` and `2 * step` on (clamped
+/// to the last), step = ceil((n - 16) / 3) <= 16. Each window starts in 0 ... n - 16, so every
+/// word lies inside the n bytes, and together they cover them.
+struct ByteWindows {
+    let p1: Int
+    let p2: Int
+    let last: Int
+    let w0, w1, w2, w3, w4, w5, w6, w7: UInt64
+
+    /// Loads the windows of the `n` bytes at `base` (16 <= n <= 64, readable: the caller's proof).
+    @unsafe @inline(__always)
+    init(loading base: UnsafeRawPointer, count n: Int) {
+        last = n &- 16
+        let step = (n &- 14) / 3
+        p1 = Swift.min(step, last)
+        p2 = Swift.min(step &* 2, last)
+        // Every load is at an offset in 0 ... n - 8 (p1, p2 <= last = n - 16).
+        w0 = unsafe base.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+        w1 = unsafe base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        w2 = unsafe base.loadUnaligned(fromByteOffset: p1, as: UInt64.self)
+        w3 = unsafe base.loadUnaligned(fromByteOffset: p1 &+ 8, as: UInt64.self)
+        w4 = unsafe base.loadUnaligned(fromByteOffset: p2, as: UInt64.self)
+        w5 = unsafe base.loadUnaligned(fromByteOffset: p2 &+ 8, as: UInt64.self)
+        w6 = unsafe base.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+        w7 = unsafe base.loadUnaligned(fromByteOffset: last &+ 8, as: UInt64.self)
+    }
+
+    /// Every bit set in any of the n bytes (the eight words or'd): a byte is at or above 0x80 when
+    /// `union & 0x8080_8080_8080_8080` is not zero.
+    @inline(__always)
+    var union: UInt64 { w0 | w1 | w2 | w3 | w4 | w5 | w6 | w7 }
+
+    /// Stores the windows at `target`, which has room for the same n bytes (the caller's proof):
+    /// the n bytes loaded, some of them twice.
+    @unsafe @inline(__always)
+    func store(to target: UnsafeMutableRawPointer) {
+        // Every store is at an offset in 0 ... n - 8, as the loads were.
+        unsafe target.storeBytes(of: w0, toByteOffset: 0, as: UInt64.self)
+        unsafe target.storeBytes(of: w1, toByteOffset: 8, as: UInt64.self)
+        unsafe target.storeBytes(of: w2, toByteOffset: p1, as: UInt64.self)
+        unsafe target.storeBytes(of: w3, toByteOffset: p1 &+ 8, as: UInt64.self)
+        unsafe target.storeBytes(of: w4, toByteOffset: p2, as: UInt64.self)
+        unsafe target.storeBytes(of: w5, toByteOffset: p2 &+ 8, as: UInt64.self)
+        unsafe target.storeBytes(of: w6, toByteOffset: last, as: UInt64.self)
+        unsafe target.storeBytes(of: w7, toByteOffset: last &+ 8, as: UInt64.self)
+    }
+}

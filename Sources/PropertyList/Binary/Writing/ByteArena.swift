@@ -201,16 +201,16 @@ struct ByteArena: Sendable {
             return Summary(hash: DedupTable.mix(h), count: 0, isASCII: true)
         }
         if n >= 16 && n <= 64 {
-            // Four windows of 16 bytes placed by the length alone (`Windows`, as in
+            // Four windows of 16 bytes placed by the length alone (`ByteWindows`, as in
             // `ByteReader.isASCII`; n bytes readable at base, and writable at target when given).
             // No branch depends on the length (a loop's exit mispredicted once a string), and the
             // windows are hashed by four independent products folded to 64 bits (a chain of eight
             // rounds would wait on each multiply in turn). The hash is a function of the bytes and
             // the length, which is all deduplication needs: equal bytes give equal hashes, and the
             // candidates are compared byte for byte.
-            let w = unsafe Windows(loading: base, count: n)
+            let w = unsafe ByteWindows(loading: base, count: n)
             if let target = unsafe target { unsafe w.store(to: target) }
-            let high = w.w0 | w.w1 | w.w2 | w.w3 | w.w4 | w.w5 | w.w6 | w.w7
+            let high = w.union
             let folded =
                 fold(w.w0 ^ 0xA076_1D64_78BD_642F, w.w1 ^ 0xE703_7ED1_A0B4_28DB)
                 ^ fold(w.w2 ^ 0x8EBC_6AF0_9C88_C6E3, w.w3 ^ 0x5899_65CC_7537_4CC3)
@@ -261,51 +261,7 @@ extension ByteArena {
             return
         }
         // Both ranges hold n bytes, 16 <= n <= 64 (guard above); all loads come before the stores.
-        unsafe Windows(loading: src, count: n).store(to: dst)
-    }
-
-    /// The 16 to 64 bytes at a place as four windows of 16 bytes (eight words) placed by the length
-    /// alone: the first at 0, the last ending at n, the middle two `step` and `2 * step` on (clamped
-    /// to the last), step = ceil((n - 16) / 3) <= 16. Each window starts in 0 ... n - 16, so every
-    /// word lies inside the n bytes, and together they cover them.
-    struct Windows {
-        let p1: Int
-        let p2: Int
-        let last: Int
-        let w0, w1, w2, w3, w4, w5, w6, w7: UInt64
-
-        /// Loads the windows of the `n` bytes at `base` (16 <= n <= 64, readable: the caller's proof).
-        @unsafe @inline(__always)
-        init(loading base: UnsafeRawPointer, count n: Int) {
-            last = n &- 16
-            let step = (n &- 14) / 3
-            p1 = Swift.min(step, last)
-            p2 = Swift.min(step &* 2, last)
-            // Every load is at an offset in 0 ... n - 8 (p1, p2 <= last = n - 16).
-            w0 = unsafe base.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
-            w1 = unsafe base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-            w2 = unsafe base.loadUnaligned(fromByteOffset: p1, as: UInt64.self)
-            w3 = unsafe base.loadUnaligned(fromByteOffset: p1 &+ 8, as: UInt64.self)
-            w4 = unsafe base.loadUnaligned(fromByteOffset: p2, as: UInt64.self)
-            w5 = unsafe base.loadUnaligned(fromByteOffset: p2 &+ 8, as: UInt64.self)
-            w6 = unsafe base.loadUnaligned(fromByteOffset: last, as: UInt64.self)
-            w7 = unsafe base.loadUnaligned(fromByteOffset: last &+ 8, as: UInt64.self)
-        }
-
-        /// Stores the windows at `target`, which has room for the same n bytes (the caller's proof):
-        /// the n bytes loaded, some of them twice.
-        @unsafe @inline(__always)
-        func store(to target: UnsafeMutableRawPointer) {
-            // Every store is at an offset in 0 ... n - 8, as the loads were.
-            unsafe target.storeBytes(of: w0, toByteOffset: 0, as: UInt64.self)
-            unsafe target.storeBytes(of: w1, toByteOffset: 8, as: UInt64.self)
-            unsafe target.storeBytes(of: w2, toByteOffset: p1, as: UInt64.self)
-            unsafe target.storeBytes(of: w3, toByteOffset: p1 &+ 8, as: UInt64.self)
-            unsafe target.storeBytes(of: w4, toByteOffset: p2, as: UInt64.self)
-            unsafe target.storeBytes(of: w5, toByteOffset: p2 &+ 8, as: UInt64.self)
-            unsafe target.storeBytes(of: w6, toByteOffset: last, as: UInt64.self)
-            unsafe target.storeBytes(of: w7, toByteOffset: last &+ 8, as: UInt64.self)
-        }
+        unsafe ByteWindows(loading: src, count: n).store(to: dst)
     }
 
     /// The 128-bit product of `a` and `b` folded to 64 bits (its halves xored).
