@@ -136,7 +136,14 @@ extension ScanContext {
     /// payload ends at or before `end`. `nil` for every other object (strings, data, containers, 16-byte
     /// integers, fill) and for a payload that does not fit: `scan` then decodes it exactly or reports
     /// what is wrong. (`off < end <= r.count` is the caller's proof.)
-    @inline(__always)
+    ///
+    /// `@inline(always)` (Swift 6.3): as `@inline(__always)`, a hint, the inliner left it a call in
+    /// the materializer's loop (keyed decode 76.0 M instructions, 4.90 ms; inlined 72.6 M, 4.76 ms).
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     static func fixedScalar(_ r: ByteReader, marker: UInt8, at off: Int, end: Int, maxUID: UInt64) -> PlistValue? {
         let room = end &- off &- 1  // bytes after the marker before `end`
         let p = off &+ 1
