@@ -182,6 +182,33 @@ func single(_ object: [UInt8]) -> Data { assemble([object]) }
         #expect(try BinaryPlistDocument(data).value() == value)
     }
 
+    @Test func repeatedShortKeysDifferingInOneByteStayApart() throws {
+        // Keys of 1 to 9 bytes, each with one byte changed at every position, every dictionary with its
+        // own key objects: a key of at most 8 bytes is recognised by its length and one word made of
+        // some of its bytes (`ByteReader.shortWord`), which must still tell every byte apart.
+        var keys: [String] = []
+        for length in 1...9 {
+            let base = String(repeating: "k", count: length)
+            keys.append(base)
+            for position in 0..<length {
+                var bytes = Array(base.utf8)
+                bytes[position] = UInt8(ascii: "x")
+                keys.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        var dicts: [PlistValue] = []
+        for round in 0..<3 {
+            var entries: [(PlistValue, PlistValue)] = []
+            for (i, k) in keys.enumerated() { entries.append((.string(k), .int(round * 1000 + i))) }
+            dicts.append(.dictionary(PlistDictionary(entries)))
+        }
+        let value = PlistValue.array(dicts)
+        let data = try BinaryPlistWriter(deduplicate: false).write(value)
+        let decoded = try BinaryPlistDocument(data).value()
+        #expect(decoded == value)
+        #expect(decoded.arrayValue?.last?.dictionaryValue?.count == keys.count)
+    }
+
     @Test func keysEqualOnlyAsSwiftValuesStayApart() throws {
         // 1 and 1.0, 0.0 and -0.0, "é" and "e\u{301}": different plist values, so two keys each.
         let one = try twoKeys([0x10, 1], [0x23, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0])

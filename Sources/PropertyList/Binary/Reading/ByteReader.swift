@@ -99,6 +99,27 @@
         return UInt64(littleEndian: unsafe buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
+    /// The 1 to 8 bytes `offset ..< offset + length` as one word that tells apart any two byte
+    /// strings of that length: 4 to 8 bytes as their first and last four (which cover them), 1 to 3 as
+    /// their first, middle and last byte (which are all of them). Range proven by the caller.
+    @inline(__always)
+    @unsafe
+    func shortWord(unchecked offset: Int, length: Int) -> UInt64 {
+        assert(length >= 1 && length <= 8 && contains(offset: offset, length: length, limit: count))
+        let end = offset &+ length
+        if length >= 4 {
+            // offset ..< offset + 4 and end - 4 ..< end, both inside the range (length >= 4).
+            let first = unsafe buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            let last = unsafe buffer.loadUnaligned(fromByteOffset: end &- 4, as: UInt32.self)
+            return UInt64(first) | UInt64(last) &<< 32
+        }
+        // offset, offset + length / 2 and end - 1 are inside the range (1 <= length <= 3).
+        let a = unsafe buffer.load(fromByteOffset: offset, as: UInt8.self)
+        let b = unsafe buffer.load(fromByteOffset: offset &+ length &>> 1, as: UInt8.self)
+        let c = unsafe buffer.load(fromByteOffset: end &- 1, as: UInt8.self)
+        return UInt64(a) | UInt64(b) &<< 8 | UInt64(c) &<< 16
+    }
+
     /// A big-endian unsigned integer of `width` (1...8) bytes at `offset`, or nil when any of its bytes
     /// is outside the buffer.
     @inline(__always)

@@ -90,8 +90,12 @@ struct Materializer<Memo: MemoTable> {
     /// reuses that key's value and id without building a `String` (writers that repeat every key
     /// string, such as swift-corelibs-foundation's archiver). Equal bytes of two `0x5n` objects are
     /// the same string; anything else takes the value path above.
+    /// A key of at most 8 bytes is found by its length and `ByteReader.shortWord` (`word`), with no
+    /// byte hash and no comparison of bytes (0 for a longer key, found by its bytes). The values are
+    /// apart (`rawKeyValues`): the entries a lookup compares are plain data, read without a retain.
     var rawKeys = DedupTable()
-    var rawKeyEntries: [(offset: Int, length: Int, value: PlistValue, id: Int32)] = []
+    var rawKeyEntries: [(offset: Int, length: Int, word: UInt64, id: Int32)] = []
+    var rawKeyValues: [PlistValue] = []
     var lastDictionary: [Int] = [0]
     var dictionarySerial = 0
     /// The number of frames under `run`'s current one (for the depth limit of inline containers).
@@ -256,7 +260,14 @@ struct Materializer<Memo: MemoTable> {
     /// that could not be finished inline: then `pending` holds the container to open next.
     ///
     /// `level` is how many containers above `f` are being built inline (0 when `f` is `run`'s frame).
-    @inline(__always)
+    ///
+    /// `@inline(always)` (Swift 6.3): as a hint, the inliner stopped taking it into `keys` once that
+    /// loop grew by the short-key lookup (untyped decode of mixed 263 -> 284 M instructions).
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     mutating func element(
         _ child: Int, of f: Frame, isKey: Bool, level: Int, _ memo: inout Memo, _ pending: inout Pending?
     ) throws(PlistError) -> PlistValue? {

@@ -26,24 +26,32 @@ extension Materializer {
             var id = memo.keyID(child)
             let v: PlistValue
             if id == 0, let short = shortASCII(child, layout) {
-                let hash = unsafe layout.reader.hash(unchecked: short.offset, length: short.length)
+                // The range was proven inside the object region by shortASCII.
+                let small = short.length <= 8
+                let word = small ? unsafe layout.reader.shortWord(unchecked: short.offset, length: short.length) : 0
+                let hash =
+                    small
+                    ? DedupTable.mix(word ^ UInt64(truncatingIfNeeded: short.length) &<< 59)
+                    : unsafe layout.reader.hash(unchecked: short.offset, length: short.length)
                 if let known = rawKeys.find(
                     hash,
                     where: {
                         // Both ranges were proven inside the object region by shortASCII.
                         unsafe rawKeyEntries[$0].length == short.length
-                            && layout.reader.sameBytes(
-                                unchecked: rawKeyEntries[$0].offset, short.offset, length: short.length)
+                            && (small
+                                ? rawKeyEntries[$0].word == word
+                                : layout.reader.sameBytes(
+                                    unchecked: rawKeyEntries[$0].offset, short.offset, length: short.length))
                     })
                 {
-                    v = rawKeyEntries[Int(known)].value
+                    v = rawKeyValues[Int(known)]
                     id = rawKeyEntries[Int(known)].id
                 } else {
-                    guard let built = try element(child, of: f, isKey: true, level: 0, &memo, &none) else { return }
+                    guard let (built, builtID) = try newRawKey(child, short, word: word, hash: hash, f, &memo) else {
+                        return
+                    }
                     v = built
-                    id = try keyID(v, child, container: f.index)
-                    rawKeys.insert(hash, Int32(truncatingIfNeeded: rawKeyEntries.count))
-                    rawKeyEntries.append((short.offset, short.length, v, id))
+                    id = builtID
                 }
                 memo.setKeyID(child, id)
             } else {
@@ -62,6 +70,24 @@ extension Materializer {
             }
             out.append((v, .null))
         }
+    }
+
+    /// The value and id of key object `child`, a short ASCII string at `short` whose bytes no key
+    /// read before had: made, and remembered by its bytes (`word`, `hash`: see `keys`). Not inlined:
+    /// taken once per distinct key, it would only grow the loop of `keys` (which then stopped
+    /// inlining `element`).
+    @inline(never)
+    mutating func newRawKey(
+        _ child: Int, _ short: (offset: Int, length: Int), word: UInt64, hash: UInt64, _ f: Frame,
+        _ memo: inout Memo
+    ) throws(PlistError) -> (PlistValue, Int32)? {
+        var none: Pending? = nil
+        guard let built = try element(child, of: f, isKey: true, level: 0, &memo, &none) else { return nil }
+        let id = try keyID(built, child, container: f.index)
+        rawKeys.insert(hash, Int32(truncatingIfNeeded: rawKeyEntries.count))
+        rawKeyEntries.append((short.offset, short.length, word, id))
+        rawKeyValues.append(built)
+        return (built, id)
     }
 
     /// The payload of object `index` when it is a non-empty ASCII string (`0x5n`) with an inline or a
