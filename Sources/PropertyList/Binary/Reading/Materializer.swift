@@ -91,11 +91,9 @@ struct Materializer<Memo: MemoTable> {
     /// string, such as swift-corelibs-foundation's archiver). Equal bytes of two `0x5n` objects are
     /// the same string; anything else takes the value path above.
     /// A key of at most 8 bytes is found by its length and `ByteReader.shortWord` (`word`), with no
-    /// byte hash and no comparison of bytes (0 for a longer key, found by its bytes). The values are
-    /// apart (`rawKeyValues`): the entries a lookup compares are plain data, read without a retain.
+    /// byte hash and no comparison of bytes (0 for a longer key, found by its bytes).
     var rawKeys = DedupTable()
-    var rawKeyEntries: [(offset: Int, length: Int, word: UInt64, id: Int32)] = []
-    var rawKeyValues: [PlistValue] = []
+    var rawKeyEntries: [(offset: Int, length: Int, word: UInt64, value: PlistValue, id: Int32)] = []
     var lastDictionary: [Int] = [0]
     var dictionarySerial = 0
     /// The number of frames under `run`'s current one (for the depth limit of inline containers).

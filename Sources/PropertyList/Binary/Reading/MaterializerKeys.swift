@@ -44,7 +44,7 @@ extension Materializer {
                                     unchecked: rawKeyEntries[$0].offset, short.offset, length: short.length))
                     })
                 {
-                    v = rawKeyValues[Int(known)]
+                    v = rawKeyEntries[Int(known)].value
                     id = rawKeyEntries[Int(known)].id
                 } else {
                     guard let (built, builtID) = try newRawKey(child, short, word: word, hash: hash, f, &memo) else {
@@ -85,8 +85,7 @@ extension Materializer {
         guard let built = try element(child, of: f, isKey: true, level: 0, &memo, &none) else { return nil }
         let id = try keyID(built, child, container: f.index)
         rawKeys.insert(hash, Int32(truncatingIfNeeded: rawKeyEntries.count))
-        rawKeyEntries.append((short.offset, short.length, word, id))
-        rawKeyValues.append(built)
+        rawKeyEntries.append((short.offset, short.length, word, built, id))
         return (built, id)
     }
 
