@@ -24,6 +24,9 @@
 /// The mutable state of a binary encode (kept in `BinaryEncoderImpl.state`, see CoderCells.swift).
 struct EncoderState {
     var builder = ObjectTableBuilder()
+    /// The element count of the value encoded when it is a collection (else 0): a large root array
+    /// has the builder's tables sized from its first elements (`ObjectTableBuilder.reserveRest`).
+    var rootCount = 0
     /// The frames in use are `frames[0 ..< frameCount]`; the ones above are kept for reuse (their
     /// arrays keep their capacity, so a frame per record allocates nothing after the first).
     var frames: [EncodeFrame] = []

@@ -150,6 +150,12 @@ struct BinaryUnkeyedEncoding: UnkeyedEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws {
         try check(value)
         let index = impl.state.frames[frame].values.count
+        if index == ObjectTableBuilder.sampledChildren, frame == 0,
+            impl.state.rootCount > 2 &* ObjectTableBuilder.sampledChildren
+        {
+            // The root array's first elements tell what the rest will add: sized once for it.
+            impl.state.builder.reserveRest(of: impl.state.rootCount &- index)
+        }
         let slot = try impl.encodeValue(value, parent: frame, step: .index(index))
         impl.state.frames[frame].values.append(slot)
     }

@@ -48,7 +48,9 @@ import Testing
         return .array(items)
     }
 
-    @Test(arguments: [0, 1, 2, 31, 32, 33, 64, 65, 257])
+    // 513 and 2,000: past twice `ObjectTableBuilder.sampledChildren`, where both writers size their
+    // tables from the root's first 256 elements (`reserveRest`) and then fill them past that estimate.
+    @Test(arguments: [0, 1, 2, 31, 32, 33, 64, 65, 257, 513, 2000])
     func binaryOutputIsTheTreeWritersBytes(count: Int) throws {
         let readings = Self.readings(count)
         let expected = try BinaryPlistWriter().write(Self.tree(readings))

@@ -491,29 +491,6 @@ extension ObjectTableBuilder {
         }
     }
 
-    /// How many of the root's children are added before the rest is estimated from them.
-    private static var sampledChildren: Int { 256 }
-
-    /// Reserves, for `remaining` more children of the root, what the first `sampledChildren` added per
-    /// child (and an eighth more: repeats thin out as the tree goes on less than new values do).
-    private mutating func reserveRest(of remaining: Int) {
-        let per = Double(remaining) / Double(Self.sampledChildren) * 1.125
-        let moreObjects = Double(objects.count) * per
-        let moreChildren = Double(children.count) * per
-        let moreBytes = Double(arena.count) * per
-        // Estimates past a few billion are not worth trusting: the tables then grow as they go.
-        guard moreObjects < 4e9, moreChildren < 4e9, moreBytes < 4e11 else { return }
-        objects.reserveCapacity(objects.count &+ Int(moreObjects))
-        children.reserveCapacity(children.count &+ Int(moreChildren))
-        arena.reserve(Int(moreBytes))
-        // The dedup table too: it then never rehashes. Measured (alternated, fresh processes): the
-        // peers' mixed encode 45.6 -> 40.2 ms warm, 49.9 -> 45.1 ms cold; `generate mixed` at 10 MB
-        // 39.2 -> 35.0 ms (479 -> 461 M instructions), at 1 GB 6.8-7.0 -> 6.2-6.5 s, peak RSS +1.5 %.
-        // (Round 4 had left it out: sized ahead, its probes missed the caches from the first value
-        // on, and a 1 GB encode took 15 % longer; that was before the large table's huge pages.)
-        if deduplicate { table.reserve(Int(moreObjects)) }
-    }
-
     /// A stack of ids that keeps its storage when popped: `ids[0 ..< count]`.
     private struct IdStack {
         var ids: [Int32] = []
