@@ -20,7 +20,8 @@
 // What it costs: at most 64 MiB of memory stays with the process after an output was freed (glibc's
 // heap keeps freed blocks below its threshold in the same way). A block is never grown while kept,
 // it goes to the largest output given back, and one outside 4-64 MiB is freed as before. Every block
-// is `malloc`ed, so whichever writer takes it may `realloc` or `free` it.
+// is `malloc`ed, so whichever writer takes it may `realloc` or `free` it. A new block past 64 MiB,
+// never kept, is advised for huge pages (HugePages.swift says why and what it measured).
 
 internal import Synchronization
 
@@ -96,6 +97,10 @@ enum SpareBlock {
         let n = Swift.max(size, 1)
         if let block = unsafe take(atLeast: n, atMost: n &* 2) { return unsafe block }
         guard let p = unsafe malloc(n) else { return nil }
+        if n > maximum {
+            // Never kept: a block this large is an output of 64 MiB and more, written once from end to end.
+            unsafe HugePages.advise(UnsafeMutableRawBufferPointer(start: p, count: n))
+        }
         return unsafe Block(base: p, size: n)
     }
 
