@@ -41,14 +41,28 @@ struct BinaryKeyedDecoding<Key: CodingKey>: NumberKeyedDecoding {
         try impl.lookup(key, memo: memo, dictionary: ref, keysStart: keysStart, count: count, repeated: repeated)
     }
 
-    func contains(_ key: Key) -> Bool { ((try? find(key.stringValue)) ?? nil) != nil }
+    /// The value reference of `key`, or nil when the dictionary has none. A key whose tag
+    /// (`keyTag`) was met before names its memo slot: no `stringValue`, no text compared.
+    /// (Small, so that the scalar reads it is inlined into stay specialized: the search is out of line.)
+    @inline(__always)
+    func find(_ key: Key) throws(DecodeFailure) -> Int? {
+        guard let tag = keyTag(key) else { return try find(key.stringValue) }
+        if let s = impl.taggedSlot(tag, memo: memo) {
+            return try impl.lookup(slot: s, keysStart: keysStart, count: count, repeated: repeated)
+        }
+        return try impl.lookup(
+            key.stringValue, tag: tag, memo: memo, dictionary: ref, keysStart: keysStart, count: count,
+            repeated: repeated)
+    }
+
+    func contains(_ key: Key) -> Bool { ((try? find(key)) ?? nil) != nil }
 
     /// The value reference of `key`, counted against the budget.
     @inline(__always)
     func value(_ key: Key) throws -> Int {
         let found: Int?
         do throws(DecodeFailure) {
-            found = try find(key.stringValue)
+            found = try find(key)
         } catch {
             throw error.decodingError(Any.self, codingPath + [key])
         }
@@ -65,7 +79,11 @@ struct BinaryKeyedDecoding<Key: CodingKey>: NumberKeyedDecoding {
             DecodingError.Context(codingPath: codingPath, debugDescription: error.description, underlyingError: error))
     }
 
-    @inline(__always)
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     func scalar<T>(_ key: Key, _ read: (BinaryDecoderImpl, Int) throws(DecodeFailure) -> T) throws -> T {
         let v = try value(key)
         do throws(DecodeFailure) {
@@ -75,12 +93,20 @@ struct BinaryKeyedDecoding<Key: CodingKey>: NumberKeyedDecoding {
         }
     }
 
-    @inline(__always)
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     func integer<I: FixedWidthInteger>(_ key: Key) throws -> I {
         try scalar(key) { (d, v) throws(DecodeFailure) in try d.integer(v, as: I.self) }
     }
 
-    @inline(__always)
+    #if compiler(>=6.3)
+        @inline(always)
+    #else
+        @inline(__always)
+    #endif
     func floatingPoint<F: BinaryFloatingPoint>(_ key: Key) throws -> F {
         try scalar(key) { (d, v) throws(DecodeFailure) in try d.floatingPoint(v, as: F.self) }
     }
@@ -101,7 +127,7 @@ struct BinaryKeyedDecoding<Key: CodingKey>: NumberKeyedDecoding {
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let found: Int?
         do throws(DecodeFailure) {
-            found = try find(key.stringValue)
+            found = try find(key)
         } catch {
             throw error.decodingError(T.self, codingPath + [key])
         }

@@ -364,10 +364,16 @@ extension BinaryEncoderImpl {
     /// The builder id of the string object for `key` (a memo of each container type's keys).
     @inline(__always)
     func keyReference(_ key: String, memo m: Int) -> BuilderRef {
-        if let slot = state.keyMemos.find(key, in: m) { return state.keyMemos.made(slot, in: m) }
+        keyReferenceAndSlot(key, memo: m).ref
+    }
+
+    /// The builder id of the string object for `key`, and its slot in memo `m` (-1 when the memo is
+    /// full and does not hold it).
+    @inline(__always)
+    func keyReferenceAndSlot(_ key: String, memo m: Int) -> (ref: BuilderRef, slot: Int) {
+        if let slot = state.keyMemos.find(key, in: m) { return (state.keyMemos.made(slot, in: m), slot) }
         let ref = state.builder.addString(key)
-        _ = state.keyMemos.add(key, made: ref, to: m)
-        return ref
+        return (ref, state.keyMemos.add(key, made: ref, to: m) ?? -1)
     }
 
     /// The memo of the container type `type`.

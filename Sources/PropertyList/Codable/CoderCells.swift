@@ -31,6 +31,10 @@
 //    (checked again here). `as! T` would do the same through the run time's cast machinery, and
 //    `as? T` builds `Optional<T>`, whose metadata generic code looks up on every call (measured: a
 //    third of a `[Record]` decode).
+// 5. `keyTag`: the one byte of a coding key whose type is plain data of at most one byte (a
+//    synthesized `CodingKeys` enum: its case number), read by `unsafeBitCast` to `UInt8`. Sound: the
+//    type is checked to be POD (no references, every byte the value's own) and its size to be 1
+//    (size 0 reads nothing), the size of a `UInt8`, whose every bit pattern is a value.
 
 #if canImport(FoundationEssentials) && !KEYEDARCHIVE_FORCE_FOUNDATION
     import FoundationEssentials
@@ -260,6 +264,20 @@ final class XMLEncoderImpl: Encoder {
         var address: UnsafeMutablePointer<State> { unsafe pointer }
     }
 #endif
+
+/// The case number of `key` when its type is plain data of at most one byte (a synthesized
+/// `CodingKeys` enum of up to 256 cases, or a single-case one: 0); nil for any other key type.
+///
+/// Equal tags are equal keys, so the encoders remember what they made of a key by its tag
+/// (`EncodeKeyMemos.slot(forTag:in:)`) and do not ask for its `stringValue`, nor compare that text,
+/// again: about 100 instructions a key (KeyMemo.swift).
+@inline(__always)
+func keyTag<K: CodingKey>(_ key: K) -> Int? {
+    guard _isPOD(K.self), MemoryLayout<K>.size <= 1 else { return nil }
+    guard MemoryLayout<K>.size == 1 else { return 0 }
+    // One byte, the whole value (POD, size 1): the same size and representation as a `UInt8`.
+    return Int(unsafe unsafeBitCast(key, to: UInt8.self))
+}
 
 /// `value` as `T`, when `T` is `V` (checked: a mismatch traps, and no caller can make one, since the
 /// callers compare the metatypes first; the types come from the code, never from input).

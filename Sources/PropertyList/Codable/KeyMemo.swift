@@ -73,6 +73,9 @@ struct DecodeKeyMemo {
     /// The key-reference bytes of dictionaries found free of repeated keys (at most four, the most
     /// recent first): a dictionary with the same bytes has the same key objects.
     var distinctKeyLists: [[UInt8]] = []
+    /// The `keySlots` index of each key tag's slot (`keyTag`), -1 where none is known; empty until the
+    /// first (see `BinaryKeyedDecoding.find(_:)`).
+    var tagSlots: [Int32] = []
 }
 
 /// An index of the keys of one large dictionary, made when it is searched without a memo slot.
@@ -170,6 +173,38 @@ extension BinaryDecoderImpl {
     ) throws(DecodeFailure) -> Int? {
         let s = slot(key, memo: m)
         guard s >= 0 else { return try lookupWithoutMemo(key, dictionary: ref, keysStart: keysStart, count: count) }
+        return try lookup(slot: s, keysStart: keysStart, count: count, repeated: repeated)
+    }
+
+    /// `lookup` of a key with tag `tag` (`keyTag`) whose slot is not known yet: its slot is recorded
+    /// under the tag, for the next container of the type to find without its text.
+    func lookup(
+        _ key: String, tag: Int, memo m: Int, dictionary ref: Int, keysStart: Int, count: Int, repeated: Bool
+    ) throws(DecodeFailure) -> Int? {
+        let s = slot(key, memo: m)
+        guard s >= 0 else { return try lookupWithoutMemo(key, dictionary: ref, keysStart: keysStart, count: count) }
+        record(tag: tag, slot: s, memo: m)
+        return try lookup(slot: s, keysStart: keysStart, count: count, repeated: repeated)
+    }
+
+    /// The `keySlots` index of the key with tag `tag` (`keyTag`) in memo `m`, when one was recorded.
+    @inline(__always)
+    func taggedSlot(_ tag: Int, memo m: Int) -> Int? {
+        guard tag < state.memos[m].tagSlots.count else { return nil }
+        let s = state.memos[m].tagSlots[tag]
+        return s >= 0 ? Int(s) : nil
+    }
+
+    /// Records that the key with tag `tag` has the `keySlots` index `slot` in memo `m` (equal tags are
+    /// equal values of a plain-data key type, whose `stringValue` is the same).
+    func record(tag: Int, slot: Int, memo m: Int) {
+        guard tag >= 0, tag < 256, slot >= 0, slot <= Int(Int32.max) else { return }
+        if state.memos[m].tagSlots.isEmpty { state.memos[m].tagSlots = Array(repeating: -1, count: 256) }
+        state.memos[m].tagSlots[tag] = Int32(truncatingIfNeeded: slot)
+    }
+
+    /// `lookup` of the key in `keySlots` index `s`: where it was found last, else a search.
+    func lookup(slot s: Int, keysStart: Int, count: Int, repeated: Bool) throws(DecodeFailure) -> Int? {
         let p = state.keySlots[s].position
         let known = state.keySlots[s].keyRef
         if let r = state.input, p >= 0, p < count, !repeated, reference(r, keysStart, p) == known {
@@ -294,6 +329,8 @@ struct EncodeKeyMemos<Made> {
         var slots: [EncodeKeySlot<Made>] = []
         /// The slot found last.
         var last = -1
+        /// The slot of each key tag (`keyTag`), -1 where none is known; empty until the first.
+        var tagSlots: [Int8] = []
     }
 
     var memos: [Memo] = []
@@ -358,4 +395,24 @@ struct EncodeKeyMemos<Made> {
     /// What was made of the key in slot `slot` of memo `m`.
     @inline(__always)
     func made(_ slot: Int, in m: Int) -> Made { memos[m].slots[slot].made }
+
+    /// The text of the key in slot `slot` of memo `m`.
+    @inline(__always)
+    func key(_ slot: Int, in m: Int) -> String { memos[m].slots[slot].key }
+
+    /// The slot of memo `m` whose key has tag `tag` (`keyTag`), when one was recorded.
+    @inline(__always)
+    func slot(forTag tag: Int, in m: Int) -> Int? {
+        guard tag < memos[m].tagSlots.count else { return nil }
+        let s = memos[m].tagSlots[tag]
+        return s >= 0 ? Int(s) : nil
+    }
+
+    /// Records that the key of tag `tag` is in slot `slot` of memo `m` (a key type's tags name its
+    /// keys: equal tags are equal values of a plain-data type, whose `stringValue` is the same).
+    mutating func record(tag: Int, slot: Int, in m: Int) {
+        guard tag >= 0, tag < 256, slot >= 0, slot < Self.capacity else { return }
+        if memos[m].tagSlots.isEmpty { memos[m].tagSlots = Array(repeating: -1, count: 256) }
+        memos[m].tagSlots[tag] = Int8(truncatingIfNeeded: slot)
+    }
 }

@@ -245,14 +245,7 @@ extension XMLEncoderImpl {
         let m = state.frames[f].memo
         guard state.frames[f].kind == .keyed, m >= 0 else { throw abandon() }
         let indent = state.frames[f].indent &+ 1
-        if !sortsKeys, let slot = state.keyMemos.find(key, in: m) {
-            // The usual entry: a key the memo holds, not used yet in this dictionary. One change to the
-            // frame, one store of the tabs, the key line and the value's tabs.
-            guard let wasOpen = state.frames[f].enter(slot: slot) else { throw abandon() }
-            if !wasOpen { state.out.append(word: 0x0a_3e74_6369_643c, 7) }  // "<dict>\n"
-            state.out.appendSnippet(state.keyMemos.made(slot, in: m), tabs: indent)
-            return indent
-        }
+        if !sortsKeys, let slot = state.keyMemos.find(key, in: m) { return try enter(f, memo: m, slot: slot) }
         openTag(f, keyed: true)
         if sortsKeys {
             state.frames[f].entryStarts.append(state.out.count)
@@ -276,6 +269,39 @@ extension XMLEncoderImpl {
         }
         state.out.append(tabs: indent)
         state.frames[f].count &+= 1
+        return indent
+    }
+
+    /// Starts the entry of the key with tag `tag` (`keyTag`, -1 for none) in keyed frame `f`, as
+    /// `beginEntry(_:_:key:)` does: a tag met before names its memo slot, and `key` (the key's
+    /// `stringValue`) is not asked for.
+    @inline(__always)
+    func beginEntry(_ f: Int, _ generation: Int, tag: Int, key: () -> String) throws(XMLStreamAbandoned) -> Int {
+        if tag >= 0 && !sortsKeys {
+            try settle(f, generation)
+            let m = state.frames[f].memo
+            if state.frames[f].kind == .keyed, m >= 0, let slot = state.keyMemos.slot(forTag: tag, in: m) {
+                return try enter(f, memo: m, slot: slot)
+            }
+        }
+        let text = key()
+        let indent = try beginEntry(f, generation, key: text)
+        let m = state.frames[f].memo
+        if tag >= 0, m >= 0, let slot = state.keyMemos.find(text, in: m) {
+            state.keyMemos.record(tag: tag, slot: slot, in: m)
+        }
+        return indent
+    }
+
+    /// The usual entry: a key the memo holds (in `slot` of memo `m`), not used yet in keyed frame `f`.
+    /// One change to the frame, one store of the tabs, the key line and the value's tabs; returns the
+    /// value's indentation.
+    @inline(__always)
+    private func enter(_ f: Int, memo m: Int, slot: Int) throws(XMLStreamAbandoned) -> Int {
+        let indent = state.frames[f].indent &+ 1
+        guard let wasOpen = state.frames[f].enter(slot: slot) else { throw abandon() }
+        if !wasOpen { state.out.append(word: 0x0a_3e74_6369_643c, 7) }  // "<dict>\n"
+        state.out.appendSnippet(state.keyMemos.made(slot, in: m), tabs: indent)
         return indent
     }
 

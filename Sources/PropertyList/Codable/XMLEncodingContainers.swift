@@ -20,7 +20,9 @@ struct XMLKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     /// Starts the entry of `key`; returns the indentation of its value.
     @inline(__always)
-    func begin(_ key: Key) throws -> Int { try impl.beginEntry(frame, generation, key: key.stringValue) }
+    func begin(_ key: Key) throws -> Int {
+        try impl.beginEntry(frame, generation, tag: keyTag(key) ?? -1) { key.stringValue }
+    }
 
     mutating func encodeNil(forKey key: Key) throws {
         _ = try begin(key)
