@@ -268,9 +268,10 @@ final class XMLEncoderImpl: Encoder {
 /// The case number of `key` when its type is plain data of at most one byte (a synthesized
 /// `CodingKeys` enum of up to 256 cases, or a single-case one: 0); nil for any other key type.
 ///
-/// Equal tags are equal keys, so the encoders remember what they made of a key by its tag
-/// (`EncodeKeyMemos.slot(forTag:in:)`) and do not ask for its `stringValue`, nor compare that text,
-/// again: about 100 instructions a key (KeyMemo.swift).
+/// Equal tags are equal keys (a plain-data value is its bytes, and a key's `stringValue` is a function
+/// of its value), so the coders remember a key's memo slot by its tag (`EncodeKeyMemos.slot(forTag:in:)`,
+/// `BinaryDecoderImpl.taggedSlot`) and do not ask for its `stringValue`, nor compare that text, again:
+/// about 100 instructions a key (KeyMemo.swift).
 @inline(__always)
 func keyTag<K: CodingKey>(_ key: K) -> Int? {
     guard _isPOD(K.self), MemoryLayout<K>.size <= 1 else { return nil }

@@ -126,7 +126,8 @@ public struct PlistEncoder: Sendable {
     private func encodeTable<T: Encodable>(_ value: T) throws -> (ObjectTableBuilder, BuilderRef) {
         let impl = BinaryEncoderImpl(
             userInfo: userInfo.mapValues { $0 as Any }, sortsKeys: sortsKeys, maxDepth: max(1, maxDepth))
-        impl.state.rootCount = (value as? any Collection)?.count ?? 0
+        // (A random-access collection's count is O(1): not a `String`'s.)
+        impl.state.rootCount = (value as? any RandomAccessCollection)?.count ?? 0
         let root = try impl.encodeValue(value, parent: -1, step: .none)
         if let failure = impl.state.failure { throw failure }
         var builder = impl.state.builder

@@ -277,18 +277,21 @@ extension XMLEncoderImpl {
     /// `stringValue`) is not asked for.
     @inline(__always)
     func beginEntry(_ f: Int, _ generation: Int, tag: Int, key: () -> String) throws(XMLStreamAbandoned) -> Int {
+        // The memo, when the key will be in it after this entry (it has room for one more): its slot
+        // is then recorded under the tag. (A full memo's other keys go by their text every time.)
+        var recordIn = -1
         if tag >= 0 && !sortsKeys {
             try settle(f, generation)
             let m = state.frames[f].memo
-            if state.frames[f].kind == .keyed, m >= 0, let slot = state.keyMemos.slot(forTag: tag, in: m) {
-                return try enter(f, memo: m, slot: slot)
+            if state.frames[f].kind == .keyed, m >= 0 {
+                if let slot = state.keyMemos.slot(forTag: tag, in: m) { return try enter(f, memo: m, slot: slot) }
+                if state.keyMemos.hasRoom(in: m) { recordIn = m }
             }
         }
         let text = key()
         let indent = try beginEntry(f, generation, key: text)
-        let m = state.frames[f].memo
-        if tag >= 0, m >= 0, let slot = state.keyMemos.find(text, in: m) {
-            state.keyMemos.record(tag: tag, slot: slot, in: m)
+        if recordIn >= 0, let slot = state.keyMemos.find(text, in: recordIn) {
+            state.keyMemos.record(tag: tag, slot: slot, in: recordIn)
         }
         return indent
     }

@@ -30,23 +30,25 @@ import Testing
         init?(intValue: Int) { nil }
     }
 
-    /// `count` keys `k0 ...`, key `k5` written a second time last (with -1), and a nested dictionary
-    /// whose key type holds its text.
+    /// `count` keys `k0 ...`, key `k5` written a second time last (with -1) when `repeats` (the XML
+    /// stream then hands the value to the table's route), and a nested dictionary whose key type
+    /// holds its text.
     struct Wide: Encodable {
         let count: Int
         let seed: Int
+        var repeats = true
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: ByteKey.self)
             for i in 0..<count { try c.encode(seed &+ i, forKey: ByteKey(UInt8(i))) }
-            try c.encode(-1, forKey: ByteKey(5))
+            if repeats { try c.encode(-1, forKey: ByteKey(5)) }
             var inner = c.nestedContainer(keyedBy: TextKey.self, forKey: ByteKey(UInt8(count)))
             try inner.encode("x\(seed)", forKey: TextKey("text"))
         }
 
         func tree(sorted: Bool) -> PlistValue {
             var entries: [(PlistValue, PlistValue)] = (0..<count).map { i in
-                (.string("k\(i)"), .int(i == 5 ? -1 : seed &+ i))
+                (.string("k\(i)"), .int(i == 5 && repeats ? -1 : seed &+ i))
             }
             let inner = PlistValue.dictionary(PlistDictionary([(.string("text"), .string("x\(seed)"))]))
             entries.append((.string("k\(count)"), inner))
@@ -112,10 +114,14 @@ import Testing
         // Three values of one type: the tags recorded by the first serve the next two. 100 keys: the
         // memo keeps the first 64, the rest go by their text every time.
         for count in [6, 63, 64, 100, 255] {
-            let values = (0..<3).map { Wide(count: count, seed: $0 &* 1000) }
-            let tree = PlistValue.array(values.map { $0.tree(sorted: sorted) })
-            let bytes = try Self.encoder(format, sorted: sorted).encode(values)
-            #expect(bytes == (try Self.expected(tree, format)), "\(count) keys, \(format), sorted \(sorted)")
+            for repeats in [true, false] {
+                let values = (0..<3).map { Wide(count: count, seed: $0 &* 1000, repeats: repeats) }
+                let tree = PlistValue.array(values.map { $0.tree(sorted: sorted) })
+                let bytes = try Self.encoder(format, sorted: sorted).encode(values)
+                #expect(
+                    bytes == (try Self.expected(tree, format)),
+                    "\(count) keys, repeats \(repeats), \(format), sorted \(sorted)")
+            }
         }
     }
 
