@@ -30,22 +30,18 @@ struct BinaryKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     @inline(__always)
     func put(_ slot: Int32, _ key: Key) {
-        if let tag = keyTag(key) {
+        let tag = keyTag(key) ?? -1
+        if let s = impl.state.keyMemos.slot(forTag: tag, in: memo) {
             // A key met before is found by its tag: no `stringValue`, no text compared.
-            if let s = impl.state.keyMemos.slot(forTag: tag, in: memo) {
-                impl.store(
-                    slot, key: impl.state.keyMemos.made(s, in: memo), text: impl.state.keyMemos.key(s, in: memo),
-                    in: frame)
-                return
-            }
-            let text = key.stringValue
-            let (ref, s) = impl.keyReferenceAndSlot(text, memo: memo)
-            impl.state.keyMemos.record(tag: tag, slot: s, in: memo)
-            impl.store(slot, key: ref, text: text, in: frame)
+            impl.store(
+                slot, key: impl.state.keyMemos.made(s, in: memo), text: impl.state.keyMemos.key(s, in: memo),
+                in: frame)
             return
         }
         let text = key.stringValue
-        impl.store(slot, key: impl.keyReference(text, memo: memo), text: text, in: frame)
+        let (ref, s) = impl.keyReferenceAndSlot(text, memo: memo)
+        impl.state.keyMemos.record(tag: tag, slot: s, in: memo)
+        impl.store(slot, key: ref, text: text, in: frame)
     }
 
     @inline(__always)

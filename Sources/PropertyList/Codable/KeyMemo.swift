@@ -73,9 +73,31 @@ struct DecodeKeyMemo {
     /// The key-reference bytes of dictionaries found free of repeated keys (at most four, the most
     /// recent first): a dictionary with the same bytes has the same key objects.
     var distinctKeyLists: [[UInt8]] = []
-    /// The `keySlots` index of each key tag's slot (`keyTag`), -1 where none is known; empty until the
-    /// first (see `BinaryKeyedDecoding.find(_:)`).
-    var tagSlots: [Int32] = []
+    /// The `keySlots` index of each key tag's slot (see `BinaryKeyedDecoding.find(_:)`).
+    var tagSlots = KeyTagSlots()
+}
+
+/// The slot of each key tag (`keyTag`: 0 ..< 256) of one container type, for the memos of the coders:
+/// what they remembered of a key, found by its tag without its text. Equal tags are equal values of a
+/// plain-data key type, whose `stringValue` is the same.
+struct KeyTagSlots {
+    /// -1 where no slot is known; empty until the first is recorded.
+    private var slots: [Int32] = []
+
+    /// The slot recorded for `tag`, if any.
+    @inline(__always)
+    func slot(_ tag: Int) -> Int? {
+        guard tag >= 0, tag < slots.count else { return nil }
+        let s = slots[tag]
+        return s >= 0 ? Int(s) : nil
+    }
+
+    /// Records `slot` for `tag` (nothing for a tag of -1, a key without one, or a slot of -1, none).
+    mutating func record(_ tag: Int, _ slot: Int) {
+        guard tag >= 0, tag < 256, slot >= 0, slot <= Int(Int32.max) else { return }
+        if slots.isEmpty { slots = Array(repeating: -1, count: 256) }
+        slots[tag] = Int32(truncatingIfNeeded: slot)
+    }
 }
 
 /// An index of the keys of one large dictionary, made when it is searched without a memo slot.
@@ -166,42 +188,23 @@ extension BinaryDecoderImpl {
     /// The value reference of `key` in the dictionary whose `count` key references start at
     /// `keysStart` (the values follow them), or nil when the dictionary does not have it.
     ///
-    /// - Parameter repeated: Whether the dictionary holds a key twice (`hasRepeatedKeys`): then the
-    ///   remembered position is not trusted, and the search from the end finds the last occurrence.
+    /// - Parameters:
+    ///   - repeated: Whether the dictionary holds a key twice (`hasRepeatedKeys`): then the
+    ///     remembered position is not trusted, and the search from the end finds the last occurrence.
+    ///   - tag: The key's tag (`keyTag`), -1 for none: its slot is recorded under it, for the next
+    ///     container of the type to find without its text.
     func lookup(
-        _ key: String, memo m: Int, dictionary ref: Int, keysStart: Int, count: Int, repeated: Bool
+        _ key: String, tag: Int = -1, memo m: Int, dictionary ref: Int, keysStart: Int, count: Int, repeated: Bool
     ) throws(DecodeFailure) -> Int? {
         let s = slot(key, memo: m)
         guard s >= 0 else { return try lookupWithoutMemo(key, dictionary: ref, keysStart: keysStart, count: count) }
-        return try lookup(slot: s, keysStart: keysStart, count: count, repeated: repeated)
-    }
-
-    /// `lookup` of a key with tag `tag` (`keyTag`) whose slot is not known yet: its slot is recorded
-    /// under the tag, for the next container of the type to find without its text.
-    func lookup(
-        _ key: String, tag: Int, memo m: Int, dictionary ref: Int, keysStart: Int, count: Int, repeated: Bool
-    ) throws(DecodeFailure) -> Int? {
-        let s = slot(key, memo: m)
-        guard s >= 0 else { return try lookupWithoutMemo(key, dictionary: ref, keysStart: keysStart, count: count) }
-        record(tag: tag, slot: s, memo: m)
+        state.memos[m].tagSlots.record(tag, s)
         return try lookup(slot: s, keysStart: keysStart, count: count, repeated: repeated)
     }
 
     /// The `keySlots` index of the key with tag `tag` (`keyTag`) in memo `m`, when one was recorded.
     @inline(__always)
-    func taggedSlot(_ tag: Int, memo m: Int) -> Int? {
-        guard tag < state.memos[m].tagSlots.count else { return nil }
-        let s = state.memos[m].tagSlots[tag]
-        return s >= 0 ? Int(s) : nil
-    }
-
-    /// Records that the key with tag `tag` has the `keySlots` index `slot` in memo `m` (equal tags are
-    /// equal values of a plain-data key type, whose `stringValue` is the same).
-    func record(tag: Int, slot: Int, memo m: Int) {
-        guard tag >= 0, tag < 256, slot >= 0, slot <= Int(Int32.max) else { return }
-        if state.memos[m].tagSlots.isEmpty { state.memos[m].tagSlots = Array(repeating: -1, count: 256) }
-        state.memos[m].tagSlots[tag] = Int32(truncatingIfNeeded: slot)
-    }
+    func taggedSlot(_ tag: Int, memo m: Int) -> Int? { state.memos[m].tagSlots.slot(tag) }
 
     /// `lookup` of the key in `keySlots` index `s`: where it was found last, else a search.
     func lookup(slot s: Int, keysStart: Int, count: Int, repeated: Bool) throws(DecodeFailure) -> Int? {
@@ -329,8 +332,8 @@ struct EncodeKeyMemos<Made> {
         var slots: [EncodeKeySlot<Made>] = []
         /// The slot found last.
         var last = -1
-        /// The slot of each key tag (`keyTag`), -1 where none is known; empty until the first.
-        var tagSlots: [Int8] = []
+        /// The slot of each key tag (`keyTag`).
+        var tagSlots = KeyTagSlots()
     }
 
     var memos: [Memo] = []
@@ -402,17 +405,9 @@ struct EncodeKeyMemos<Made> {
 
     /// The slot of memo `m` whose key has tag `tag` (`keyTag`), when one was recorded.
     @inline(__always)
-    func slot(forTag tag: Int, in m: Int) -> Int? {
-        guard tag < memos[m].tagSlots.count else { return nil }
-        let s = memos[m].tagSlots[tag]
-        return s >= 0 ? Int(s) : nil
-    }
+    func slot(forTag tag: Int, in m: Int) -> Int? { memos[m].tagSlots.slot(tag) }
 
-    /// Records that the key of tag `tag` is in slot `slot` of memo `m` (a key type's tags name its
-    /// keys: equal tags are equal values of a plain-data type, whose `stringValue` is the same).
-    mutating func record(tag: Int, slot: Int, in m: Int) {
-        guard tag >= 0, tag < 256, slot >= 0, slot < Self.capacity else { return }
-        if memos[m].tagSlots.isEmpty { memos[m].tagSlots = Array(repeating: -1, count: 256) }
-        memos[m].tagSlots[tag] = Int8(truncatingIfNeeded: slot)
-    }
+    /// Records that the key of tag `tag` (-1: none) is in slot `slot` (-1: none) of memo `m`.
+    @inline(__always)
+    mutating func record(tag: Int, slot: Int, in m: Int) { memos[m].tagSlots.record(tag, slot) }
 }
