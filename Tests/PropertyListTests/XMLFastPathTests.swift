@@ -276,6 +276,26 @@ private func outcome(_ data: Data) -> Outcome {
         }
     }
 
+    /// Short text (up to 16 bytes) is read as overlapping words, halves or bytes: every byte of every
+    /// length lands in its place, and a special character is found at every position.
+    @Test func shortTextKeepsEveryByteInPlace() throws {
+        let letters = Array("abcdefghijklmnopqrst")
+        for length in 0...18 {
+            let s = String(letters.prefix(length))
+            let v: PlistValue = [.string(s), .dictionary(PlistDictionary([(PlistValue.string(s), PlistValue.integer(1))]))]
+            let text = String(decoding: try XMLPlist.encode(v), as: UTF8.self)
+            #expect(text.contains("<string>\(s)</string>"), "\(length)")
+            #expect(text.contains("<key>\(s)</key>"), "\(length)")
+            for at in 0..<length {
+                var chars = letters.prefix(length).map(String.init)
+                chars[at] = "<"
+                let t = chars.joined()
+                let written = String(decoding: try XMLPlist.encode(.string(t)), as: UTF8.self)
+                #expect(written.contains("<string>\(t.replacingOccurrences(of: "<", with: "&lt;"))</string>"), "\(length) at \(at)")
+            }
+        }
+    }
+
     @Test func charactersXMLCannotHoldAreRefusedAtEveryLength() throws {
         for length in [1, 7, 8, 15, 16, 17, 33] {
             for bad in ["\u{1}", "\u{FFFE}", "\u{FFFF}", "\u{1F}"] {
@@ -415,7 +435,7 @@ private func outcome(_ data: Data) -> Outcome {
             let v = PlistValue.date(Date(timeIntervalSinceReferenceDate: t))
             #expect(try XMLPlist.decode(try XMLPlist.encode(v)) == v, "\(t)")
         }
-        for length in [0, 1, 2, 3, 44, 45, 46, 57, 100] {
+        for length in [0, 1, 2, 3, 4, 5, 16, 17, 18, 44, 45, 46, 56, 57, 58, 100, 114, 115, 301] {
             let bytes = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37) })
             for depth in [0, 1, 7, 8, 9] {
                 var v = PlistValue.data(bytes)

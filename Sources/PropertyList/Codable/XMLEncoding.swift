@@ -54,6 +54,8 @@ struct XMLEncoderState: ~Copyable {
     var interrupted = false
     /// Whether the last type asked about is a `Dictionary` (`isStringKeyedDictionary`).
     var dictionaryTypes = TypeMemo()
+    /// Whether the last type asked about is an `Array` of encodable elements (`isEncodableArray`).
+    var arrayTypes = TypeMemo()
 }
 
 /// A value being encoded, a nested container or a super encoder (see the file header).
@@ -468,7 +470,17 @@ extension XMLEncoderImpl {
         if isStringKeyedDictionary(T.self), let dictionary = value as? any StringKeyedDictionaryEncodable {
             return try dictionary.writeEntries(to: self, parent: parent, indent: indent, step: step())
         }
+        if isEncodableArray(T.self), let array = value as? any XMLEncodableArray {
+            try array.writeElements(to: self, parent: parent, indent: indent, step: step())
+            return true
+        }
         return false
+    }
+
+    /// Whether `type` conforms to `XMLEncodableArray` (an `Array`).
+    @inline(__always)
+    func isEncodableArray(_ type: Any.Type) -> Bool {
+        state.arrayTypes.answer(for: type) { $0 is any XMLEncodableArray.Type }
     }
 
     /// Whether `type` conforms to `StringKeyedDictionaryEncodable` (a `Dictionary`).
@@ -498,6 +510,13 @@ extension XMLEncoderImpl {
 
     /// Writes `value` through its `encode(to:)` in a new frame under `parent`.
     func writeNested<T: Encodable>(_ value: T, parent: Int, indent: Int, step: EncodeStep) throws {
+        try inNewFrame(parent: parent, indent: indent, step: step) { try value.encode(to: self) }
+    }
+
+    /// Runs `body`, which encodes one value through this encoder, in a new frame under `parent`, the
+    /// current one meanwhile; then closes the frame.
+    @inline(__always)
+    func inNewFrame(parent: Int, indent: Int, step: EncodeStep, _ body: () throws -> Void) throws {
         let f = pushFrame(parent: parent, step: step, kind: .empty, indent: indent, isEncoding: true)
         // Deeper than the limit: the table's route throws the error, with its coding path.
         guard state.frames[f].depth <= maxDepth else { throw abandon() }
@@ -505,7 +524,7 @@ extension XMLEncoderImpl {
         state.current = f
         defer { state.current = saved }
         do {
-            try value.encode(to: self)
+            try body()
         } catch {
             if !(error is XMLStreamAbandoned) { state.interrupted = true }
             throw error
@@ -571,6 +590,26 @@ extension Dictionary where Key: Encodable, Value: Encodable {
     }
 }
 
+// MARK: - Arrays
+
+/// An `Array` of encodable elements, written as `encode(to:)` writes it (an unkeyed container, one
+/// `encode` per element) but in one loop on the concrete container, each element borrowed from the
+/// array's storage: the standard library's loop copies every element and calls the container through
+/// its existential.
+protocol XMLEncodableArray {
+    func writeElements(to impl: XMLEncoderImpl, parent: Int, indent: Int, step: EncodeStep) throws
+}
+
+extension Array: XMLEncodableArray where Element: Encodable {
+    func writeElements(to impl: XMLEncoderImpl, parent: Int, indent: Int, step: EncodeStep) throws {
+        try impl.inNewFrame(parent: parent, indent: indent, step: step) {
+            var container = impl.elementContainer(frame: impl.state.current)
+            let elements = span
+            for i in elements.indices { try container.encode(elements[i]) }
+        }
+    }
+}
+
 // MARK: - Encoder
 
 extension XMLEncoderImpl {
@@ -587,7 +626,10 @@ extension XMLEncoderImpl {
         return KeyedEncodingContainer(XMLKeyedEncoding<Key>(impl: self, frame: f, generation: generation(of: f)))
     }
 
-    func unkeyedContainer(frame f: Int) -> any UnkeyedEncodingContainer {
+    func unkeyedContainer(frame f: Int) -> any UnkeyedEncodingContainer { elementContainer(frame: f) }
+
+    /// `unkeyedContainer(frame:)` as its concrete type.
+    func elementContainer(frame f: Int) -> XMLUnkeyedEncoding {
         claim(f, as: .unkeyed)
         return XMLUnkeyedEncoding(impl: self, frame: f, generation: generation(of: f))
     }

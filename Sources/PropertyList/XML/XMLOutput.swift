@@ -161,6 +161,77 @@
         count &+= k
     }
 
+    /// `bytes` in base64 (RFC 4648, padded with `=`) as lines of at most `groupsPerLine` (>= 1) groups
+    /// of four characters, each after `tabCount` (0...8) tabs and ending in a newline; nothing for no
+    /// bytes. Every whole group of three bytes is read and stored as one word, with one check for room
+    /// for all the lines.
+    mutating func appendBase64(_ bytes: Span<UInt8>, tabs tabCount: Int, groupsPerLine: Int) {
+        let n = bytes.count
+        guard n > 0, groupsPerLine > 0, tabCount >= 0, tabCount <= 8 else { return }
+        let groups = n / 3 &+ (n % 3 == 0 ? 0 : 1)
+        let lines = groups / groupsPerLine &+ (groups % groupsPerLine == 0 ? 0 : 1)
+        // groups * 4 <= 2n and lines * 9 <= 9n: no overflow for any n a Span holds below Int.max / 16.
+        let total = groups &* 4 &+ lines &* (tabCount &+ 1)
+        let p = unsafe room(total)
+        unsafe bytes.withUnsafeBytes { src in
+            unsafe TextSink.base64Alphabet.withUnsafeBufferPointer { alphabet in
+                guard let s = src.baseAddress, let table = alphabet.baseAddress, alphabet.count == 64 else { return }
+                // Every index below is a 6-bit value: inside the 64 entries of `table`.
+                @inline(__always) func group(_ q: UInt32) -> UInt32 {
+                    let c0 = UInt32(unsafe table[Int(q >> 18 & 0x3F)])
+                    let c1 = UInt32(unsafe table[Int(q >> 12 & 0x3F)])
+                    let c2 = UInt32(unsafe table[Int(q >> 6 & 0x3F)])
+                    let c3 = UInt32(unsafe table[Int(q & 0x3F)])
+                    return c0 | c1 << 8 | c2 << 16 | c3 << 24
+                }
+                // The stores stay inside the `total` bytes of room at p, except the tabs' word, which may
+                // reach 8 - tabCount bytes further, no more than 3 past `total` (a line holds at least a
+                // group and its newline past its tabs): inside the slack.
+                var at = 0
+                var k = 0
+                var inLine = 0
+                while k &+ 3 <= n {
+                    if inLine == 0 {
+                        unsafe p.storeBytes(of: UInt64(0x0909_0909_0909_0909), toByteOffset: at, as: UInt64.self)
+                        at &+= tabCount
+                    }
+                    // k + 2 < n: the three bytes are inside src.
+                    let q = UInt32(unsafe s.load(fromByteOffset: k, as: UInt8.self)) << 16
+                        | UInt32(unsafe s.load(fromByteOffset: k &+ 1, as: UInt8.self)) << 8
+                        | UInt32(unsafe s.load(fromByteOffset: k &+ 2, as: UInt8.self))
+                    unsafe p.storeBytes(of: group(q).littleEndian, toByteOffset: at, as: UInt32.self)
+                    at &+= 4
+                    k &+= 3
+                    inLine &+= 1
+                    if inLine == groupsPerLine {
+                        unsafe p.storeBytes(of: UInt8(0x0A), toByteOffset: at, as: UInt8.self)
+                        at &+= 1
+                        inLine = 0
+                    }
+                }
+                if k < n {
+                    // One or two bytes left (k < n < k + 3): the last group, padded.
+                    if inLine == 0 {
+                        unsafe p.storeBytes(of: UInt64(0x0909_0909_0909_0909), toByteOffset: at, as: UInt64.self)
+                        at &+= tabCount
+                    }
+                    let two = k &+ 1 < n
+                    var q = UInt32(unsafe s.load(fromByteOffset: k, as: UInt8.self)) << 16
+                    if two { q |= UInt32(unsafe s.load(fromByteOffset: k &+ 1, as: UInt8.self)) << 8 }
+                    let padding: UInt32 = two ? 0x3D00_0000 : 0x3D3D_0000  // "=" or "=="
+                    let mask: UInt32 = two ? 0x00FF_FFFF : 0x0000_FFFF
+                    unsafe p.storeBytes(of: (group(q) & mask | padding).littleEndian, toByteOffset: at, as: UInt32.self)
+                    at &+= 4
+                    inLine &+= 1
+                }
+                if inLine != 0 {
+                    unsafe p.storeBytes(of: UInt8(0x0A), toByteOffset: at, as: UInt8.self)
+                }
+            }
+        }
+        count &+= total
+    }
+
     /// What `appendScanning` found in the text it copied.
     struct TextClass {
         /// A `&`, `<` or `>`: the text must be written escaped.
@@ -176,15 +247,7 @@
         let n = bytes.count
         if n <= 16 {
             // Short text (keys, names): its bytes in two words, zero past n, tested and stored whole.
-            var words: (UInt64, UInt64) = (0, 0)
-            unsafe bytes.withUnsafeBytes { src in
-                unsafe withUnsafeMutableBytes(of: &words) { dst in
-                    // n <= 16 bytes into the 16 of `words`.
-                    if n > 0, let s = src.baseAddress { unsafe dst.baseAddress?.copyMemory(from: s, byteCount: n) }
-                }
-            }
-            let w0 = UInt64(littleEndian: words.0)
-            let w1 = UInt64(littleEndian: words.1)
+            let (w0, w1) = unsafe bytes.withUnsafeBytes { src in unsafe XMLOutput.shortWords(src) }
             // The high bit of each of the first n bytes: the zero bytes past n test as control characters,
             // and the tests' borrows only run upwards, so masking them off leaves the first n exact.
             // Smart shifts: by 64 or more they give 0.
@@ -203,6 +266,34 @@
         }
         count &+= n
         return found
+    }
+
+    /// The bytes of `src` (at most 16) as two words, the first byte lowest, zero past them: loaded as
+    /// two overlapping words, halves or bytes, each inside `src`, with no call to `memcpy` for a length
+    /// it cannot know (a tenth of the short path's instructions went to it).
+    @inline(__always)
+    private static func shortWords(_ src: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        let n = src.count
+        guard n > 0, n <= 16, let s = src.baseAddress else { return (0, 0) }
+        if n >= 8 {
+            // Bytes 0 ..< 8 and n - 8 ..< n (8 <= n <= 16: both inside src); the second word's first
+            // 16 - n bytes repeat the first word's last ones and are shifted out.
+            let head = UInt64(littleEndian: unsafe s.loadUnaligned(as: UInt64.self))
+            let tail = UInt64(littleEndian: unsafe s.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self))
+            return (head, tail &>> UInt64((16 &- n) &* 8))
+        }
+        if n >= 4 {
+            // Bytes 0 ..< 4 and n - 4 ..< n (4 <= n < 8: both inside src); the bytes both hold are
+            // equal, so OR keeps them.
+            let head = UInt64(UInt32(littleEndian: unsafe s.loadUnaligned(as: UInt32.self)))
+            let tail = UInt64(UInt32(littleEndian: unsafe s.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)))
+            return (head | tail &<< UInt64((n &- 4) &* 8), 0)
+        }
+        // 1 <= n <= 3: the first, middle and last bytes (some the same byte).
+        let first = UInt64(unsafe s.load(as: UInt8.self))
+        let middle = UInt64(unsafe s.load(fromByteOffset: n >> 1, as: UInt8.self))
+        let last = UInt64(unsafe s.load(fromByteOffset: n &- 1, as: UInt8.self))
+        return (first | middle &<< UInt64((n >> 1) &* 8) | last &<< UInt64((n &- 1) &* 8), 0)
     }
 
     /// Copies `src` (more than 16 bytes) to `dst` 16 bytes at a time, classifying each block as it goes

@@ -185,29 +185,7 @@ extension XMLPlistWriter {
     /// ending in a newline; nothing at all for empty data.
     static func appendBase64(_ data: Data, indent: Int, into out: inout XMLOutput) {
         let tabCount = Swift.min(Swift.max(indent, 0), 8)
-        let groupsPerLine = (76 - 8 * tabCount) / 4  // lines break between groups of four characters
-        let alphabet = TextSink.base64Alphabet
-        let bytes = data.span
-        let n = bytes.count
-        var k = 0
-        var inLine = 0
-        while k < n {
-            if inLine == 0 { out.append(tabs: tabCount) }
-            let b0 = UInt32(bytes[k])
-            let b1 = k + 1 < n ? UInt32(bytes[k + 1]) : 0
-            let b2 = k + 2 < n ? UInt32(bytes[k + 2]) : 0
-            let q = b0 << 16 | b1 << 8 | b2
-            var w = UInt64(alphabet[Int(q >> 18 & 0x3F)]) | UInt64(alphabet[Int(q >> 12 & 0x3F)]) << 8
-            w |= (k + 1 < n ? UInt64(alphabet[Int(q >> 6 & 0x3F)]) : 0x3D) << 16
-            w |= (k + 2 < n ? UInt64(alphabet[Int(q & 0x3F)]) : 0x3D) << 24
-            out.append(word: w, 4)
-            k += 3
-            inLine += 1
-            if inLine == groupsPerLine || k >= n {
-                out.append(0x0A)
-                inLine = 0
-            }
-        }
+        out.appendBase64(data.span, tabs: tabCount, groupsPerLine: (76 - 8 * tabCount) / 4)
     }
 
     /// Whether writing `value` would throw: a predicate on one node, for

@@ -175,6 +175,43 @@ struct CodableXMLStreamTests {
             }, "nested containers")
     }
 
+    /// Arrays of encodable values are written by the encoder's own loop (`XMLEncodableArray`): the same
+    /// bytes, coding paths and errors as `Array.encode(to:)` through an unkeyed container.
+    @Test func arraysOfValuesMatchTheContainerLoop() throws {
+        try checkStreamed([[Leaf()], [], [Leaf(), Leaf()]], "arrays of arrays")
+        try checkStreamed([Leaf?.none, Leaf(), nil], "optionals")
+        try checkStreamed(["k": [Nest(next: [Nest(next: [])])]], "in a dictionary")
+        try checkStreamed([UInt8(1), 2, 255], "bytes")
+        try checkStreamed([Int8(-1), 2], "small integers")
+        try checkStreamed([[1.5, 2], [Double]()], "arrays of reals")
+        try checkStreamed(
+            [
+                Custom { var s = $0.singleValueContainer(); try s.encode("one") },
+                Custom { var u = $0.unkeyedContainer(); try u.encode(2) },
+                Custom { var k = $0.container(keyedBy: Key.self); try k.encode(3, forKey: "three") },
+            ], "elements of every container kind")
+        // The coding path of a refusal inside the second element: index 1, then its key.
+        try checkAbandoned(
+            [["ok": Date(timeIntervalSinceReferenceDate: 0)], ["d": Date(timeIntervalSinceReferenceDate: 1e15)]],
+            "a date out of range in the second element")
+        try checkAbandoned(
+            [Custom { _ in }, Custom { encoder in
+                var c = encoder.container(keyedBy: Key.self)
+                try c.encode(1, forKey: "a")
+                try c.encode(2, forKey: "a")
+            }], "an element writing a key twice")
+        struct Refused: Error {}
+        let counter = Counter()
+        let failing = [Leaf(), Leaf()].map { _ in
+            Custom { _ in
+                counter.count += 1
+                throw Refused()
+            }
+        }
+        #expect(throws: Refused.self) { try xmlEncoder().encode(failing) }
+        #expect(counter.count == 1, "the first element's error ends the encode")
+    }
+
     @Test func generatedModelsStayOnTheStream() async {
         await propertyCheck(count: 60, input: Gen.uint64()) { seed in
             var g = ModelGenerator(rng: SplitMix64(seed: seed))
