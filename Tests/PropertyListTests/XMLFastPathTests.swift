@@ -282,7 +282,9 @@ private func outcome(_ data: Data) -> Outcome {
         let letters = Array("abcdefghijklmnopqrst")
         for length in 0...18 {
             let s = String(letters.prefix(length))
-            let v: PlistValue = [.string(s), .dictionary(PlistDictionary([(PlistValue.string(s), PlistValue.integer(1))]))]
+            let v: PlistValue = [
+                .string(s), .dictionary(PlistDictionary([(PlistValue.string(s), PlistValue.integer(1))])),
+            ]
             let text = String(decoding: try XMLPlist.encode(v), as: UTF8.self)
             #expect(text.contains("<string>\(s)</string>"), "\(length)")
             #expect(text.contains("<key>\(s)</key>"), "\(length)")
@@ -291,7 +293,9 @@ private func outcome(_ data: Data) -> Outcome {
                 chars[at] = "<"
                 let t = chars.joined()
                 let written = String(decoding: try XMLPlist.encode(.string(t)), as: UTF8.self)
-                #expect(written.contains("<string>\(t.replacingOccurrences(of: "<", with: "&lt;"))</string>"), "\(length) at \(at)")
+                #expect(
+                    written.contains("<string>\(t.replacingOccurrences(of: "<", with: "&lt;"))</string>"),
+                    "\(length) at \(at)")
             }
         }
     }
@@ -406,6 +410,53 @@ private func outcome(_ data: Data) -> Outcome {
             }
             #expect(text.contains("<real>\(expected)</real>"), "\(d.bitPattern)")
         }
+    }
+
+    /// `<date>` text in the proleptic Gregorian calendar: every day of years 1 to 400 (one whole cycle of
+    /// the calendar, which repeats every 400 years), each the day after the one before by the leap-year
+    /// rule; and every day from 1890 to 2110 at a different second, and random instants over years
+    /// 1583...9999, against Foundation's ISO 8601 format (its own calendar arithmetic; before 1583 it
+    /// switches to the Julian calendar, as property lists do not).
+    @Test func datesFollowTheGregorianCalendarDayByDay() throws {
+        var instants: [Double] = []
+        var expected: [String] = []
+        var (year, month, day) = (1, 1, 1)
+        for n in 0..<146_097 {
+            instants.append(-63_113_904_000 + Double(n) * 86_400)
+            expected.append(
+                String(repeating: "0", count: 4 - String(year).count) + "\(year)-" + (month < 10 ? "0" : "")
+                    + "\(month)-" + (day < 10 ? "0" : "") + "\(day)T00:00:00Z")
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let length = month == 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
+            day += 1
+            if day > length { (day, month) = (1, month + 1) }
+            if month > 12 { (month, year) = (1, year + 1) }
+        }
+        #expect((year, month, day) == (401, 1, 1))
+        let from = -3_503_865_600.0  // 1890-01-01
+        var foundation: [Double] = []
+        for n in 0..<(221 * 366) where from + Double(n) * 86_400 < 3_502_569_600 {  // to 2110
+            foundation.append(from + Double(n) * 86_400 + Double(n % 86_400))
+        }
+        var rng = SplitMix64(seed: propertySeed())
+        for _ in 0..<20_000 {
+            // 1583-01-01 ..< 10000-01-01, whole seconds.
+            foundation.append(Double(Int64(rng.next() % 265_614_854_400) - 13_190_860_800))
+        }
+        instants += foundation
+        expected += foundation.map { Date(timeIntervalSinceReferenceDate: $0).ISO8601Format() }
+        let data = try XMLPlist.encode(.array(instants.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }))
+        let written = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> Substring? in
+            guard let open = line.range(of: "<date>"), let close = line.range(of: "</date>") else { return nil }
+            return line[open.upperBound..<close.lowerBound]
+        }
+        try #require(written.count == instants.count)
+        var mismatches = 0
+        for (n, text) in written.enumerated() where text != expected[n] {
+            mismatches += 1
+            if mismatches <= 5 { Issue.record("\(instants[n]): wrote \(text), expected \(expected[n])") }
+        }
+        #expect(mismatches == 0, "\(mismatches) of \(instants.count) dates differ")
     }
 
     @Test func integersDatesAndDataAreWrittenAsBefore() throws {

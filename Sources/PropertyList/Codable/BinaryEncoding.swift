@@ -42,6 +42,8 @@ struct EncoderState {
     var failure: EncodingError? = nil
     /// Whether the last type asked about is a `Dictionary` (`isStringKeyedDictionary`).
     var dictionaryTypes = TypeMemo()
+    /// Whether the last type asked about is an `Array` of encodable elements (`isEncodableArray`).
+    var arrayTypes = TypeMemo()
 }
 
 /// How a nested value was reached from its parent.
@@ -255,7 +257,16 @@ extension BinaryEncoderImpl {
         if isStringKeyedDictionary(T.self), let dictionary = value as? any StringKeyedDictionaryEncodable {
             return try dictionary.encodeEntries(to: self, parent: parent, step: step())
         }
+        if isEncodableArray(T.self), let array = value as? any EncodableArray {
+            return try array.encodeElements(to: self, parent: parent, step: step())
+        }
         return nil
+    }
+
+    /// Whether `type` conforms to `EncodableArray` (an `Array`).
+    @inline(__always)
+    func isEncodableArray(_ type: Any.Type) -> Bool {
+        state.arrayTypes.answer(for: type) { $0 is any EncodableArray.Type }
     }
 
     /// Whether `type` conforms to `StringKeyedDictionaryEncodable` (a `Dictionary`).
@@ -278,7 +289,8 @@ extension BinaryEncoderImpl {
             state.builder.children.reserveCapacity(max(wanted, state.builder.children.capacity &* 2))
         }
         let start = state.builder.children.count
-        for e in elements {
+        // Each element read where it lies (`for in` would copy it: a retain and a release of a string).
+        elements.forEachInPlace { e in
             let id = add(&state.builder, e).id
             state.builder.children.append(id)
         }
@@ -287,6 +299,13 @@ extension BinaryEncoderImpl {
 
     /// Encodes `value` through its `encode(to:)` in a new frame under `parent`.
     func encodeNested<T: Encodable>(_ value: T, parent: Int, step: EncodeStep) throws -> Int32 {
+        try inNewFrame(value, parent: parent, step: step) { try value.encode(to: self) }
+    }
+
+    /// Runs `body`, which encodes `value` through this encoder, in a new frame under `parent`, the
+    /// current one meanwhile; returns the frame's object.
+    @inline(__always)
+    func inNewFrame<T>(_ value: T, parent: Int, step: EncodeStep, _ body: () throws -> Void) throws -> Int32 {
         let f = pushFrame(parent: parent, step: step)
         guard state.frames[f].depth <= maxDepth else {
             let path = codingPath(frame: f)
@@ -303,7 +322,7 @@ extension BinaryEncoderImpl {
         state.current = f
         defer { state.current = saved }
         do {
-            try value.encode(to: self)
+            try body()
             let id = try finish(f, value)
             popFrames(from: f)
             return id
@@ -408,6 +427,17 @@ extension BinaryEncoderImpl {
 
 // MARK: - Dictionaries
 
+/// An `Array` of encodable elements, encoded as `encode(to:)` encodes it (an unkeyed container, one
+/// `encode` per element) but in one loop on the concrete container, each element read where it lies in
+/// the array's storage: the standard library's loop copies every element (for a record of strings, a
+/// retain and a release of each) and calls the container through its existential. Both encoders,
+/// one method each.
+protocol EncodableArray {
+    func encodeElements(to impl: BinaryEncoderImpl, parent: Int, step: EncodeStep) throws -> Int32
+    /// The XML encoder's twin (XMLEncoding.swift).
+    func writeElements(to impl: XMLEncoderImpl, parent: Int, indent: Int, step: EncodeStep) throws
+}
+
 /// `[String: V]` and `[Int: V]`: written entry by entry into one dictionary object (keys as
 /// strings, `"1"` for `1`, as Foundation writes them).
 protocol StringKeyedDictionaryEncodable {
@@ -462,7 +492,10 @@ extension BinaryEncoderImpl {
             BinaryKeyedEncoding<Key>(impl: self, frame: f, generation: generation, memo: memo(for: Key.self)))
     }
 
-    func unkeyedContainer(frame f: Int) -> any UnkeyedEncodingContainer {
+    func unkeyedContainer(frame f: Int) -> any UnkeyedEncodingContainer { elementContainer(frame: f) }
+
+    /// `unkeyedContainer(frame:)` as its concrete type.
+    func elementContainer(frame f: Int) -> BinaryUnkeyedEncoding {
         claim(f, as: .unkeyed)
         let generation = f >= 0 && f < state.frameCount ? state.frames[f].generation : -1
         return BinaryUnkeyedEncoding(impl: self, frame: f, generation: generation)

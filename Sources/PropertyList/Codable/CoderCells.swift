@@ -289,6 +289,31 @@ package func identityCast<V, T>(_ value: V, to type: T.Type) -> T {
     return unsafe unsafeBitCast(value, to: T.self)
 }
 
+extension Array {
+    /// Calls `body` with each element where it lies in the array's storage. The element is passed
+    /// `inout` only so that the compiler hands over its address: `body` must read it and never change
+    /// it (the storage may be shared with other arrays).
+    ///
+    /// Why: in generic code, `for in`, the subscript, a `Span` and an unsafe pointer's `pointee` each
+    /// copy an element before passing it to a function the compiler cannot see into (it cannot prove
+    /// that the memory stays unchanged during the call); an `inout` argument is passed by address. For
+    /// a record of strings, each copy is a retain and a release of every string (measured: 5 % of a
+    /// Codable XML encode of 50,000 records).
+    ///
+    /// Why this is sound: the buffer is the array's storage, alive for the whole call (`self` is held by
+    /// the caller and immutable here); every index is below its count, so each pointer names an
+    /// initialised element; the callers' bodies only read the element (pass it on as a borrowed
+    /// argument), so no byte of the shared storage is written.
+    @inline(__always)
+    func forEachInPlace<Failure: Error>(_ body: (inout Element) throws(Failure) -> Void) throws(Failure) {
+        try unsafe withUnsafeBufferPointer { (buffer) throws(Failure) in
+            guard let base = buffer.baseAddress else { return }
+            let elements = unsafe UnsafeMutablePointer(mutating: base)
+            for i in 0..<buffer.count { try unsafe body(&elements[i]) }
+        }
+    }
+}
+
 extension ByteReader {
     /// The bytes `offset ..< offset + length` as a `String` when the range lies inside the input and
     /// every byte is ASCII; `nil` otherwise.

@@ -470,17 +470,17 @@ extension XMLEncoderImpl {
         if isStringKeyedDictionary(T.self), let dictionary = value as? any StringKeyedDictionaryEncodable {
             return try dictionary.writeEntries(to: self, parent: parent, indent: indent, step: step())
         }
-        if isEncodableArray(T.self), let array = value as? any XMLEncodableArray {
+        if isEncodableArray(T.self), let array = value as? any EncodableArray {
             try array.writeElements(to: self, parent: parent, indent: indent, step: step())
             return true
         }
         return false
     }
 
-    /// Whether `type` conforms to `XMLEncodableArray` (an `Array`).
+    /// Whether `type` conforms to `EncodableArray` (an `Array`).
     @inline(__always)
     func isEncodableArray(_ type: Any.Type) -> Bool {
-        state.arrayTypes.answer(for: type) { $0 is any XMLEncodableArray.Type }
+        state.arrayTypes.answer(for: type) { $0 is any EncodableArray.Type }
     }
 
     /// Whether `type` conforms to `StringKeyedDictionaryEncodable` (a `Dictionary`).
@@ -500,7 +500,8 @@ extension XMLEncoderImpl {
         }
         state.out.append(word: 0x0a3e_7961_7272_613c, 8)  // "<array>\n"
         let inner = indent &+ 1
-        for e in elements {
+        // Each element read where it lies (`for in` would copy it: a retain and a release of a string).
+        try elements.forEachInPlace { (e) throws(Failure) in
             state.out.append(tabs: inner)
             try write(self, e)
         }
@@ -592,20 +593,20 @@ extension Dictionary where Key: Encodable, Value: Encodable {
 
 // MARK: - Arrays
 
-/// An `Array` of encodable elements, written as `encode(to:)` writes it (an unkeyed container, one
-/// `encode` per element) but in one loop on the concrete container, each element borrowed from the
-/// array's storage: the standard library's loop copies every element and calls the container through
-/// its existential.
-protocol XMLEncodableArray {
-    func writeElements(to impl: XMLEncoderImpl, parent: Int, indent: Int, step: EncodeStep) throws
-}
-
-extension Array: XMLEncodableArray where Element: Encodable {
+extension Array: EncodableArray where Element: Encodable {
     func writeElements(to impl: XMLEncoderImpl, parent: Int, indent: Int, step: EncodeStep) throws {
         try impl.inNewFrame(parent: parent, indent: indent, step: step) {
             var container = impl.elementContainer(frame: impl.state.current)
-            let elements = span
-            for i in elements.indices { try container.encode(elements[i]) }
+            // Each element read where it lies, not copied (`forEachInPlace`: the closure only reads it).
+            try forEachInPlace { try container.encode($0) }
+        }
+    }
+
+    func encodeElements(to impl: BinaryEncoderImpl, parent: Int, step: EncodeStep) throws -> Int32 {
+        try impl.inNewFrame(self, parent: parent, step: step) {
+            var container = impl.elementContainer(frame: impl.state.current)
+            // As above.
+            try forEachInPlace { try container.encode($0) }
         }
     }
 }

@@ -20,16 +20,43 @@ enum PlistCalendar {
         return era * 146_097 + dayOfEra - 730_791
     }
 
-    /// (year, month, day) of the day `days` after 2001-01-01.
+    /// (year, month, day) of the day `days` after 2001-01-01, for `days` from `-earliestDay` on (about
+    /// 562,000 years back; the callers' dates are bounded far inside that: the XML writer's by 4e12 s,
+    /// about 46 million days, canonical JSON's by years 1...9999).
+    ///
+    /// Unsigned arithmetic on days counted from a March 1 long before (C. Neri and L. Schneider,
+    /// "Euclidean affine functions and their application to calendar algorithms", 2022): each
+    /// division is by a constant or a multiplication and a shift, and the year of the century comes
+    /// from one 64-bit product whose low half gives the day of the year.
     static func civil(daysSince2001 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 730_791
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        assert(days >= -earliestDay, "civil: day \(days) is before the calendar's first era")
+        // Days from March 1 of year -eraShift * 400 (a 400-year era starts on a March 1): 2001-01-01 is
+        // 730_791 days after 0000-03-01.
+        let n = UInt64(bitPattern: days &+ 730_791 &+ eraShift &* 146_097)
+        // Centuries and the day of the century, from quarter days (4n + 3 keeps the leap day of a
+        // century's end inside it).
+        let n1 = 4 &* n &+ 3
+        let century = n1 / 146_097
+        let dayOfCentury = n1 % 146_097 / 4
+        // The year of the century and the day of the year (from March 1): 2_939_745 / 2^32 is 1 / 1461
+        // to within the error the day counts of a century allow.
+        let product = 2_939_745 &* (4 &* dayOfCentury &+ 3)
+        let yearOfCentury = product >> 32
+        let dayOfYear = (product & 0xFFFF_FFFF) / 2_939_745 / 4
+        // The month (3 = March ... 14 = February) and day of a year that starts in March: 2141 / 2^16
+        // is 1 / 30.6, the mean length of the months from March.
+        let n3 = 2141 &* dayOfYear &+ 197_913
+        let month = n3 >> 16
+        let day = (n3 & 0xFFFF) / 2141 &+ 1
+        // January and February belong to the next calendar year.
+        let janFeb: UInt64 = dayOfYear >= 306 ? 1 : 0
+        let year = Int64(bitPattern: 100 &* century &+ yearOfCentury &+ janFeb) &- eraShift &* 400
+        return (year, Int64(bitPattern: month &- 12 &* janFeb), Int64(bitPattern: day))
     }
+
+    /// The 400-year eras `civil` counts back before year 0, so that its day count is never negative.
+    private static let eraShift: Int64 = 1400
+
+    /// How many days before 2001-01-01 the first era starts.
+    static let earliestDay: Int64 = 730_791 + eraShift * 146_097
 }

@@ -196,7 +196,8 @@
                         at &+= tabCount
                     }
                     // k + 2 < n: the three bytes are inside src.
-                    let q = UInt32(unsafe s.load(fromByteOffset: k, as: UInt8.self)) << 16
+                    let q =
+                        UInt32(unsafe s.load(fromByteOffset: k, as: UInt8.self)) << 16
                         | UInt32(unsafe s.load(fromByteOffset: k &+ 1, as: UInt8.self)) << 8
                         | UInt32(unsafe s.load(fromByteOffset: k &+ 2, as: UInt8.self))
                     unsafe p.storeBytes(of: group(q).littleEndian, toByteOffset: at, as: UInt32.self)

@@ -126,16 +126,21 @@ extension XMLPlistWriter {
     static func appendDate(_ date: Date, into out: inout XMLOutput) throws(PlistError) {
         let (year, month, day, second) = try dateFields(date)
         if year >= 0 && year <= 9999 {
-            // The common case, 20 bytes in three words: "YYYY-MM-", "DDTHH:MM", ":SSZ".
-            func digits(_ v: Int64, _ shift: UInt64) -> UInt64 {
-                (0x30 | UInt64(v / 10)) << shift | (0x30 | UInt64(v % 10)) << (shift &+ 8)
+            // The common case, 20 bytes in three words: "YYYY-MM-", "DDTHH:MM", ":SSZ". Every field is
+            // non-negative here (second is in 0..<86_400): unsigned division by constants.
+            // The two digits of v (0...99) at `shift`, the tens first: v * 103 >> 10 is v / 10 below 179.
+            func digits(_ v: UInt64, _ shift: UInt64) -> UInt64 {
+                let tens = (v &* 103) >> 10
+                return (0x30 | tens) << shift | (0x30 | (v &- tens &* 10)) << (shift &+ 8)
             }
-            let hours = second / 3600
-            let minutes = second / 60 % 60
+            let y = UInt64(year)
+            let s = UInt64(second)
+            let minutes = s / 60
             let w0 =
-                digits(year / 100, 0) | digits(year % 100, 16) | 0x2d << 32 | digits(month, 40) | 0x2d << 56
-            let w1 = digits(day, 0) | 0x54 << 16 | digits(hours, 24) | 0x3a << 40 | digits(minutes, 48)
-            let w2 = 0x3a | digits(second % 60, 8) | 0x5a << 24
+                digits(y / 100, 0) | digits(y % 100, 16) | 0x2d << 32 | digits(UInt64(month), 40) | 0x2d << 56
+            let w1 =
+                digits(UInt64(day), 0) | 0x54 << 16 | digits(minutes / 60, 24) | 0x3a << 40 | digits(minutes % 60, 48)
+            let w2 = 0x3a | digits(s &- minutes &* 60, 8) | 0x5a << 24
             out.append(words: w0, w1, 16)
             out.append(word: w2, 4)
             return

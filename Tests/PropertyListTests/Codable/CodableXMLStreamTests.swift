@@ -186,20 +186,32 @@ struct CodableXMLStreamTests {
         try checkStreamed([[1.5, 2], [Double]()], "arrays of reals")
         try checkStreamed(
             [
-                Custom { var s = $0.singleValueContainer(); try s.encode("one") },
-                Custom { var u = $0.unkeyedContainer(); try u.encode(2) },
-                Custom { var k = $0.container(keyedBy: Key.self); try k.encode(3, forKey: "three") },
+                Custom {
+                    var s = $0.singleValueContainer()
+                    try s.encode("one")
+                },
+                Custom {
+                    var u = $0.unkeyedContainer()
+                    try u.encode(2)
+                },
+                Custom {
+                    var k = $0.container(keyedBy: Key.self)
+                    try k.encode(3, forKey: "three")
+                },
             ], "elements of every container kind")
         // The coding path of a refusal inside the second element: index 1, then its key.
         try checkAbandoned(
             [["ok": Date(timeIntervalSinceReferenceDate: 0)], ["d": Date(timeIntervalSinceReferenceDate: 1e15)]],
             "a date out of range in the second element")
         try checkAbandoned(
-            [Custom { _ in }, Custom { encoder in
-                var c = encoder.container(keyedBy: Key.self)
-                try c.encode(1, forKey: "a")
-                try c.encode(2, forKey: "a")
-            }], "an element writing a key twice")
+            [
+                Custom { _ in },
+                Custom { encoder in
+                    var c = encoder.container(keyedBy: Key.self)
+                    try c.encode(1, forKey: "a")
+                    try c.encode(2, forKey: "a")
+                },
+            ], "an element writing a key twice")
         struct Refused: Error {}
         let counter = Counter()
         let failing = [Leaf(), Leaf()].map { _ in
