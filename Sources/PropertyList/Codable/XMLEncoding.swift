@@ -188,29 +188,33 @@ extension XMLEncoderImpl {
 
     /// Writes the end of frame `f`'s value (it is the innermost frame).
     func close(_ f: Int) throws(XMLStreamAbandoned) {
-        let frame = state.frames[f]
-        switch frame.kind {
+        // The fields it needs, not a copy of the frame (whose arrays, set and step a copy retains).
+        let isOpen = state.frames[f].isOpen
+        switch state.frames[f].kind {
         case .empty:
             // A value that encoded nothing is an empty dictionary, as with Foundation's encoders.
             state.out.append(word: 0x0a3e_2f74_6369_643c, 8)  // "<dict/>\n"
         case .keyed:
-            if frame.isOpen {
-                if sortsKeys { state.out.sortRuns(starts: frame.entryStarts, keys: frame.entryKeys) }
-                state.out.append(tabs: frame.indent)
+            if isOpen {
+                if sortsKeys {
+                    let (starts, keys) = (state.frames[f].entryStarts, state.frames[f].entryKeys)
+                    state.out.sortRuns(starts: starts, keys: keys)
+                }
+                state.out.append(tabs: state.frames[f].indent)
                 state.out.append(word: 0x0a3e_7463_6964_2f3c, 8)  // "</dict>\n"
             } else {
                 state.out.append(word: 0x0a3e_2f74_6369_643c, 8)  // "<dict/>\n"
             }
         case .unkeyed:
-            if frame.isOpen {
-                state.out.append(tabs: frame.indent)
+            if isOpen {
+                state.out.append(tabs: state.frames[f].indent)
                 state.out.append(words: 0x3e79_6172_7261_2f3c, 0x0a, 9)  // "</array>\n"
             } else {
                 state.out.append(words: 0x3e2f_7961_7272_613c, 0x0a, 9)  // "<array/>\n"
             }
         case .single:
             // A single-value container with no value is an error (the table's route reports it).
-            guard frame.hasSingle else { throw abandon() }
+            guard state.frames[f].hasSingle else { throw abandon() }
         }
     }
 

@@ -612,7 +612,7 @@
         let needed = at &+ 8 &+ length
         if needed > snippetsCapacity {
             let newCapacity = Swift.max(needed, snippetsCapacity &* 2, 256)
-            guard let p = unsafe realloc(snippets, newCapacity) else {
+            guard let p = unsafe realloc(snippets, newCapacity &+ XMLOutput.snippetSlack) else {
                 preconditionFailure("out of memory (\(newCapacity) bytes)")
             }
             unsafe snippets = p
@@ -623,9 +623,16 @@
         // written (length is 0 otherwise). storeBytes takes any alignment.
         unsafe block.storeBytes(of: length, toByteOffset: at, as: Int.self)
         unsafe (block + (at &+ 8)).copyMemory(from: base + mark, byteCount: length)
+        // The slack behind the last snippet, zeroed: every byte a 32-byte load from a snippet's start
+        // reads is initialised (needed + 32 <= snippetsCapacity + snippetSlack, the block's size).
+        unsafe (block + needed).initializeMemory(as: UInt8.self, repeating: 0, count: XMLOutput.snippetSlack)
         snippetsUsed = needed
         return at
     }
+
+    /// Bytes the snippet block keeps past its capacity, so that a short snippet is read as two 16-byte
+    /// words whatever its length.
+    private static let snippetSlack = 32
 
     /// Writes the snippet saved at `at` between `tabs` tabs before and `tabs` after (a dictionary
     /// entry's indentation, key line and its value's indentation), with one check for room.
@@ -646,7 +653,20 @@
         let word: UInt64 = 0x0909_0909_0909_0909
         unsafe p.storeBytes(of: word, toByteOffset: 0, as: UInt64.self)
         unsafe p.storeBytes(of: word, toByteOffset: 8, as: UInt64.self)
-        unsafe (p + tabs).copyMemory(from: block + (at &+ 8), byteCount: length)
+        if length <= 32 && tabs &+ length >= 16 {
+            // A short key line (most are): 32 bytes from the snippet's start as two words, no `memcpy`
+            // call. They are inside the block and initialised (the snippet, then the next one or the
+            // zeroed slack: at + 8 + 32 <= snippetsCapacity + snippetSlack). Stored at p + tabs, they end
+            // at most at p + 2 tabs + length + 16 (tabs + length >= 16): inside the room and its slack;
+            // the bytes past the snippet are overwritten by the tabs below, or left past `count`.
+            let source = unsafe block + (at &+ 8)
+            let low = unsafe source.loadUnaligned(as: SIMD16<UInt8>.self)
+            let high = unsafe source.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+            unsafe p.storeBytes(of: low, toByteOffset: tabs, as: SIMD16<UInt8>.self)
+            unsafe p.storeBytes(of: high, toByteOffset: tabs &+ 16, as: SIMD16<UInt8>.self)
+        } else {
+            unsafe (p + tabs).copyMemory(from: block + (at &+ 8), byteCount: length)
+        }
         unsafe p.storeBytes(of: word, toByteOffset: tabs &+ length, as: UInt64.self)
         unsafe p.storeBytes(of: word, toByteOffset: tabs &+ length &+ 8, as: UInt64.self)
         count &+= tabs &+ length &+ tabs

@@ -224,6 +224,22 @@ struct CodableXMLStreamTests {
         #expect(counter.count == 1, "the first element's error ends the encode")
     }
 
+    /// A key line met again is copied from its saved snippet: as two 16-byte words when it is short
+    /// (with the tabs before it making 16 bytes or more), else by length. Keys of every length from
+    /// 1 to 40 bytes, at three depths, each container written twice.
+    @Test func keyLinesOfEveryLengthAreCopiedBack() throws {
+        let keyed = Custom { encoder in
+            var c = encoder.container(keyedBy: Key.self)
+            for n in 1...40 {
+                let key = String(repeating: "k", count: n - 1) + String(n % 10)
+                try c.encode(n, forKey: Key(stringLiteral: key))
+            }
+        }
+        try checkStreamed([keyed, keyed], "depth 1")
+        try checkStreamed([[keyed, keyed]], "depth 2")
+        try checkStreamed(["a": [[keyed], [keyed]]], "depth 3")
+    }
+
     @Test func generatedModelsStayOnTheStream() async {
         await propertyCheck(count: 60, input: Gen.uint64()) { seed in
             var g = ModelGenerator(rng: SplitMix64(seed: seed))
