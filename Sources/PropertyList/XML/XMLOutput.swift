@@ -170,7 +170,7 @@
         guard n > 0, groupsPerLine > 0, tabCount >= 0, tabCount <= 8 else { return }
         let groups = n / 3 &+ (n % 3 == 0 ? 0 : 1)
         let lines = groups / groupsPerLine &+ (groups % groupsPerLine == 0 ? 0 : 1)
-        // groups * 4 <= 2n and lines * 9 <= 9n: no overflow for any n a Span holds below Int.max / 16.
+        // total <= 13 * groups <= 13 * (n + 2) / 3: no overflow for any count of bytes in memory.
         let total = groups &* 4 &+ lines &* (tabCount &+ 1)
         let p = unsafe room(total)
         unsafe bytes.withUnsafeBytes { src in
