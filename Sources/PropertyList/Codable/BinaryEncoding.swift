@@ -438,6 +438,16 @@ protocol EncodableArray {
     func writeElements(to impl: XMLEncoderImpl, parent: Int, indent: Int, step: EncodeStep) throws
 }
 
+extension Array: EncodableArray where Element: Encodable {
+    func encodeElements(to impl: BinaryEncoderImpl, parent: Int, step: EncodeStep) throws -> Int32 {
+        try impl.inNewFrame(self, parent: parent, step: step) {
+            var container = impl.elementContainer(frame: impl.state.current)
+            // Each element read where it lies, not copied (`forEachInPlace`: the closure only reads it).
+            try forEachInPlace { try container.encode($0) }
+        }
+    }
+}
+
 /// `[String: V]` and `[Int: V]`: written entry by entry into one dictionary object (keys as
 /// strings, `"1"` for `1`, as Foundation writes them).
 protocol StringKeyedDictionaryEncodable {

@@ -597,19 +597,12 @@ extension Dictionary where Key: Encodable, Value: Encodable {
 
 // MARK: - Arrays
 
-extension Array: EncodableArray where Element: Encodable {
+extension Array where Element: Encodable {
+    /// `EncodableArray`'s XML method (the conformance is in BinaryEncoding.swift).
     func writeElements(to impl: XMLEncoderImpl, parent: Int, indent: Int, step: EncodeStep) throws {
         try impl.inNewFrame(parent: parent, indent: indent, step: step) {
             var container = impl.elementContainer(frame: impl.state.current)
             // Each element read where it lies, not copied (`forEachInPlace`: the closure only reads it).
-            try forEachInPlace { try container.encode($0) }
-        }
-    }
-
-    func encodeElements(to impl: BinaryEncoderImpl, parent: Int, step: EncodeStep) throws -> Int32 {
-        try impl.inNewFrame(self, parent: parent, step: step) {
-            var container = impl.elementContainer(frame: impl.state.current)
-            // As above.
             try forEachInPlace { try container.encode($0) }
         }
     }
